@@ -1,0 +1,118 @@
+# acgrep - a grep -F drop-in on an Aho-Corasick engine.
+# `make help` lists the targets.
+
+CC      ?= cc
+PREFIX  ?= /usr/local
+BINDIR  ?= $(PREFIX)/bin
+MANDIR  ?= $(PREFIX)/share/man
+DESTDIR ?=
+CTZ     ?= builtin
+O       ?= build
+
+WARNINGS = -Wall -Wextra -Wpedantic -Wshadow -Wpointer-arith -Wcast-qual \
+	   -Wstrict-prototypes -Wmissing-prototypes -Wwrite-strings \
+	   -Wformat=2 -Wundef -Wvla -Wold-style-definition -Wnull-dereference \
+	   -Wdouble-promotion -Wimplicit-fallthrough
+OPT      ?= -O2 -g
+CFLAGS   ?= $(OPT)
+ACFLAGS  = -std=c11 -D_GNU_SOURCE $(WARNINGS) $(EXTRA_CFLAGS)
+ifeq ($(CTZ),portable)
+ACFLAGS += -DACGREP_PORTABLE_CTZ
+endif
+
+PCRE2_CFLAGS := $(shell pkg-config --cflags libpcre2-8 2>/dev/null)
+PCRE2_LIBS   := $(shell pkg-config --libs libpcre2-8 2>/dev/null)
+ifeq ($(PCRE2_LIBS),)
+ACFLAGS += -DACGREP_NO_PCRE2
+else
+ACFLAGS += -DACGREP_HAVE_PCRE2 $(PCRE2_CFLAGS)
+endif
+LDLIBS += $(PCRE2_LIBS)
+
+SRC      := $(wildcard src/*.c)
+LIB_SRC  := $(filter-out src/main.c,$(SRC))
+LIB_OBJ  := $(LIB_SRC:src/%.c=$(O)/%.o)
+UNIT_SRC := $(wildcard tests/unit/*.c)
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(O)/unit/%)
+
+.PHONY: acgrep all help check test unit cli diff asan ubsan valgrind demo install uninstall clean deps bench
+
+## all: build ./acgrep (the default)
+all: acgrep
+	@if [ -z "$(PCRE2_LIBS)" ]; then echo "note: libpcre2-8 not found: the PCRE2 engine (--engine=pcre2) is not compiled in"; fi
+
+acgrep: $(O)/acgrep
+	cp $< $@
+
+$(O)/acgrep: $(LIB_OBJ) $(O)/main.o
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(O)/%.o: src/%.c $(wildcard src/*.h) | $(O)
+	$(CC) $(ACFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(O)/unit/%: tests/unit/%.c $(LIB_OBJ) $(wildcard tests/unit/*.h) | $(O)
+	@mkdir -p $(O)/unit
+	$(CC) $(ACFLAGS) $(CFLAGS) -Isrc $(LDFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS)
+
+$(O):
+	mkdir -p $(O)
+
+## unit: build and run the C unit tests
+unit: $(UNIT_BIN)
+	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; $(VALGRIND) $$t; done
+
+## cli: run the bats CLI tests against ./acgrep
+cli: acgrep
+	bats tests/cli
+
+## diff: run the randomized differential test against grep -F and --engine=pcre2
+diff: acgrep
+	tests/diff/run.sh
+
+## test: unit + cli + diff tests on the current build
+test: unit cli diff
+
+## deps: install what a fresh Debian machine lacks (as root), or say what is missing
+deps:
+	@tests/deps.sh
+
+## check: install dependencies, build with -Werror, run every test
+check: deps
+	$(MAKE) clean
+	$(MAKE) EXTRA_CFLAGS=-Werror all
+	$(MAKE) EXTRA_CFLAGS=-Werror test
+	@echo "make check: all test suites passed"
+
+## asan: run the whole suite under AddressSanitizer + UBSan
+asan:
+	$(MAKE) O=build-asan clean
+	$(MAKE) O=build-asan OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" test
+
+## ubsan: run the whole suite under UndefinedBehaviorSanitizer alone
+ubsan:
+	$(MAKE) O=build-ubsan clean
+	$(MAKE) O=build-ubsan OPT="-O1 -g -fsanitize=undefined -fno-sanitize-recover=all" test
+
+## valgrind: run the unit tests under valgrind memcheck
+valgrind: $(UNIT_BIN)
+	$(MAKE) unit VALGRIND="valgrind -q --error-exitcode=99 --leak-check=full"
+
+## demo: search the bundled sample log for the bundled IOC list
+demo: acgrep
+	./acgrep -n --color=always -F -f examples/iocs.txt examples/access.log; test $$? -le 1
+
+## install: install acgrep and its man page under $(DESTDIR)$(PREFIX)
+install: acgrep
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+	install -m 755 acgrep $(DESTDIR)$(BINDIR)/acgrep
+	install -m 644 man/acgrep.1 $(DESTDIR)$(MANDIR)/man1/acgrep.1
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/acgrep $(DESTDIR)$(MANDIR)/man1/acgrep.1
+
+clean:
+	rm -rf $(O) acgrep
+
+## help: list the targets
+help:
+	@grep -h '^## ' $(MAKEFILE_LIST) | sed 's/^## /  /'

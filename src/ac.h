@@ -1,0 +1,76 @@
+/* ac.h - the Aho-Corasick engine: many fixed strings, one pass over bytes.
+ *
+ * Lifecycle in the kwset spirit: ac_new, ac_add (N times), ac_compile,
+ * then any number of ac_find / ac_scan_overlapping calls (concurrently if
+ * you like: scanning never writes to the automaton and never allocates),
+ * and ac_free.  The engine knows bytes, patterns and match offsets; it knows
+ * nothing of files, lines, options or output.
+ */
+#ifndef ACGREP_AC_H
+#define ACGREP_AC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct ac_automaton ac_automaton;
+
+enum ac_flags {
+	AC_FOLD_ASCII = 1u << 0, /* A-Z and a-z are the same byte */
+};
+
+/* How the scan loop skips text while no match is under way. */
+enum ac_scan_path {
+	AC_PATH_AUTO = 0,   /* chosen at compile time from the pattern set */
+	AC_PATH_DFA = 1,    /* no prefilter: step the automaton on every byte */
+	AC_PATH_BITMAP = 2, /* 64-byte candidate bitmaps walked with ctz */
+	AC_PATH_MEMCHR = 3, /* memchr for a rare byte shared by every pattern */
+};
+
+enum ac_semantics {
+	AC_FIRST_END,       /* the match that ends first (fastest) */
+	AC_LEFTMOST_LONGEST /* leftmost start, longest there: grep -o */
+};
+
+typedef struct {
+	size_t start, end; /* buf[start..end) */
+	uint32_t pattern;  /* id: index in ac_add order (first of duplicates) */
+} ac_match;
+
+/* Returns a new empty automaton, or NULL when out of memory. */
+ac_automaton *ac_new(unsigned flags);
+
+/* Adds pattern bytes p[0..len) (len may be 0: the empty pattern matches at
+ * every position).  Its id is the number of earlier ac_add calls.
+ * Returns 0, or -1 when out of memory.  Precondition: not yet compiled. */
+int ac_add(ac_automaton *ac, const void *p, size_t len);
+
+/* Builds failure links, byte classes, transition tables and the prefilter.
+ * `path` forces a scan path (AC_PATH_AUTO to choose); a forced path that
+ * cannot serve this pattern set falls back to the nearest one that can (see
+ * ac_scan_path_used).  Returns 0, or -1 when out of memory. */
+int ac_compile(ac_automaton *ac, enum ac_scan_path path);
+
+/* Finds a match that starts at or after `from` in buf[0..len), under the
+ * given semantics.  Returns true and fills *m, or false.  Never allocates. */
+bool ac_find(const ac_automaton *ac, const uint8_t *buf, size_t len, size_t from,
+	     enum ac_semantics sem, ac_match *m);
+
+/* Calls cb for every match (overlapping ones too) starting at or after
+ * `from`, in order of end position, longest first for equal ends.  Duplicate
+ * patterns are reported once.  A non-zero return from cb stops the scan and
+ * is returned; otherwise returns 0. */
+typedef int (*ac_match_fn)(const ac_match *m, void *ctx);
+int ac_scan_overlapping(const ac_automaton *ac, const uint8_t *buf, size_t len, size_t from,
+			ac_match_fn cb, void *ctx);
+
+/* Facts about a compiled automaton, for tests, --debug output and benchmarks. */
+enum ac_scan_path ac_scan_path_used(const ac_automaton *ac);
+size_t ac_state_count(const ac_automaton *ac);
+size_t ac_max_pattern_len(const ac_automaton *ac);
+size_t ac_memory_bytes(const ac_automaton *ac);
+
+/* Frees everything; NULL is fine. */
+void ac_free(ac_automaton *ac);
+
+#endif

@@ -1,0 +1,506 @@
+/* ac_build.c - compiling fixed strings into an Aho-Corasick automaton.
+ *
+ * Owns: the trie (a hash of (parent, byte) -> child, so insertion order and
+ * duplicates cost nothing extra), failure and output links, byte classes,
+ * the dense/sparse transition tables and the prefilter tables.  Knows
+ * nothing of files, lines or options.
+ *
+ * References:
+ *   A. V. Aho and M. J. Corasick, "Efficient string matching: an aid to
+ *   bibliographic search", CACM 18(6), 1975 - goto, failure and output
+ *   functions, and their conversion to a DFA (section 6).
+ *   B. Commentz-Walter, "A string matching algorithm fast on the average",
+ *   ICALP 1979, and S. Wu and U. Manber, "A fast algorithm for multi-pattern
+ *   searching", TR-94-17, 1994 - skipping text that cannot start a match,
+ *   which the prefilter does with 2-byte fingerprints instead of shifts.
+ */
+#include "ac_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Bytes of dense transition rows we allow before deeper states go sparse. */
+#define AC_DENSE_BUDGET (8u << 20)
+
+/* Byte frequency rank in a mixed English/C/man-page corpus: 0 is rarest.
+ * Generated once from text on a Debian system; used to pick memchr bytes. */
+static const uint8_t byte_rank[256] = {
+	  0,   1,   2,   3,   4,   5,   6,  91,   7, 196, 242,   8, 142,   9,  10,  11,
+	 12,  13,  14,  15,  16,  17,  18,  19,  20,  21,  22,  23,  24,  25,  26,  27,
+	255, 155, 197, 190, 156, 162, 175, 183, 209, 208, 214, 170, 224, 225, 234, 249,
+	222, 211, 213, 199, 189, 181, 187, 176, 182, 193, 203, 192, 179, 191, 180, 154,
+	171, 219, 205, 215, 207, 229, 206, 201, 200, 230, 177, 174, 217, 202, 220, 216,
+	212, 169, 226, 228, 231, 204, 184, 194, 186, 195, 178, 173, 218, 172, 163, 236,
+	165, 248, 239, 243, 241, 254, 235, 233, 240, 252, 185, 210, 245, 237, 246, 250,
+	244, 198, 247, 251, 253, 238, 227, 221, 223, 232, 188, 168, 164, 167, 166,  28,
+	160,  92, 122, 125, 136, 120,  84, 110, 109,  93,  76,  77,  78, 130,  94, 105,
+	 95,  29, 106, 148,  96,  85,  90,  30, 129, 151,  79,  86, 152, 153,  31, 119,
+	137, 139, 134, 132, 147, 114, 115, 141, 143, 159,  97, 124,  80, 144,  98, 102,
+	111, 150, 116, 145, 138, 133, 149,  87, 117,  88, 113, 126, 135, 118,  99, 123,
+	 32,  33, 158, 157, 131, 146, 107,  34,  89, 108,  35,  36,  37,  38, 112, 100,
+	127, 101,  39,  40,  41,  42,  43,  44, 103, 104,  45,  46,  47,  48,  49,  50,
+	140, 128, 161,  51,  81,  52,  53,  82,  83,  54,  55,  56,  57,  58,  59, 121,
+	 60,  61,  62,  63,  64,  65,  66,  67,  68,  69,  70,  71,  72,  73,  74,  75,
+};
+
+static uint8_t fold_ascii(uint8_t b)
+{
+	return (b >= 'A' && b <= 'Z') ? (uint8_t)(b + 32) : b;
+}
+
+static bool is_ascii_letter(uint8_t b)
+{
+	return fold_ascii(b) >= 'a' && fold_ascii(b) <= 'z';
+}
+
+static void *grow(void *p, size_t n, size_t size)
+{
+	return n > SIZE_MAX / size ? NULL : realloc(p, n * size);
+}
+
+/* ---- build-time trie ---------------------------------------------------- */
+
+static uint64_t hash_key(uint32_t parent, uint8_t byte)
+{
+	return ((uint64_t)parent << 8 | byte) + 1;
+}
+
+static size_t hash_slot(uint64_t key, size_t cap)
+{
+	return (size_t)((key * UINT64_C(0x9e3779b97f4a7c15)) >> 20) & (cap - 1);
+}
+
+static int hash_grow(struct ac_trie *t)
+{
+	size_t cap = t->hash_cap ? t->hash_cap * 2 : 1024;
+	uint64_t *keys = calloc(cap, sizeof *keys);
+	uint32_t *vals = malloc(cap * sizeof *vals);
+	if (!keys || !vals) {
+		free(keys);
+		free(vals);
+		return -1;
+	}
+	for (size_t i = 0; i < t->hash_cap; i++) {
+		if (!t->hash_keys[i])
+			continue;
+		size_t j = hash_slot(t->hash_keys[i], cap);
+		while (keys[j])
+			j = (j + 1) & (cap - 1);
+		keys[j] = t->hash_keys[i];
+		vals[j] = t->hash_vals[i];
+	}
+	free(t->hash_keys);
+	free(t->hash_vals);
+	t->hash_keys = keys;
+	t->hash_vals = vals;
+	t->hash_cap = cap;
+	return 0;
+}
+
+static int trie_new_node(struct ac_trie *t, uint32_t parent, uint8_t byte, uint32_t depth)
+{
+	if (t->n_nodes == t->cap_nodes) {
+		size_t cap = t->cap_nodes ? t->cap_nodes * 2 : 256;
+		if (cap > AC_ID_MASK)
+			return -1;
+		uint32_t *p = grow(t->parent, cap, sizeof *p);
+		if (p)
+			t->parent = p;
+		uint32_t *term = grow(t->terminal, cap, sizeof *term);
+		if (term)
+			t->terminal = term;
+		uint32_t *d = grow(t->depth, cap, sizeof *d);
+		if (d)
+			t->depth = d;
+		uint8_t *in = grow(t->inbyte, cap, 1);
+		if (in)
+			t->inbyte = in;
+		if (!p || !term || !d || !in)
+			return -1;
+		t->cap_nodes = cap;
+	}
+	t->parent[t->n_nodes] = parent;
+	t->inbyte[t->n_nodes] = byte;
+	t->terminal[t->n_nodes] = AC_NONE;
+	t->depth[t->n_nodes] = depth;
+	t->n_nodes++;
+	return 0;
+}
+
+/* Child of `node` on `byte`, created when absent; AC_NONE when out of memory. */
+static uint32_t trie_child(struct ac_trie *t, uint32_t node, uint8_t byte)
+{
+	if (2 * (t->hash_used + 1) > t->hash_cap && hash_grow(t) != 0)
+		return AC_NONE;
+	uint64_t key = hash_key(node, byte);
+	size_t j = hash_slot(key, t->hash_cap);
+	for (; t->hash_keys[j]; j = (j + 1) & (t->hash_cap - 1))
+		if (t->hash_keys[j] == key)
+			return t->hash_vals[j];
+	uint32_t child = (uint32_t)t->n_nodes;
+	if (trie_new_node(t, node, byte, t->depth[node] + 1) != 0)
+		return AC_NONE;
+	t->hash_keys[j] = key;
+	t->hash_vals[j] = child;
+	t->hash_used++;
+	return child;
+}
+
+static void trie_free(struct ac_trie *t)
+{
+	free(t->parent);
+	free(t->terminal);
+	free(t->depth);
+	free(t->inbyte);
+	free(t->hash_keys);
+	free(t->hash_vals);
+	memset(t, 0, sizeof *t);
+}
+
+ac_automaton *ac_new(unsigned flags)
+{
+	ac_automaton *ac = calloc(1, sizeof *ac);
+	if (!ac)
+		return NULL;
+	ac->flags = flags;
+	if (trie_new_node(&ac->trie, AC_NONE, 0, 0) != 0) {
+		free(ac);
+		return NULL;
+	}
+	return ac;
+}
+
+int ac_add(ac_automaton *ac, const void *p, size_t len)
+{
+	const uint8_t *bytes = p;
+	uint32_t node = AC_ROOT;
+	uint32_t id = ac->n_patterns;
+	if (ac->compiled || id == AC_NONE)
+		return -1;
+	for (size_t i = 0; i < len; i++) {
+		uint8_t b = (ac->flags & AC_FOLD_ASCII) ? fold_ascii(bytes[i]) : bytes[i];
+		node = trie_child(&ac->trie, node, b);
+		if (node == AC_NONE)
+			return -1;
+	}
+	if (len == 0) {
+		if (!ac->has_empty)
+			ac->empty_id = id;
+		ac->has_empty = true;
+	} else if (ac->trie.terminal[node] == AC_NONE) {
+		ac->trie.terminal[node] = id;
+	}
+	if (len > ac->max_len)
+		ac->max_len = len;
+	if (len && (!ac->min_len || len < ac->min_len))
+		ac->min_len = len;
+	ac->n_patterns++;
+	return 0;
+}
+
+/* ---- compile ------------------------------------------------------------ */
+
+/* Children of every node, grouped by parent and sorted by byte (CSR). */
+struct children {
+	uint32_t *first; /* n_nodes + 1 */
+	uint32_t *node;  /* n_nodes - 1 child ids */
+};
+
+static int children_build(const struct ac_trie *t, struct children *ch)
+{
+	size_t n = t->n_nodes;
+	uint32_t *by_byte = malloc(n * sizeof *by_byte);
+	ch->first = calloc(n + 1, sizeof *ch->first);
+	ch->node = malloc(n * sizeof *ch->node);
+	if (!by_byte || !ch->first || !ch->node) {
+		free(by_byte);
+		return -1;
+	}
+	/* Counting sort by byte, then a stable distribution by parent. */
+	uint32_t start[257] = { 0 };
+	for (size_t i = 1; i < n; i++)
+		start[t->inbyte[i] + 1]++;
+	for (int b = 0; b < 256; b++)
+		start[b + 1] += start[b];
+	for (size_t i = 1; i < n; i++)
+		by_byte[start[t->inbyte[i]]++] = (uint32_t)i;
+	for (size_t i = 1; i < n; i++)
+		ch->first[t->parent[i] + 1]++;
+	for (size_t i = 0; i < n; i++)
+		ch->first[i + 1] += ch->first[i];
+	uint32_t *fill = malloc((n + 1) * sizeof *fill);
+	if (!fill) {
+		free(by_byte);
+		return -1;
+	}
+	memcpy(fill, ch->first, (n + 1) * sizeof *fill);
+	for (size_t k = 0; k + 1 < n; k++) {
+		uint32_t c = by_byte[k];
+		ch->node[fill[t->parent[c]]++] = c;
+	}
+	free(fill);
+	free(by_byte);
+	return 0;
+}
+
+static uint32_t child_of(const struct ac_trie *t, const struct children *ch, uint32_t node,
+			 uint8_t byte)
+{
+	uint32_t lo = ch->first[node], hi = ch->first[node + 1];
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+		uint8_t b = t->inbyte[ch->node[mid]];
+		if (b == byte)
+			return ch->node[mid];
+		if (b < byte)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return AC_NONE;
+}
+
+static void classes_build(ac_automaton *ac)
+{
+	bool used[256] = { false };
+	for (size_t i = 1; i < ac->trie.n_nodes; i++)
+		used[ac->trie.inbyte[i]] = true;
+	uint32_t k = 1; /* class 0: bytes in no pattern */
+	memset(ac->cls, 0, sizeof ac->cls);
+	for (int b = 0; b < 256; b++)
+		if (used[b])
+			ac->cls[b] = (uint8_t)k++;
+	if (ac->flags & AC_FOLD_ASCII)
+		for (int b = 'A'; b <= 'Z'; b++)
+			ac->cls[b] = ac->cls[b + 32];
+	ac->n_classes = k;
+	ac->class_shift = 0;
+	while ((1u << ac->class_shift) < k)
+		ac->class_shift++;
+}
+
+/* Marks byte b (and its other case when folding) in the start tables. */
+static void mark_start(ac_automaton *ac, uint8_t b0, int b1)
+{
+	uint8_t v0[2] = { b0, b0 }, v1[2];
+	if ((ac->flags & AC_FOLD_ASCII) && is_ascii_letter(b0))
+		v0[1] = (uint8_t)(b0 ^ 0x20);
+	for (int i = 0; i < 2; i++) {
+		ac->first[v0[i]] = 1;
+		if (b1 < 0) {
+			for (int x = 0; x < 4; x++)
+				ac->pair[v0[i] * 4 + x] = ~UINT64_C(0);
+			continue;
+		}
+		v1[0] = v1[1] = (uint8_t)b1;
+		if ((ac->flags & AC_FOLD_ASCII) && is_ascii_letter((uint8_t)b1))
+			v1[1] = (uint8_t)(b1 ^ 0x20);
+		for (int j = 0; j < 2; j++) {
+			unsigned idx = (unsigned)v0[i] << 8 | v1[j];
+			ac->pair[idx >> 6] |= UINT64_C(1) << (idx & 63);
+		}
+	}
+}
+
+/* Chooses the scan path and fills the prefilter tables. */
+static void prefilter_build(ac_automaton *ac, const struct children *ch, enum ac_scan_path want)
+{
+	const struct ac_trie *t = &ac->trie;
+	memset(ac->pair, 0, sizeof ac->pair);
+	memset(ac->first, 0, sizeof ac->first);
+	for (uint32_t i = ch->first[AC_ROOT]; i < ch->first[AC_ROOT + 1]; i++) {
+		uint32_t c = ch->node[i];
+		if (t->terminal[c] != AC_NONE || ch->first[c] == ch->first[c + 1])
+			mark_start(ac, t->inbyte[c], -1);
+		for (uint32_t j = ch->first[c]; j < ch->first[c + 1]; j++)
+			mark_start(ac, t->inbyte[c], t->inbyte[ch->node[j]]);
+	}
+	/* memchr needs one byte at a fixed offset in every match: true when the
+	 * trie is a single chain (one distinct pattern). */
+	bool chain = t->n_nodes > 1 && t->n_nodes - 1 == ac->max_len;
+	size_t reach = ac->min_len; /* offsets present in every match */
+	int best = -1;
+	uint32_t node = AC_ROOT;
+	for (uint32_t off = 0; chain && off < reach; off++) {
+		node = ch->node[ch->first[node]];
+		uint8_t b = t->inbyte[node];
+		if ((ac->flags & AC_FOLD_ASCII) && is_ascii_letter(b))
+			continue;
+		if (best < 0 || byte_rank[b] < byte_rank[ac->rare_byte]) {
+			best = (int)off;
+			ac->rare_byte = b;
+			ac->rare_offset = off;
+		}
+	}
+	if (want == AC_PATH_AUTO)
+		want = best >= 0 ? AC_PATH_MEMCHR : AC_PATH_BITMAP;
+	if (want == AC_PATH_MEMCHR && best < 0)
+		want = AC_PATH_BITMAP;
+	if (t->n_nodes == 1) /* only empty patterns, or none: nothing to skip to */
+		want = AC_PATH_DFA;
+	ac->path = want;
+}
+
+static uint32_t target(const ac_automaton *ac, uint32_t id)
+{
+	return id | (ac->out_len[id] ? AC_MATCH_BIT : 0);
+}
+
+/* Renumbers nodes breadth-first and computes failure and output links. */
+static int links_build(ac_automaton *ac, const struct children *ch, uint32_t *order,
+		       uint32_t *fail)
+{
+	const struct ac_trie *t = &ac->trie;
+	size_t n = t->n_nodes;
+	size_t head = 0, tail = 0;
+	order[tail++] = AC_ROOT;
+	fail[AC_ROOT] = AC_ROOT;
+	while (head < tail) {
+		uint32_t u = order[head++];
+		for (uint32_t i = ch->first[u]; i < ch->first[u + 1]; i++) {
+			uint32_t c = ch->node[i];
+			uint8_t b = t->inbyte[c];
+			uint32_t f = AC_ROOT;
+			for (uint32_t s = fail[u]; u != AC_ROOT; s = fail[s]) {
+				uint32_t g = child_of(t, ch, s, b);
+				if (g != AC_NONE) {
+					f = g;
+					break;
+				}
+				if (s == AC_ROOT)
+					break;
+			}
+			fail[c] = f;
+			order[tail++] = c;
+		}
+	}
+	ac->out_len = malloc(n * sizeof *ac->out_len);
+	ac->out_id = malloc(n * sizeof *ac->out_id);
+	ac->dict = malloc(n * sizeof *ac->dict);
+	if (!ac->out_len || !ac->out_id || !ac->dict)
+		return -1;
+	/* Output links, in new (breadth-first) ids; fail[] still in old ids. */
+	uint32_t *new_id = fail + n; /* second half of the same allocation */
+	for (size_t k = 0; k < n; k++)
+		new_id[order[k]] = (uint32_t)k;
+	for (size_t k = 0; k < n; k++) {
+		uint32_t u = order[k], f = fail[u], nf = new_id[f];
+		bool term = u != AC_ROOT && t->terminal[u] != AC_NONE;
+		ac->out_len[k] = term ? t->depth[u] : (u == AC_ROOT ? 0 : ac->out_len[nf]);
+		ac->out_id[k] = term ? t->terminal[u] : (u == AC_ROOT ? AC_NONE : ac->out_id[nf]);
+		if (u == AC_ROOT || f == AC_ROOT)
+			ac->dict[k] = AC_NONE;
+		else
+			ac->dict[k] = t->terminal[f] != AC_NONE ? nf : ac->dict[nf];
+	}
+	return 0;
+}
+
+/* Fills dense rows for the first n_dense states and sparse edges for the rest. */
+static int tables_build(ac_automaton *ac, const struct children *ch, const uint32_t *order,
+			const uint32_t *fail)
+{
+	const struct ac_trie *t = &ac->trie;
+	size_t n = t->n_nodes, width = (size_t)1 << ac->class_shift;
+	const uint32_t *new_id = fail + n;
+	size_t fit = AC_DENSE_BUDGET / (width * sizeof(uint32_t));
+	ac->n_states = (uint32_t)n;
+	ac->n_dense = (uint32_t)(n < fit ? n : (fit ? fit : 1));
+	size_t n_sparse = n - ac->n_dense;
+	ac->dense = calloc((size_t)ac->n_dense * width, sizeof *ac->dense);
+	ac->sp_first = malloc((n_sparse + 1) * sizeof *ac->sp_first);
+	ac->sp_fail = malloc((n_sparse + 1) * sizeof *ac->sp_fail);
+	ac->sp_cls = malloc(n);
+	ac->sp_target = malloc(n * sizeof *ac->sp_target);
+	if (!ac->dense || !ac->sp_first || !ac->sp_fail || !ac->sp_cls || !ac->sp_target)
+		return -1;
+	size_t e = 0;
+	for (size_t k = 0; k < n; k++) {
+		uint32_t u = order[k];
+		if (k < ac->n_dense) {
+			uint32_t *row = ac->dense + (k << ac->class_shift);
+			if (u != AC_ROOT)
+				memcpy(row, ac->dense + ((size_t)new_id[fail[u]] << ac->class_shift),
+				       width * sizeof *row);
+			for (uint32_t i = ch->first[u]; i < ch->first[u + 1]; i++) {
+				uint32_t c = ch->node[i];
+				row[ac->cls[t->inbyte[c]]] = target(ac, new_id[c]);
+			}
+			continue;
+		}
+		size_t s = k - ac->n_dense;
+		ac->sp_first[s] = (uint32_t)e;
+		ac->sp_fail[s] = new_id[fail[u]];
+		for (uint32_t i = ch->first[u]; i < ch->first[u + 1]; i++, e++) {
+			uint32_t c = ch->node[i];
+			ac->sp_cls[e] = ac->cls[t->inbyte[c]];
+			ac->sp_target[e] = target(ac, new_id[c]);
+		}
+	}
+	ac->sp_first[n_sparse] = (uint32_t)e;
+	ac->memory = sizeof *ac + (size_t)ac->n_dense * width * 4 + n_sparse * 8 + e * 5 + n * 12;
+	return 0;
+}
+
+int ac_compile(ac_automaton *ac, enum ac_scan_path path)
+{
+	struct children ch = { NULL, NULL };
+	uint32_t *order = NULL, *fail = NULL;
+	int rc = -1;
+	if (ac->compiled)
+		return -1;
+	size_t n = ac->trie.n_nodes;
+	order = malloc(n * sizeof *order);
+	fail = malloc(2 * n * sizeof *fail);
+	if (!order || !fail || children_build(&ac->trie, &ch) != 0)
+		goto out;
+	classes_build(ac);
+	prefilter_build(ac, &ch, path);
+	if (links_build(ac, &ch, order, fail) != 0 || tables_build(ac, &ch, order, fail) != 0)
+		goto out;
+	ac->compiled = true;
+	rc = 0;
+out:
+	free(ch.first);
+	free(ch.node);
+	free(order);
+	free(fail);
+	trie_free(&ac->trie);
+	return rc;
+}
+
+enum ac_scan_path ac_scan_path_used(const ac_automaton *ac)
+{
+	return ac->path;
+}
+
+size_t ac_state_count(const ac_automaton *ac)
+{
+	return ac->n_states;
+}
+
+size_t ac_max_pattern_len(const ac_automaton *ac)
+{
+	return ac->max_len;
+}
+
+size_t ac_memory_bytes(const ac_automaton *ac)
+{
+	return ac->memory;
+}
+
+void ac_free(ac_automaton *ac)
+{
+	if (!ac)
+		return;
+	trie_free(&ac->trie);
+	free(ac->dense);
+	free(ac->sp_first);
+	free(ac->sp_cls);
+	free(ac->sp_target);
+	free(ac->sp_fail);
+	free(ac->out_len);
+	free(ac->out_id);
+	free(ac->dict);
+	free(ac);
+}

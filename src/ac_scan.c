@@ -1,0 +1,232 @@
+/* ac_scan.c - running a compiled Aho-Corasick automaton over bytes.
+ *
+ * Owns: the scan loop and the match semantics built on it (first end,
+ * leftmost-longest, overlapping).  While the automaton sits in its start
+ * state no match is under way, so the loop asks the prefilter for the next
+ * position where one may start: a 64-bit candidate bitmap per 64-byte block
+ * (bit i set when the bytes at block+i begin some pattern's 2-byte
+ * fingerprint), walked with ctz; or memchr for a rare byte every match
+ * contains.  Each candidate is confirmed by stepping the automaton until it
+ * falls back to the start state.  When candidates come too densely for the
+ * bitmap to pay, the loop steps the automaton directly for a stretch and
+ * then tries the bitmap again.  Never allocates; never writes shared state.
+ *
+ * References: Aho and Corasick 1975 (see ac_build.c); the candidate-bitmap
+ * walk follows the FDR design of Hyperscan (G. Langdale et al., "Hyperscan:
+ * a fast multi-pattern regex matcher for modern CPUs", NSDI 2019).
+ */
+#include "ac_internal.h"
+#include "bits.h"
+
+#include <string.h>
+
+/* A stretch of direct stepping after dense candidates: bytes. */
+#define AC_DENSE_STRETCH 4096
+/* Candidates closer than this (bytes skipped) count as "dense". */
+#define AC_DENSE_SKIP 8
+/* This many dense candidates in a row switch to direct stepping. */
+#define AC_DENSE_RUN 32
+
+static inline uint32_t ac_step(const ac_automaton *ac, uint32_t s, uint8_t byte)
+{
+	uint32_t c = ac->cls[byte];
+	uint32_t id = s & AC_ID_MASK;
+	while (id >= ac->n_dense) {
+		uint32_t k = id - ac->n_dense;
+		for (uint32_t e = ac->sp_first[k]; e < ac->sp_first[k + 1]; e++)
+			if (ac->sp_cls[e] == c)
+				return ac->sp_target[e];
+		id = ac->sp_fail[k];
+	}
+	return ac->dense[((size_t)id << ac->class_shift) | c];
+}
+
+/* Candidate bitmap of the block at p, with `avail` bytes readable from p. */
+static uint64_t block_mask(const ac_automaton *ac, const uint8_t *p, size_t avail)
+{
+	uint64_t m = 0;
+	size_t n = avail > 64 ? 64 : avail - 1;
+	for (size_t i = 0; i < n; i++) {
+		unsigned idx = (unsigned)p[i] << 8 | p[i + 1];
+		m |= ((ac->pair[idx >> 6] >> (idx & 63)) & 1) << i;
+	}
+	if (avail <= 64)
+		m |= (uint64_t)ac->first[p[avail - 1]] << (avail - 1);
+	return m;
+}
+
+/* The prefilter's place in the text: the current block and its candidates. */
+struct cursor {
+	size_t block;  /* start of the block `mask` describes, or SIZE_MAX */
+	uint64_t mask; /* candidates not yet consumed */
+};
+
+/* Next position >= pos where a match may start, or len. */
+static size_t next_candidate(const ac_automaton *ac, const uint8_t *buf, size_t len,
+			     size_t pos, struct cursor *cur)
+{
+	if (ac->path == AC_PATH_MEMCHR) {
+		if (len - pos <= ac->rare_offset)
+			return len;
+		const uint8_t *hit = memchr(buf + pos + ac->rare_offset, ac->rare_byte,
+					    len - pos - ac->rare_offset);
+		return hit ? (size_t)(hit - buf) - ac->rare_offset : len;
+	}
+	if (cur->block != SIZE_MAX && pos - cur->block < 64) {
+		uint64_t m = cur->mask & (~UINT64_C(0) << (pos - cur->block));
+		if (m)
+			return cur->block + ctz64(m);
+		pos = cur->block + 64;
+	}
+	for (; pos < len; pos += 64) {
+		uint64_t m = block_mask(ac, buf + pos, len - pos);
+		if (m) {
+			cur->block = pos;
+			cur->mask = m;
+			return pos + ctz64(m);
+		}
+	}
+	return len;
+}
+
+/* Steps the automaton from state *sp at buf[pos] until it enters a match
+ * state.  Returns the position just past the byte that completed the match
+ * (with *sp that state), or SIZE_MAX when buf ends first. */
+static size_t run(const ac_automaton *ac, const uint8_t *buf, size_t len, size_t pos,
+		  uint32_t *sp)
+{
+	uint32_t s = *sp;
+	struct cursor cur = { SIZE_MAX, 0 };
+	size_t direct_until = ac->path == AC_PATH_DFA ? len : pos;
+	unsigned dense_run = 0;
+	while (pos < len) {
+		if (s == AC_ROOT && pos >= direct_until) {
+			size_t c = next_candidate(ac, buf, len, pos, &cur);
+			if (c >= len)
+				break;
+			dense_run = c - pos < AC_DENSE_SKIP ? dense_run + 1 : 0;
+			if (dense_run > AC_DENSE_RUN) {
+				direct_until = c + AC_DENSE_STRETCH;
+				dense_run = 0;
+			}
+			pos = c;
+		}
+		do { /* confirm: until the automaton is back at its start state */
+			s = ac_step(ac, s, buf[pos++]);
+			if (s & AC_MATCH_BIT) {
+				*sp = s;
+				return pos;
+			}
+		} while (s != AC_ROOT && pos < len);
+		while (pos < direct_until && pos < len) { /* dense text: no prefilter */
+			s = ac_step(ac, s, buf[pos++]);
+			if (s & AC_MATCH_BIT) {
+				*sp = s;
+				return pos;
+			}
+		}
+	}
+	*sp = s;
+	return SIZE_MAX;
+}
+
+/* Leftmost-longest among the non-empty patterns, starting at or after from. */
+static bool leftmost_longest(const ac_automaton *ac, const uint8_t *buf, size_t len,
+			     size_t from, ac_match *m)
+{
+	uint32_t s = AC_ROOT;
+	size_t pos = from;
+	bool found = false;
+	while (pos < len) {
+		pos = run(ac, buf, len, pos, &s);
+		if (pos == SIZE_MAX)
+			break;
+		uint32_t id = s & AC_ID_MASK;
+		size_t start = pos - ac->out_len[id];
+		if (!found || start < m->start || (start == m->start && pos > m->end)) {
+			m->start = start;
+			m->end = pos;
+			m->pattern = ac->out_id[id];
+			found = true;
+		}
+		/* No match starting at or before m->start can end this late. */
+		if (pos - m->start >= ac->max_len)
+			break;
+		if (len - m->start > ac->max_len)
+			len = m->start + ac->max_len;
+	}
+	return found;
+}
+
+bool ac_find(const ac_automaton *ac, const uint8_t *buf, size_t len, size_t from,
+	     enum ac_semantics sem, ac_match *m)
+{
+	if (from > len)
+		return false;
+	if (ac->has_empty) {
+		/* The empty pattern matches at `from`; only a longer match
+		 * starting exactly there can beat it. */
+		m->start = m->end = from;
+		m->pattern = ac->empty_id;
+		ac_match longer;
+		if (sem == AC_LEFTMOST_LONGEST && leftmost_longest(ac, buf, len, from, &longer) &&
+		    longer.start == from)
+			*m = longer;
+		return true;
+	}
+	if (sem == AC_LEFTMOST_LONGEST)
+		return leftmost_longest(ac, buf, len, from, m);
+	uint32_t s = AC_ROOT;
+	size_t end = run(ac, buf, len, from, &s);
+	if (end == SIZE_MAX)
+		return false;
+	uint32_t id = s & AC_ID_MASK;
+	m->start = end - ac->out_len[id];
+	m->end = end;
+	m->pattern = ac->out_id[id];
+	return true;
+}
+
+int ac_scan_overlapping(const ac_automaton *ac, const uint8_t *buf, size_t len, size_t from,
+			ac_match_fn cb, void *ctx)
+{
+	uint32_t s = AC_ROOT;
+	size_t pos = from;
+	int rc;
+	ac_match m;
+	if (from > len)
+		return 0;
+	if (ac->has_empty) { /* empty matches at every position, longest-first per end */
+		m.pattern = ac->empty_id;
+		m.start = m.end = from;
+		if ((rc = cb(&m, ctx)) != 0)
+			return rc;
+	}
+	while (pos < len) {
+		size_t end;
+		if (ac->has_empty) { /* a report at every position: no skipping */
+			s = ac_step(ac, s, buf[pos]);
+			end = pos + 1;
+		} else if ((end = run(ac, buf, len, pos, &s)) == SIZE_MAX) {
+			break;
+		}
+		uint32_t id = s & AC_ID_MASK;
+		if (ac->dict[id] != AC_NONE && ac->out_len[ac->dict[id]] == ac->out_len[id])
+			id = ac->dict[id]; /* s only inherits its suffix's output */
+		for (; id != AC_NONE && ac->out_len[id]; id = ac->dict[id]) {
+			m.start = end - ac->out_len[id];
+			m.end = end;
+			m.pattern = ac->out_id[id];
+			if ((rc = cb(&m, ctx)) != 0)
+				return rc;
+		}
+		if (ac->has_empty) {
+			m.pattern = ac->empty_id;
+			m.start = m.end = end;
+			if ((rc = cb(&m, ctx)) != 0)
+				return rc;
+		}
+		pos = end;
+	}
+	return 0;
+}

@@ -1,0 +1,58 @@
+/* bits.h - bit tricks for the candidate bitmaps: ctz64, popcount64, clear_lowest.
+ *
+ * Owns: the one place where count-trailing-zeros is chosen.  By default the
+ * compiler builtin (a single TZCNT/BSF on x86-64); `make CTZ=portable`
+ * defines ACGREP_PORTABLE_CTZ and selects a De Bruijn multiply-and-lookup,
+ * so the cost of a missing intrinsic can be measured (scripts/perf).
+ * Knows nothing else.
+ */
+#ifndef ACGREP_BITS_H
+#define ACGREP_BITS_H
+
+#include <assert.h>
+#include <stdint.h>
+
+#ifdef ACGREP_PORTABLE_CTZ
+/* Isolating the lowest set bit and multiplying by a De Bruijn sequence puts
+ * a unique 6-bit pattern in the top bits (Leiserson, Prokop, Randall 1998,
+ * "Using de Bruijn Sequences to Index a 1 in a Computer Word"). */
+static const unsigned char bits_debruijn_index[64] = {
+	0,  1,  2,  53, 3,  7,  54, 27, 4,  38, 41, 8,  34, 55, 48, 28,
+	62, 5,  39, 46, 44, 42, 22, 9,  24, 35, 59, 56, 49, 18, 29, 11,
+	63, 52, 6,  26, 37, 40, 33, 47, 61, 45, 43, 21, 23, 58, 17, 10,
+	51, 25, 36, 32, 60, 20, 57, 16, 50, 31, 19, 15, 30, 14, 13, 12,
+};
+#define BITS_DEBRUIJN64 UINT64_C(0x022fdd63cc95386d)
+#endif
+
+/* Index of the lowest set bit of x.  Precondition: x != 0. */
+static inline unsigned ctz64(uint64_t x)
+{
+	assert(x != 0);
+#ifdef ACGREP_PORTABLE_CTZ
+	return bits_debruijn_index[((x & -x) * BITS_DEBRUIJN64) >> 58];
+#else
+	return (unsigned)__builtin_ctzll(x);
+#endif
+}
+
+/* Number of set bits in x. */
+static inline unsigned popcount64(uint64_t x)
+{
+#ifdef ACGREP_PORTABLE_CTZ
+	x = x - ((x >> 1) & UINT64_C(0x5555555555555555));
+	x = (x & UINT64_C(0x3333333333333333)) + ((x >> 2) & UINT64_C(0x3333333333333333));
+	x = (x + (x >> 4)) & UINT64_C(0x0f0f0f0f0f0f0f0f);
+	return (unsigned)((x * UINT64_C(0x0101010101010101)) >> 56);
+#else
+	return (unsigned)__builtin_popcountll(x);
+#endif
+}
+
+/* x with its lowest set bit cleared. */
+static inline uint64_t clear_lowest(uint64_t x)
+{
+	return x & (x - 1);
+}
+
+#endif

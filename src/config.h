@@ -1,0 +1,87 @@
+/* config.h - the one immutable description of a search, built by opts.c.
+ *
+ * Owns: every user-visible setting after parsing and validation.  Modules
+ * below main (search, print, walk, input) receive the parts they need; none
+ * of them reads argv or environment variables themselves.
+ */
+#ifndef ACGREP_CONFIG_H
+#define ACGREP_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum binary_mode { BINARY_BINARY, BINARY_TEXT, BINARY_WITHOUT_MATCH };
+enum list_mode { LIST_NONE, LIST_MATCHING /* -l */, LIST_NONMATCHING /* -L */ };
+enum io_choice { IO_AUTO, IO_MMAP, IO_READ };
+enum engine_choice { ENGINE_AC, ENGINE_PCRE2 };
+enum recurse_mode { RECURSE_NONE, RECURSE_CMDLINE_LINKS /* -r */, RECURSE_ALL_LINKS /* -R */ };
+
+/* One fixed-string pattern; bytes may include NUL, never the pattern separator. */
+struct pattern {
+	const char *bytes;
+	size_t len;
+};
+
+struct opts_private; /* defined in opts.c */
+
+struct pattern_set {
+	struct pattern *items;
+	size_t count;
+	char *storage; /* owns all pattern bytes */
+};
+
+/* GREP_COLORS capabilities (SGR strings without ESC[ and m). */
+struct color_spec {
+	const char *selected_match; /* ms */
+	const char *context_match;  /* mc */
+	const char *selected_line;  /* sl */
+	const char *context_line;   /* cx */
+	const char *file_name;      /* fn */
+	const char *line_number;    /* ln */
+	const char *byte_offset;    /* bn */
+	const char *separator;      /* se */
+	bool reverse;               /* rv */
+	bool no_erase;              /* ne: omit \33[K */
+};
+
+struct config {
+	struct pattern_set patterns;
+	bool ignore_case;     /* -i */
+	bool word_regexp;     /* -w */
+	bool line_regexp;     /* -x */
+	bool invert;          /* -v */
+	bool count;           /* -c */
+	enum list_mode list;  /* -l / -L */
+	bool only_matching;   /* -o */
+	bool quiet;           /* -q */
+	bool no_messages;     /* -s */
+	long long max_count;  /* -m; -1 when unlimited */
+	bool line_number;     /* -n */
+	bool byte_offset;     /* -b */
+	int with_filename;    /* -H = 1, -h = 0, -1 = decide by number of inputs */
+	const char *label;    /* --label, display name of stdin */
+	bool null_after_name; /* -Z */
+	bool null_data;       /* -z: eol is '\0' */
+	long long before;     /* -B, -1 when unset */
+	long long after;      /* -A, -1 when unset */
+	const char *group_separator; /* NULL with --no-group-separator */
+	bool color;           /* resolved from --color and isatty/NO_COLOR */
+	struct color_spec colors;
+	bool line_buffered;
+	enum binary_mode binary;
+	bool count_matches;   /* --count-matches */
+	enum io_choice io;
+	enum engine_choice engine;
+	enum recurse_mode recurse;
+	const char **includes;    size_t n_includes;    /* --include globs */
+	const char **excludes;    size_t n_excludes;    /* --exclude globs */
+	const char **exclude_dirs; size_t n_exclude_dirs; /* --exclude-dir globs */
+	const char **files;       size_t n_files;       /* operands; 0 means stdin or . with -r */
+	bool utf8_locale;     /* LC_CTYPE is UTF-8 */
+	size_t read_chunk;    /* --buffer-size (hidden, tests): read() chunk in bytes */
+	int scan_path;        /* --scan-path (hidden, tests): enum ac_scan_path */
+	struct opts_private *opts_private; /* opts.c's own allocations; opaque, freed by opts_free */
+};
+
+#endif

@@ -1,0 +1,62 @@
+/* matcher.h - the one interface between the search driver and an engine.
+ *
+ * A matcher finds fixed strings in a buffer of whole lines with grep -F
+ * semantics: leftmost-longest, honouring -i, -w and -x.  Two engines
+ * implement it: the Aho-Corasick engine (matcher_ac.c) and PCRE2
+ * (matcher_pcre2.c), which the tests use as a second oracle.
+ */
+#ifndef ACGREP_MATCHER_H
+#define ACGREP_MATCHER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "config.h"
+
+struct match_options {
+	bool ignore_case;
+	bool word;        /* -w */
+	bool line;        /* -x */
+	bool utf8;        /* UTF-8 locale: -i folds non-ASCII, -w uses iswalnum */
+	char eol;         /* '\n' or '\0' */
+	int scan_path;    /* enum ac_scan_path, 0 = automatic */
+};
+
+struct matcher;
+
+struct matcher_ops {
+	/* Finds the first match that starts at or after `from` in buf[0..len).
+	 * buf holds whole lines (terminated by eol, the last maybe not);
+	 * bytes before `from` are context for -w.  With exact = true the match
+	 * is the leftmost-longest qualifying one and [*start, *end) its bounds;
+	 * with exact = false only the line containing *start matters (faster).
+	 * Returns true when found.  Never allocates. */
+	bool (*find)(const struct matcher *m, const char *buf, size_t len, size_t from,
+		     bool exact, size_t *start, size_t *end);
+	void (*destroy)(struct matcher *m);
+};
+
+struct matcher {
+	const struct matcher_ops *ops;
+};
+
+/* Builds a matcher over `patterns`.  Returns NULL and sets *error to a
+ * static message on failure (e.g. out of memory, PCRE2 not compiled in). */
+struct matcher *matcher_ac_new(const struct pattern_set *patterns,
+			       const struct match_options *opts, const char **error);
+struct matcher *matcher_pcre2_new(const struct pattern_set *patterns,
+				  const struct match_options *opts, const char **error);
+
+static inline bool matcher_find(const struct matcher *m, const char *buf, size_t len,
+				size_t from, bool exact, size_t *start, size_t *end)
+{
+	return m->ops->find(m, buf, len, from, exact, start, end);
+}
+
+static inline void matcher_free(struct matcher *m)
+{
+	if (m)
+		m->ops->destroy(m);
+}
+
+#endif

@@ -1,0 +1,269 @@
+/* test_ac.c - the Aho-Corasick engine against a brute-force oracle.
+ *
+ * Every case runs through every scan path (DFA, candidate bitmap, memchr
+ * where it applies), with and without ASCII folding, and with the dense
+ * budget both large and tiny is covered by the 100k-pattern case.  Boundary
+ * sweeps put matches at offsets 0..130 so they straddle 64-byte blocks.
+ */
+#include "ac.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int passed, failed;
+
+#define CHECK(cond, ...)                                                        \
+	do {                                                                    \
+		if (cond) {                                                     \
+			passed++;                                               \
+		} else {                                                        \
+			failed++;                                               \
+			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);    \
+			fprintf(stderr, __VA_ARGS__);                           \
+			fputc('\n', stderr);                                    \
+		}                                                               \
+	} while (0)
+
+static const enum ac_scan_path paths[] = { AC_PATH_DFA, AC_PATH_BITMAP, AC_PATH_MEMCHR, AC_PATH_AUTO };
+
+static int lower(int c)
+{
+	return c >= 'A' && c <= 'Z' ? c + 32 : c;
+}
+
+static int eq_at(const char *text, size_t tlen, size_t at, const char *pat, size_t plen, int fold)
+{
+	if (at + plen > tlen)
+		return 0;
+	for (size_t i = 0; i < plen; i++) {
+		int a = (unsigned char)text[at + i], b = (unsigned char)pat[i];
+		if (fold ? lower(a) != lower(b) : a != b)
+			return 0;
+	}
+	return 1;
+}
+
+/* Oracle: leftmost-longest match starting at or after from. */
+static int naive_ll(char **pats, size_t np, const char *text, size_t tlen, size_t from, int fold,
+		    size_t *ms, size_t *me)
+{
+	for (size_t s = from; s <= tlen; s++) {
+		long best = -1;
+		for (size_t k = 0; k < np; k++) {
+			size_t pl = strlen(pats[k]);
+			if ((long)pl > best && eq_at(text, tlen, s, pats[k], pl, fold) && (pl > 0 || 1))
+				best = (long)pl;
+		}
+		if (best >= 0) {
+			*ms = s;
+			*me = s + (size_t)best;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* Oracle: earliest end among all matches starting at or after from. */
+static long naive_first_end(char **pats, size_t np, const char *text, size_t tlen, size_t from, int fold)
+{
+	long best = -1;
+	for (size_t s = from; s <= tlen; s++)
+		for (size_t k = 0; k < np; k++) {
+			size_t pl = strlen(pats[k]);
+			if (eq_at(text, tlen, s, pats[k], pl, fold) && (best < 0 || (long)(s + pl) < best))
+				best = (long)(s + pl);
+		}
+	return best;
+}
+
+struct collect {
+	size_t n;
+	size_t start[4096], end[4096];
+};
+
+static int collect_cb(const ac_match *m, void *ctx)
+{
+	struct collect *c = ctx;
+	if (c->n < 4096) {
+		c->start[c->n] = m->start;
+		c->end[c->n] = m->end;
+	}
+	c->n++;
+	return 0;
+}
+
+static size_t naive_overlap_count(char **pats, size_t np, const char *text, size_t tlen, int fold)
+{
+	/* distinct (start, end) pairs: duplicates of a pattern count once */
+	size_t n = 0;
+	for (size_t s = 0; s <= tlen; s++)
+		for (size_t e = s; e <= tlen; e++)
+			for (size_t k = 0; k < np; k++)
+				if (strlen(pats[k]) == e - s && eq_at(text, tlen, s, pats[k], e - s, fold)) {
+					n++;
+					break;
+				}
+	return n;
+}
+
+static void check_case(char **pats, size_t np, const char *text, size_t tlen, int fold, const char *name)
+{
+	for (size_t pi = 0; pi < sizeof paths / sizeof *paths; pi++) {
+		ac_automaton *ac = ac_new(fold ? AC_FOLD_ASCII : 0);
+		for (size_t k = 0; k < np; k++)
+			ac_add(ac, pats[k], strlen(pats[k]));
+		CHECK(ac_compile(ac, paths[pi]) == 0, "%s: compile", name);
+		/* leftmost-longest iteration, as grep -o walks a line */
+		size_t from = 0;
+		for (;;) {
+			size_t es, ee;
+			ac_match m;
+			int want = naive_ll(pats, np, text, tlen, from, fold, &es, &ee);
+			int got = ac_find(ac, (const uint8_t *)text, tlen, from, AC_LEFTMOST_LONGEST, &m);
+			CHECK(want == got && (!want || (m.start == es && m.end == ee)),
+			      "%s path %d fold %d from %zu: want %d [%zu,%zu) got %d [%zu,%zu)", name,
+			      (int)paths[pi], fold, from, want, want ? es : 0, want ? ee : 0, got,
+			      got ? m.start : 0, got ? m.end : 0);
+			if (!want || !got)
+				break;
+			from = ee > es ? ee : es + 1;
+			if (from > tlen)
+				break;
+		}
+		/* first end from every offset */
+		for (size_t f = 0; f <= tlen; f += 1 + tlen / 40) {
+			ac_match m;
+			long want = naive_first_end(pats, np, text, tlen, f, fold);
+			int got = ac_find(ac, (const uint8_t *)text, tlen, f, AC_FIRST_END, &m);
+			CHECK((want < 0 && !got) || (got && (long)m.end == want && m.start >= f),
+			      "%s first-end path %d from %zu: want %ld got %d/%zu", name, (int)paths[pi], f,
+			      want, got, got ? m.end : 0);
+		}
+		static struct collect c;
+		c.n = 0;
+		ac_scan_overlapping(ac, (const uint8_t *)text, tlen, 0, collect_cb, &c);
+		size_t want_n = naive_overlap_count(pats, np, text, tlen, fold);
+		CHECK(c.n == want_n, "%s overlapping path %d: want %zu got %zu", name, (int)paths[pi], want_n, c.n);
+		if (c.n != want_n) {
+			for (size_t k = 0; k < np; k++)
+				fprintf(stderr, "  pattern '%s'\n", pats[k]);
+			fprintf(stderr, "  text %zu bytes:", tlen);
+			for (size_t k = 0; k < tlen; k++)
+				fprintf(stderr, " %02x", (unsigned char)text[k]);
+			fprintf(stderr, "\n");
+		}
+		ac_free(ac);
+	}
+}
+
+static void table_cases(void)
+{
+	static const struct {
+		const char *pats[6];
+		const char *text;
+	} cases[] = {
+		{ { "he", "she", "his", "hers" }, "ushers" },
+		{ { "a", "ab", "abc" }, "xabcabx" },
+		{ { "abc", "abc", "b" }, "abcabc" },
+		{ { "foo", "foobar" }, "foobar foo fo" },
+		{ { "" }, "abc" },
+		{ { "", "b" }, "abc" },
+		{ { "x" }, "" },
+		{ { "aaa", "aa" }, "aaaaaaa" },
+		{ { "needle" }, "haystack haystack needle haystack" },
+		{ { "a\nb", "\r" }, "x\r\na\nb" },
+		{ { "caB", "Ab" }, "xxCABxab" },
+		{ { "bcd", "abcde" }, "abcdx" },
+		{ { "\x01\xff", "\xff\xff" }, "\xff\xff\x01\xff\xff" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		size_t np = 0;
+		while (np < 6 && cases[i].pats[np])
+			np++;
+		char name[32];
+		snprintf(name, sizeof name, "table[%zu]", i);
+		for (int fold = 0; fold < 2; fold++)
+			check_case((char **)cases[i].pats, np, cases[i].text, strlen(cases[i].text), fold, name);
+	}
+}
+
+/* Matches at every offset around the 64-byte block edges. */
+static void boundary_sweep(void)
+{
+	char *pats[] = { "needle", "needlepoint", "dle" };
+	char text[200];
+	for (size_t off = 0; off < 140; off++) {
+		memset(text, 'x', sizeof text);
+		memcpy(text + off, "needle", 6);
+		for (size_t len = off + 6; len <= off + 8 && len <= sizeof text; len++)
+			check_case(pats, 3, text, len, 0, "sweep");
+	}
+	char *one[] = { "Q" };
+	for (size_t off = 0; off < 130; off++) {
+		memset(text, 'y', sizeof text);
+		text[off] = 'Q';
+		check_case(one, 1, text, 130, 0, "sweep1");
+	}
+}
+
+static unsigned rng_state = 12345;
+static unsigned rnd(unsigned n)
+{
+	rng_state = rng_state * 1103515245u + 12345u;
+	return (rng_state >> 16) % n;
+}
+
+static void random_cases(void)
+{
+	static const char alpha[] = "abAB\n_";
+	for (int iter = 0; iter < 300; iter++) {
+		char store[8][8];
+		char *pats[8];
+		size_t np = 1 + rnd(6);
+		for (size_t k = 0; k < np; k++) {
+			size_t pl = rnd(10) == 0 ? 0 : 1 + rnd(5);
+			for (size_t j = 0; j < pl; j++)
+				store[k][j] = alpha[rnd(4)];
+			store[k][pl] = 0;
+			pats[k] = store[k];
+		}
+		char text[160];
+		size_t tl = rnd(sizeof text);
+		for (size_t j = 0; j < tl; j++)
+			text[j] = alpha[rnd(sizeof alpha - 1)];
+		check_case(pats, np, text, tl, (int)rnd(2), "random");
+	}
+}
+
+/* A large set forces sparse (non-dense) states; compare with a small DFA. */
+static void large_set(void)
+{
+	size_t n = 200000;
+	ac_automaton *ac = ac_new(0);
+	char buf[32];
+	for (size_t i = 0; i < n; i++) {
+		int l = snprintf(buf, sizeof buf, "w%zuq%zu", i * 7919 % 1000003, i);
+		ac_add(ac, buf, (size_t)l);
+	}
+	CHECK(ac_compile(ac, AC_PATH_AUTO) == 0, "large compile");
+	const char *text = "zz w123q9 w7919q1 w15838q2w23757q3 w0q0";
+	size_t tl = strlen(text), from = 0, count = 0;
+	ac_match m;
+	while (ac_find(ac, (const uint8_t *)text, tl, from, AC_LEFTMOST_LONGEST, &m)) {
+		count++;
+		from = m.end;
+	}
+	CHECK(count == 4, "large set: want 4 matches, got %zu (states %zu)", count, ac_state_count(ac));
+	ac_free(ac);
+}
+
+int main(void)
+{
+	table_cases();
+	boundary_sweep();
+	random_cases();
+	large_set();
+	printf("%d passed, %d failed\n", passed, failed);
+	return failed != 0;
+}
