@@ -77,6 +77,7 @@ struct config {
 	const char **includes;    size_t n_includes;    /* --include globs */
 	const char **excludes;    size_t n_excludes;    /* --exclude globs */
 	const char **exclude_dirs; size_t n_exclude_dirs; /* --exclude-dir globs */
+	const char *filter_order; /* 'i'/'e' per --include/--exclude, in command-line order */
 	const char **files;       size_t n_files;       /* operands; 0 means stdin or . with -r */
 	bool utf8_locale;     /* LC_CTYPE is UTF-8 */
 	size_t read_chunk;    /* --buffer-size (hidden, tests): read() chunk in bytes */

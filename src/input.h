@@ -7,7 +7,14 @@
  *
  * Invariant: every window handed out ends just after a line terminator
  * (the `eol` byte), or at end of input; a line is never split across two
- * windows.  `keep` bytes before the new data stay readable (before-context).
+ * windows.  Up to `keep_lines` complete lines before a window's data stay
+ * readable in front of it (window.before), for before-context (-B).
+ *
+ * Standard input keeps grep's file-offset semantics: reading starts at the
+ * descriptor's current offset (input offset 0 is file position in->start),
+ * and a seekable stdin is left positioned after the data handed out, so
+ * `(grep x; cat) < file` behaves as with GNU grep.  For -m, the caller can
+ * lseek(in->fd, in->start + end_offset_of_last_line_used, SEEK_SET).
  */
 #ifndef ACGREP_INPUT_H
 #define ACGREP_INPUT_H
@@ -24,6 +31,7 @@ struct input_options {
 	enum input_io io;   /* AUTO: mmap for regular files, read() otherwise */
 	size_t read_chunk;  /* bytes per read(); 0 = default (128 KiB); 1 is legal */
 	char eol;           /* line terminator, '\n' or '\0' */
+	size_t keep_lines;  /* lines of earlier windows kept readable (-B); 0 = none */
 };
 
 struct input {
@@ -38,45 +46,65 @@ struct input {
 	char *buf;          /* read() buffer (malloc) */
 	size_t cap, len;    /* allocated / valid bytes in buf */
 	size_t consumed;    /* bytes of buf already handed out in windows */
-	uint64_t offset;    /* file offset of buf[0] */
+	uint64_t offset;    /* input offset of buf[0] */
+	uint64_t start;     /* file position of input offset 0 (non-zero for a
+			       stdin that was partly read before us) */
+	size_t keep_lines;
+	size_t map_skip;    /* map + map_skip is input offset 0 */
+	bool map_done;      /* the mapped window was handed out */
 	dev_t dev;
 	ino_t ino;
 	bool is_regular;
 };
 
 /* A run of complete lines. data[0..len) is valid; offset is the input offset
- * of data[0].  `last` is set on the final window of the input. */
+ * of data[0] (counted from where reading started, as grep -b counts).
+ * `last` is set when the window is known to be the final one: always for a
+ * mapped file and for a final line without terminator; with read() the end
+ * of input may only be discovered by the next call, which then returns 0
+ * (a window ending in `eol` may have last == false and still be the final
+ * one).  data[-before .. 0) is readable too: the last min(keep_lines,
+ * available) complete lines handed out in earlier windows. */
 struct window {
 	const char *data;
 	size_t len;
 	uint64_t offset;
 	bool last;
+	size_t before;
 };
 
-/* Opens `path` ("-" or NULL means standard input, fd 0).
+/* Opens `path` ("-" or NULL means standard input, fd 0, not closed later).
+ * Regular files are mapped (io AUTO or MMAP) unless empty or mmap fails;
+ * everything else, and io READ, uses read().  `opts` may be NULL (defaults).
  * Returns 0, or -1 with errno set (ENOENT, EACCES, EISDIR for a directory,
- * ...).  On failure `in` holds nothing to close. */
+ * also when standard input is one, ...).  On failure `in` holds nothing to
+ * close (input_close on it is harmless). */
 int input_open(struct input *in, const char *path, const struct input_options *opts);
 
 /* Produces the next window of complete lines.
- * Returns 1 with *w filled, 0 at end of input, -1 on a read error (errno).
- * Data of the previous window is invalid afterwards. */
+ * Returns 1 with *w filled, 0 once everything was handed out (an empty
+ * input gives 0 at once), -1 on a read error (errno: EIO, EISDIR, ...).
+ * Data of the previous window is invalid afterwards, except the kept lines
+ * now in front of the new window.  Blocks in read() on pipes and ttys;
+ * EINTR is retried. */
 int input_next(struct input *in, struct window *w);
 
 /* Closes the file and frees/unmaps everything `in` owns. Idempotent. */
 void input_close(struct input *in);
 
-/* SIGBUS guard for mapped windows.  Usage:
+/* SIGBUS guard for mapped windows (a mapped file truncated under us).
+ * The only process-wide state of this module.  Usage:
  *     sigjmp_buf jb;
  *     if (sigsetjmp(jb, 1)) { ...file shrank: report, treat as error... }
  *     input_guard_arm(&jb);  ...touch mapped bytes...  input_guard_disarm();
- * input_guard_install() must be called once at start-up. */
+ * input_guard_install() must be called once at start-up.  A SIGBUS while
+ * no target is armed gets the default action (the process dies). */
 void input_guard_install(void);
 void input_guard_arm(sigjmp_buf *target);
 void input_guard_disarm(void);
 
 /* True when `in` and the file descriptor `fd` name the same regular file
- * (grep's "input file is also the output" check). */
+ * (same st_dev and st_ino; grep's "input file is also the output" check). */
 bool input_same_file(const struct input *in, int fd);
 
 #endif

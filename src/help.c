@@ -1,0 +1,96 @@
+/* help.c - the texts of --help and --version.
+ *
+ * Owns: the wording of the option summary.  Every long option listed here
+ * must also be documented in man/acgrep.1 and vice versa;
+ * tests/help_man_agree.sh checks that.  Hidden test-only options
+ * (--buffer-size, --scan-path) and obsolete aliases are left out of both.
+ */
+#include "help.h"
+
+static const char help_text[] =
+"Usage: acgrep [OPTION]... PATTERNS [FILE]...\n"
+"Search for fixed-string PATTERNS in each FILE.\n"
+"Example: acgrep -i 'hello world' menu.h main.c\n"
+"PATTERNS can contain multiple patterns separated by newlines.\n"
+"\n"
+"Pattern selection and interpretation:\n"
+"  -F, --fixed-strings       PATTERNS are strings (always the case in acgrep)\n"
+"  -e, --regexp=PATTERNS     use PATTERNS for matching\n"
+"  -f, --file=FILE           take PATTERNS from FILE, one per line\n"
+"  -i, --ignore-case         ignore case distinctions in patterns and data\n"
+"      --no-ignore-case      do not ignore case distinctions (default)\n"
+"  -w, --word-regexp         match only whole words\n"
+"  -x, --line-regexp         match only whole lines\n"
+"  -z, --null-data           a data line ends in 0 byte, not newline\n"
+"\n"
+"Miscellaneous:\n"
+"  -s, --no-messages         suppress error messages about files\n"
+"  -v, --invert-match        select non-matching lines\n"
+"  -V, --version             display version information and exit\n"
+"      --help                display this help text and exit\n"
+"\n"
+"Output control:\n"
+"  -m, --max-count=NUM       stop after NUM selected lines\n"
+"  -b, --byte-offset         print the byte offset with output lines\n"
+"  -n, --line-number         print line number with output lines\n"
+"      --line-buffered       flush output on every line\n"
+"  -H, --with-filename       print file name with output lines\n"
+"  -h, --no-filename         suppress the file name prefix on output\n"
+"      --label=LABEL         use LABEL as the standard input file name prefix\n"
+"  -o, --only-matching       show only nonempty parts of lines that match\n"
+"  -q, --quiet, --silent     suppress all normal output\n"
+"      --binary-files=TYPE   assume that binary files are TYPE;\n"
+"                            TYPE is 'binary', 'text', or 'without-match'\n"
+"  -a, --text                equivalent to --binary-files=text\n"
+"  -I                        equivalent to --binary-files=without-match\n"
+"  -r, --recursive           search directories recursively\n"
+"  -R, --dereference-recursive  likewise, but follow all symlinks\n"
+"      --include=GLOB        search only files that match GLOB (a file pattern)\n"
+"      --exclude=GLOB        skip files that match GLOB\n"
+"      --exclude-dir=GLOB    skip directories that match GLOB\n"
+"  -L, --files-without-match  print only names of FILEs with no selected lines\n"
+"  -l, --files-with-matches  print only names of FILEs with selected lines\n"
+"  -c, --count               print only a count of selected lines per FILE\n"
+"      --count-matches       print only a count of matches per FILE\n"
+"  -Z, --null                print 0 byte after FILE name\n"
+"\n"
+"Context control:\n"
+"  -B, --before-context=NUM  print NUM lines of leading context\n"
+"  -A, --after-context=NUM   print NUM lines of trailing context\n"
+"  -C, --context=NUM         print NUM lines of output context\n"
+"  -NUM                      same as --context=NUM\n"
+"      --group-separator=SEP  print SEP on line between matches with context\n"
+"      --no-group-separator  do not print separator for matches with context\n"
+"      --color[=WHEN],\n"
+"      --colour[=WHEN]       use markers to highlight the matching strings;\n"
+"                            WHEN is 'always', 'never', or 'auto'\n"
+"  -U, --binary              accepted for compatibility; has no effect\n"
+"\n"
+"Input and engine (acgrep extensions):\n"
+"      --mmap                map regular files into memory (default: automatic)\n"
+"      --no-mmap             read every input with read(2), never mmap(2)\n"
+"      --engine=ENGINE       ENGINE is 'ac' (Aho-Corasick, default) or 'pcre2'\n"
+"\n"
+"-E, -G and -P are not supported: acgrep searches for fixed strings only.\n"
+"When FILE is '-', read standard input.  If no FILE is given, read standard\n"
+"input, but with -r, recursively search the working directory instead.  With\n"
+"fewer than two FILEs, assume -h.  Exit status is 0 if any line is selected,\n"
+"1 otherwise; if any error occurs and -q is not given, the exit status is 2.\n"
+"With --color=auto, a non-empty NO_COLOR environment variable turns colour off.\n";
+
+void help_print(FILE *out)
+{
+	fputs(help_text, out);
+}
+
+void help_version(FILE *out)
+{
+	fputs("acgrep " ACGREP_VERSION "\n", out);
+#ifdef ACGREP_HAVE_PCRE2
+	fputs("Fixed-string search on an Aho-Corasick engine; "
+	      "PCRE2 engine (--engine=pcre2) compiled in.\n", out);
+#else
+	fputs("Fixed-string search on an Aho-Corasick engine; "
+	      "PCRE2 engine (--engine=pcre2) not compiled in.\n", out);
+#endif
+}

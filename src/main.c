@@ -1,0 +1,161 @@
+/* main.c - acgrep's driver: options, matcher, then each input in turn.
+ *
+ * Owns: the exit status (0 a line was selected, 1 none, 2 trouble; with -q
+ * a selected line wins over trouble), the per-input messages on stderr, and
+ * the per-file summaries (-c, -l, -L).  Everything else is delegated.
+ */
+#include <errno.h>
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "input.h"
+#include "matcher.h"
+#include "opts.h"
+#include "print.h"
+#include "search.h"
+#include "walk.h"
+
+struct run {
+	const struct config *cfg;
+	struct searcher searcher;
+	struct printer pr;
+	struct walk_options walk;
+	bool matched;
+	bool trouble;
+};
+
+static void complain(struct run *r, const char *name, const char *what)
+{
+	if (r->cfg->no_messages)
+		return;
+	printer_flush(&r->pr);
+	fprintf(stderr, "acgrep: %s: %s\n", name, what);
+}
+
+static void report_result(struct run *r, const char *name, const struct search_result *res)
+{
+	const struct config *cfg = r->cfg;
+	if (res->selected > 0)
+		r->matched = true;
+	if (cfg->list == LIST_MATCHING && res->selected > 0)
+		print_file_name(&r->pr);
+	else if (cfg->list == LIST_NONMATCHING && res->selected == 0)
+		print_file_name(&r->pr);
+	else if (cfg->list == LIST_NONE && (cfg->count || cfg->count_matches))
+		print_count(&r->pr, res->selected);
+	if (res->read_error) {
+		complain(r, name, strerror(res->read_errno));
+		r->trouble = true;
+	}
+	if (res->truncated) {
+		complain(r, name, "file shrank while being searched");
+		r->trouble = true;
+	}
+	if (res->binary_matched) {
+		printer_flush(&r->pr);
+		fprintf(stderr, "acgrep: %s: binary file matches\n", name);
+	}
+	if (cfg->quiet && r->matched) {
+		printer_flush(&r->pr);
+		exit(0);
+	}
+}
+
+static int search_path(const char *path, bool command_line, void *ctx)
+{
+	struct run *r = ctx;
+	const struct config *cfg = r->cfg;
+	bool is_stdin = strcmp(path, "-") == 0;
+	const char *name = is_stdin ? (cfg->label ? cfg->label : "(standard input)") : path;
+	struct input_options io = {
+		cfg->io == IO_MMAP ? INPUT_IO_MMAP : cfg->io == IO_READ ? INPUT_IO_READ : INPUT_IO_AUTO,
+		cfg->read_chunk, cfg->null_data ? '\0' : '\n', cfg->before > 0 ? (size_t)cfg->before : 0
+	};
+	struct input in;
+	if (input_open(&in, is_stdin ? NULL : path, &io) != 0) {
+		complain(r, name, strerror(errno));
+		r->trouble = true;
+		return 0;
+	}
+	if (command_line && !is_stdin && walk_excluded_file(path, &r->walk, true)) {
+		input_close(&in);
+		return 0;
+	}
+	if (!cfg->quiet && cfg->list == LIST_NONE && !cfg->count && !cfg->count_matches &&
+	    cfg->max_count != 0 && input_same_file(&in, STDOUT_FILENO)) {
+		complain(r, name, "input file is also the output");
+		r->trouble = true;
+		input_close(&in);
+		return 0;
+	}
+	struct search_result res;
+	search_input(&r->searcher, &in, name, &res);
+	input_close(&in);
+	report_result(r, name, &res);
+	return 0;
+}
+
+static void walk_error(const char *path, int err, void *ctx)
+{
+	struct run *r = ctx;
+	if (err == ELOOP) {
+		complain(r, path, "warning: recursive directory loop");
+		return;
+	}
+	complain(r, path, strerror(err));
+	r->trouble = true;
+}
+
+static struct matcher *build_matcher(const struct config *cfg)
+{
+	struct match_options mo = { cfg->ignore_case, cfg->word_regexp, cfg->line_regexp,
+				    cfg->utf8_locale, cfg->null_data ? '\0' : '\n', cfg->scan_path };
+	const char *error = NULL;
+	struct matcher *m = cfg->engine == ENGINE_PCRE2 ? matcher_pcre2_new(&cfg->patterns, &mo, &error)
+							: matcher_ac_new(&cfg->patterns, &mo, &error);
+	if (!m)
+		fprintf(stderr, "acgrep: %s\n", error ? error : "cannot compile the patterns");
+	return m;
+}
+
+int main(int argc, char **argv)
+{
+	static struct config cfg;
+	setlocale(LC_ALL, "");
+	int status = opts_parse(argc, argv, &cfg);
+	if (status >= 0)
+		return status;
+	input_guard_install();
+
+	struct run r = { .cfg = &cfg };
+	struct matcher *m = build_matcher(&cfg);
+	if (!m || printer_init(&r.pr, &cfg, m) != 0) {
+		matcher_free(m);
+		opts_free(&cfg);
+		return 2;
+	}
+	r.searcher = (struct searcher){ &cfg, m, &r.pr, false };
+	r.walk = (struct walk_options){
+		(int)cfg.recurse, cfg.includes, cfg.n_includes, cfg.excludes, cfg.n_excludes,
+		cfg.exclude_dirs, cfg.n_exclude_dirs, cfg.filter_order, false,
+	};
+	bool recurse = cfg.recurse != RECURSE_NONE;
+	r.pr.show_name = cfg.with_filename >= 0 ? cfg.with_filename : (cfg.n_files > 1 || recurse);
+	if (cfg.n_files == 0) {
+		r.walk.omit_dot_slash = recurse;
+		walk_operand(recurse ? "." : "-", &r.walk, search_path, walk_error, &r);
+	}
+	for (size_t i = 0; i < cfg.n_files; i++)
+		walk_operand(cfg.files[i], &r.walk, search_path, walk_error, &r);
+	printer_flush(&r.pr);
+	printer_free(&r.pr);
+	matcher_free(m);
+	opts_free(&cfg);
+	if (r.trouble && !(cfg.quiet && r.matched))
+		return 2;
+	return r.matched ? 0 : 1;
+}

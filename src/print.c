@@ -1,0 +1,305 @@
+/* print.c - grep-compatible output (see print.h).
+ *
+ * The formats follow GNU grep 3.8 byte for byte: a line head of
+ * [name SEP][lineno SEP][offset SEP], SEP being ':' for selected lines and
+ * '-' for context, '\0' after the name with -Z; colours as SGR sequences
+ * "\33[<cap>m\33[K" ... "\33[m\33[K" taken from GREP_COLORS.
+ */
+#include "print.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define OUT_BUFFER (256u << 10)
+
+int printer_init(struct printer *pr, const struct config *cfg, const struct matcher *m)
+{
+	memset(pr, 0, sizeof *pr);
+	pr->cfg = cfg;
+	pr->matcher = m;
+	pr->cap = OUT_BUFFER;
+	pr->buf = malloc(pr->cap);
+	return pr->buf ? 0 : -1;
+}
+
+void printer_free(struct printer *pr)
+{
+	free(pr->buf);
+	pr->buf = NULL;
+}
+
+void printer_flush(struct printer *pr)
+{
+	size_t done = 0;
+	while (done < pr->len) {
+		ssize_t n = write(STDOUT_FILENO, pr->buf + done, pr->len - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			fprintf(stderr, "acgrep: write error: %s\n", strerror(n < 0 ? errno : EIO));
+			exit(2);
+		}
+		done += (size_t)n;
+	}
+	pr->len = 0;
+}
+
+static void out(struct printer *pr, const void *p, size_t n)
+{
+	if (pr->len + n > pr->cap) {
+		printer_flush(pr);
+		if (n > pr->cap) {
+			pr->len = n; /* write a huge line straight through */
+			char *save = pr->buf;
+			pr->buf = (char *)(uintptr_t)p;
+			printer_flush(pr);
+			pr->buf = save;
+			return;
+		}
+	}
+	memcpy(pr->buf + pr->len, p, n);
+	pr->len += n;
+}
+
+static void out_char(struct printer *pr, char c)
+{
+	out(pr, &c, 1);
+}
+
+static void out_str(struct printer *pr, const char *s)
+{
+	out(pr, s, strlen(s));
+}
+
+static bool colored(const struct printer *pr, const char *cap)
+{
+	return pr->cfg->color && cap && *cap;
+}
+
+static void sgr_start(struct printer *pr, const char *cap)
+{
+	out_str(pr, "\33[");
+	out_str(pr, cap);
+	out_str(pr, pr->cfg->colors.no_erase ? "m" : "m\33[K");
+}
+
+static void sgr_end(struct printer *pr)
+{
+	out_str(pr, pr->cfg->colors.no_erase ? "\33[m" : "\33[m\33[K");
+}
+
+/* Writes p[0..n) wrapped in colour cap when colour is on and cap is set. */
+static void out_colored(struct printer *pr, const char *cap, const void *p, size_t n)
+{
+	bool c = colored(pr, cap);
+	if (c)
+		sgr_start(pr, cap);
+	out(pr, p, n);
+	if (c)
+		sgr_end(pr);
+}
+
+static void out_sep(struct printer *pr, char sep)
+{
+	out_colored(pr, pr->cfg->colors.separator, &sep, 1);
+}
+
+static void out_number(struct printer *pr, const char *cap, uintmax_t v)
+{
+	char num[32];
+	int n = snprintf(num, sizeof num, "%ju", v);
+	out_colored(pr, cap, num, (size_t)n);
+}
+
+static void out_name(struct printer *pr)
+{
+	out_colored(pr, pr->cfg->colors.file_name, pr->name, strlen(pr->name));
+}
+
+/* True when s[0..n) is not valid UTF-8. */
+static bool has_encoding_errors(const unsigned char *s, size_t n)
+{
+	size_t i = 0;
+	while (i < n) {
+		unsigned char c = s[i];
+		if (c < 0x80) {
+			i++;
+			continue;
+		}
+		size_t need;
+		uint32_t min;
+		if (c >= 0xC2 && c <= 0xDF) {
+			need = 1;
+			min = 0x80;
+		} else if (c >= 0xE0 && c <= 0xEF) {
+			need = 2;
+			min = 0x800;
+		} else if (c >= 0xF0 && c <= 0xF4) {
+			need = 3;
+			min = 0x10000;
+		} else {
+			return true;
+		}
+		if (n - i <= need)
+			return true;
+		uint32_t cp = c & (0x3F >> need);
+		for (size_t k = 1; k <= need; k++) {
+			if ((s[i + k] & 0xC0) != 0x80)
+				return true;
+			cp = cp << 6 | (s[i + k] & 0x3F);
+		}
+		if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+			return true;
+		i += need + 1;
+	}
+	return false;
+}
+
+/* The [name][lineno][offset] head; false if the line must be suppressed. */
+static bool line_head(struct printer *pr, const char *text, size_t len, struct line_pos pos, char sep)
+{
+	const struct config *cfg = pr->cfg;
+	if (pr->utf8_check && has_encoding_errors((const unsigned char *)text, len)) {
+		pr->encoding_error = true;
+		return false;
+	}
+	if (pr->show_name) {
+		out_name(pr);
+		if (cfg->null_after_name)
+			out_char(pr, '\0');
+		else
+			out_sep(pr, sep);
+	}
+	if (cfg->line_number) {
+		out_number(pr, cfg->colors.line_number, (uintmax_t)pos.lineno);
+		out_sep(pr, sep);
+	}
+	if (cfg->byte_offset) {
+		out_number(pr, cfg->colors.byte_offset, pos.offset);
+		out_sep(pr, sep);
+	}
+	return true;
+}
+
+/* Colours (or, with -o, prints) the matches of a matching line; returns
+ * how much of the line remains to be written plainly. */
+static size_t line_middle(struct printer *pr, const char *text, size_t len, struct line_pos pos,
+			  const char *line_cap, const char *match_cap)
+{
+	const struct config *cfg = pr->cfg;
+	size_t cur = 0, mid = SIZE_MAX, ms, me;
+	size_t content = len - (len > 0 && text[len - 1] == (cfg->null_data ? '\0' : '\n'));
+	while (cur < len && matcher_find(pr->matcher, text, len, cur, true, &ms, &me)) {
+		if (ms >= content)
+			break;
+		if (me == ms) { /* an empty match: step over one byte */
+			if (mid == SIZE_MAX)
+				mid = cur;
+			cur = ms + 1;
+			continue;
+		}
+		if (cfg->only_matching) {
+			struct line_pos mpos = { pos.lineno, pos.offset + ms };
+			if (!line_head(pr, text + ms, me - ms, mpos, cfg->invert ? SEP_CONTEXT : SEP_SELECTED)) {
+				cur = me;
+				continue;
+			}
+		} else {
+			if (mid != SIZE_MAX) {
+				cur = mid;
+				mid = SIZE_MAX;
+			}
+			if (colored(pr, line_cap))
+				sgr_start(pr, line_cap);
+			out(pr, text + cur, ms - cur);
+		}
+		out_colored(pr, match_cap, text + ms, me - ms);
+		if (cfg->only_matching)
+			out_char(pr, cfg->null_data ? '\0' : '\n');
+		cur = me;
+	}
+	if (cfg->only_matching)
+		return len;
+	return mid != SIZE_MAX ? mid : cur;
+}
+
+/* Writes text[from..len) in line colour, leaving the terminator (and a CR
+ * before it) uncoloured, as grep does. */
+static size_t line_tail(struct printer *pr, const char *text, size_t from, size_t len, const char *cap)
+{
+	size_t eol = len > from && text[len - 1] == (pr->cfg->null_data ? '\0' : '\n');
+	eol += len - eol > from && text[len - eol - 1] == '\r';
+	size_t tail = len - eol - from;
+	if (tail > 0) {
+		sgr_start(pr, cap);
+		out(pr, text + from, tail);
+		sgr_end(pr);
+	}
+	return from + tail;
+}
+
+bool print_line(struct printer *pr, const char *text, size_t len, struct line_pos pos, char sep)
+{
+	const struct config *cfg = pr->cfg;
+	const struct color_spec *cs = &cfg->colors;
+	if (!cfg->only_matching && !line_head(pr, text, len - (len > 0 && text[len - 1] == (cfg->null_data ? '\0' : '\n')), pos, sep))
+		return false;
+	bool matching = (sep == SEP_SELECTED) ^ cfg->invert;
+	const char *line_cap = NULL, *match_cap = NULL;
+	if (cfg->color) {
+		line_cap = ((sep == SEP_SELECTED) ^ (cfg->invert && cs->reverse)) ? cs->selected_line
+										     : cs->context_line;
+		match_cap = sep == SEP_SELECTED ? cs->selected_match : cs->context_match;
+	}
+	size_t done = 0;
+	if ((cfg->only_matching && matching) || colored(pr, line_cap) || colored(pr, match_cap)) {
+		if (matching && (cfg->only_matching || colored(pr, match_cap)))
+			done = line_middle(pr, text, len, pos, line_cap, match_cap);
+		if (!cfg->only_matching && colored(pr, line_cap))
+			done = line_tail(pr, text, done, len, line_cap);
+	}
+	if (!cfg->only_matching && len > done)
+		out(pr, text + done, len - done);
+	if (!cfg->only_matching && (len == 0 || text[len - 1] != (cfg->null_data ? '\0' : '\n')))
+		out_char(pr, cfg->null_data ? '\0' : '\n');
+	printer_line_done(pr);
+	return true;
+}
+
+void print_group_separator(struct printer *pr)
+{
+	const char *sep = pr->cfg->group_separator;
+	out_colored(pr, pr->cfg->colors.separator, sep, strlen(sep));
+	out_char(pr, '\n');
+}
+
+void print_count(struct printer *pr, intmax_t count)
+{
+	if (pr->show_name) {
+		out_name(pr);
+		if (pr->cfg->null_after_name)
+			out_char(pr, '\0');
+		else
+			out_sep(pr, SEP_SELECTED);
+	}
+	char num[32];
+	int n = snprintf(num, sizeof num, "%jd\n", count);
+	out(pr, num, (size_t)n);
+	printer_line_done(pr);
+}
+
+void print_file_name(struct printer *pr)
+{
+	out_name(pr);
+	out_char(pr, pr->cfg->null_after_name ? '\0' : '\n');
+	printer_line_done(pr);
+}
+
+void printer_line_done(struct printer *pr)
+{
+	if (pr->cfg->line_buffered)
+		printer_flush(pr);
+}

@@ -1,0 +1,280 @@
+/* search.c - one input, from windows of whole lines to selected lines.
+ *
+ * Follows GNU grep 3.8's rules (see search.h): a selected line is a line
+ * with a match (or without one under -v); context lines are printed with
+ * '-', groups that are not adjacent are parted by the group separator
+ * (whenever -A/-B/-C was given, even as 0); after -m NUM selected lines the
+ * trailing context is still printed.  A NUL byte makes the input binary
+ * from its window on: output stops, NUL also ends lines, and a selected
+ * line earns "binary file matches" on stderr (printed by main).
+ */
+#include "search.h"
+
+#include <errno.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct file_search {
+	const struct config *cfg;
+	struct searcher *s;
+	struct printer *pr;
+	char eol;
+	bool zap_nul;        /* binary: NUL ends lines too */
+	bool quiet;          /* no lines are printed */
+	bool stop_on_select; /* -l, -L, -q, binary: the first selected line decides */
+	bool done;
+	intmax_t selected, outleft, pending, selected_before_binary;
+	/* the current window: new lines in buf[start..len), earlier lines
+	 * kept for -B in buf[0..start); base is the input offset of buf[0] */
+	const char *buf;
+	size_t start, len;
+	uint64_t base;
+	/* line numbering: cnt_lines eols lie before buf[cnt_pos] */
+	size_t cnt_pos;
+	intmax_t cnt_lines;
+	uint64_t lastout;    /* input offset just past the last printed line, or UINT64_MAX */
+	struct search_result *res;
+};
+
+static bool is_eol(const struct file_search *f, char c)
+{
+	return c == f->eol || (f->zap_nul && c == '\0');
+}
+
+/* Start of the line holding buf[pos-1]... i.e. of the line containing pos,
+ * not looking before lo. */
+static size_t line_start(const struct file_search *f, size_t lo, size_t pos)
+{
+	if (!f->zap_nul) {
+		const char *p = memrchr(f->buf + lo, f->eol, pos - lo);
+		return p ? (size_t)(p - f->buf) + 1 : lo;
+	}
+	while (pos > lo && !is_eol(f, f->buf[pos - 1]))
+		pos--;
+	return pos;
+}
+
+/* Just past the end of the line containing pos. */
+static size_t line_end(const struct file_search *f, size_t pos)
+{
+	if (!f->zap_nul) {
+		const char *p = memchr(f->buf + pos, f->eol, f->len - pos);
+		return p ? (size_t)(p - f->buf) + 1 : f->len;
+	}
+	while (pos < f->len && !is_eol(f, f->buf[pos]))
+		pos++;
+	return pos < f->len ? pos + 1 : f->len;
+}
+
+/* Line number of the line starting at buf[pos], counted incrementally from
+ * the last position asked about (backwards too, for kept lines). */
+static intmax_t lineno_at(struct file_search *f, size_t pos)
+{
+	size_t lo = pos < f->cnt_pos ? pos : f->cnt_pos, hi = pos < f->cnt_pos ? f->cnt_pos : pos;
+	intmax_t n = 0;
+	for (const char *p = f->buf + lo, *end = f->buf + hi;
+	     p < end && (p = memchr(p, f->eol, (size_t)(end - p))) != NULL; p++)
+		n++;
+	f->cnt_lines += pos < f->cnt_pos ? -n : n;
+	f->cnt_pos = pos;
+	return f->cnt_lines + 1;
+}
+
+static void print_window_line(struct file_search *f, size_t ls, size_t le, char sep)
+{
+	struct line_pos pos = { f->cfg->line_number ? lineno_at(f, ls) : 0, f->base + ls };
+	print_line(f->pr, f->buf + ls, le - ls, pos, sep);
+	f->lastout = f->base + le;
+}
+
+/* Prints pending after-context lines that start before window position upto. */
+static void flush_pending(struct file_search *f, size_t upto)
+{
+	size_t p = f->lastout != UINT64_MAX && f->lastout > f->base + f->start ? f->lastout - f->base : f->start;
+	while (f->pending > 0 && p < upto && p < f->len) {
+		size_t le = line_end(f, p);
+		print_window_line(f, p, le, SEP_CONTEXT);
+		f->pending--;
+		p = le;
+	}
+}
+
+static bool context_on(const struct config *cfg)
+{
+	return cfg->before >= 0 || cfg->after >= 0;
+}
+
+/* Prints the before-context of the selected line at buffer position ls,
+ * preceded by the group separator when the output is not adjacent. */
+static void print_before(struct file_search *f, size_t ls)
+{
+	const struct config *cfg = f->cfg;
+	size_t lo = f->lastout != UINT64_MAX && f->lastout > f->base ? f->lastout - f->base : 0;
+	size_t p = ls;
+	for (intmax_t n = 0; n < cfg->before && p > lo; n++)
+		p = line_start(f, lo, p - 1);
+	if (context_on(cfg) && f->s->used && f->base + p != f->lastout && cfg->group_separator)
+		print_group_separator(f->pr);
+	while (p < ls) {
+		size_t le = line_end(f, p);
+		print_window_line(f, p, le, SEP_CONTEXT);
+		p = le;
+	}
+}
+
+/* Counts the non-empty leftmost-longest matches in a line (--count-matches). */
+static intmax_t count_line_matches(const struct file_search *f, size_t ls, size_t le)
+{
+	intmax_t n = 0;
+	size_t cur = ls, ms, me;
+	while (cur < le && matcher_find(f->s->matcher, f->buf, le, cur, true, &ms, &me)) {
+		if (ms >= le || (ms == me && (ms + 1 >= le || is_eol(f, f->buf[ms]))))
+			break;
+		n += me > ms;
+		cur = me > ms ? me : ms + 1;
+	}
+	return n;
+}
+
+static void select_line(struct file_search *f, size_t ls, size_t le)
+{
+	const struct config *cfg = f->cfg;
+	f->selected += cfg->count_matches && !cfg->invert ? count_line_matches(f, ls, le) : 1;
+	f->outleft--;
+	if (f->stop_on_select) {
+		f->done = true;
+		return;
+	}
+	if (!f->quiet) {
+		print_before(f, ls);
+		print_window_line(f, ls, le, SEP_SELECTED);
+		f->pending = cfg->after > 0 ? cfg->after : 0;
+		f->s->used = true;
+	}
+	if (f->outleft <= 0 && f->pending <= 0)
+		f->done = true;
+}
+
+/* Lines of the window in [from, to) that are not selected: after-context. */
+static void skip_lines(struct file_search *f, size_t to)
+{
+	if (f->pending > 0 && !f->quiet)
+		flush_pending(f, to);
+}
+
+static void search_window(struct file_search *f)
+{
+	const struct matcher *m = f->s->matcher;
+	size_t p = f->start, ms, me;
+	while (p < f->len && !f->done) {
+		if (f->outleft <= 0) { /* -m reached: trailing context only */
+			flush_pending(f, f->len);
+			f->done = f->pending <= 0;
+			return;
+		}
+		bool found = matcher_find(m, f->buf, f->len, p, false, &ms, &me);
+		size_t stop = found ? line_start(f, p, ms) : f->len;
+		if (!f->cfg->invert) {
+			if (!found)
+				break;
+			skip_lines(f, stop);
+			size_t le = line_end(f, ms);
+			select_line(f, stop, le);
+			p = le;
+			continue;
+		}
+		while (p < stop && !f->done && f->outleft > 0) {
+			size_t le = line_end(f, p);
+			select_line(f, p, le);
+			p = le;
+		}
+		if (p < stop) /* -m ended the selection inside the run */
+			continue;
+		if (!found)
+			break;
+		size_t le = line_end(f, ms);
+		skip_lines(f, le);
+		p = le;
+	}
+	if (!f->done)
+		skip_lines(f, f->len);
+}
+
+static void start_binary(struct file_search *f)
+{
+	f->zap_nul = f->eol != '\0';
+	f->selected_before_binary = f->selected;
+	if (!f->cfg->count && !f->cfg->count_matches) {
+		f->quiet = true;
+		f->stop_on_select = true;
+	}
+}
+
+void search_input(struct searcher *s, struct input *in, const char *name, struct search_result *res)
+{
+	const struct config *cfg = s->cfg;
+	struct file_search *f = calloc(1, sizeof *f);
+	memset(res, 0, sizeof *res);
+	if (!f) {
+		res->read_error = true;
+		res->read_errno = 12; /* ENOMEM */
+		return;
+	}
+	f->cfg = cfg;
+	f->s = s;
+	f->pr = s->pr;
+	f->eol = cfg->null_data ? '\0' : '\n';
+	f->quiet = cfg->count || cfg->count_matches || cfg->list != LIST_NONE || cfg->quiet;
+	f->stop_on_select = cfg->list != LIST_NONE || cfg->quiet;
+	f->outleft = cfg->max_count < 0 ? INTMAX_MAX : cfg->max_count;
+	f->lastout = UINT64_MAX;
+	f->selected_before_binary = -1;
+	f->res = res;
+	s->pr->name = name;
+	s->pr->encoding_error = false;
+	s->pr->utf8_check = cfg->utf8_locale && cfg->binary != BINARY_TEXT;
+	bool detect_nul = cfg->binary != BINARY_TEXT && !cfg->null_data;
+	volatile bool binary = false, without_match = false;
+
+	sigjmp_buf jb;
+	if (sigsetjmp(jb, 1)) {
+		res->truncated = true;
+		goto finish;
+	}
+	input_guard_arm(&jb);
+	struct window w;
+	int rc;
+	while (f->outleft > 0 || f->pending > 0) {
+		if (f->done || (rc = input_next(in, &w)) == 0)
+			break;
+		if (rc < 0) {
+			res->read_error = true;
+			res->read_errno = errno;
+			break;
+		}
+		if (detect_nul && !binary && memchr(w.data, '\0', w.len)) {
+			binary = true;
+			if (cfg->binary == BINARY_WITHOUT_MATCH) {
+				without_match = true;
+				break;
+			}
+			start_binary(f);
+		}
+		f->buf = w.data - w.before;
+		f->start = w.before;
+		f->len = w.before + w.len;
+		f->base = w.offset - w.before;
+		f->cnt_pos = f->start;
+		search_window(f);
+		if (!f->done && cfg->line_number)
+			lineno_at(f, f->len);
+	}
+finish:
+	input_guard_disarm();
+	res->selected = without_match ? 0 : f->selected;
+	res->binary_matched = !cfg->count && !cfg->count_matches && cfg->list == LIST_NONE && !cfg->quiet &&
+			      ((binary && !without_match && f->selected > f->selected_before_binary) ||
+			       s->pr->encoding_error);
+	free(f);
+}
