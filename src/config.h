@@ -15,6 +15,8 @@ enum binary_mode { BINARY_BINARY, BINARY_TEXT, BINARY_WITHOUT_MATCH };
 enum list_mode { LIST_NONE, LIST_MATCHING /* -l */, LIST_NONMATCHING /* -L */ };
 enum io_choice { IO_AUTO, IO_MMAP, IO_READ };
 enum engine_choice { ENGINE_AC, ENGINE_PCRE2 };
+enum dir_action { DIRS_READ, DIRS_SKIP, DIRS_RECURSE }; /* -d ACTION */
+enum dev_action { DEVS_READ, DEVS_SKIP };                /* -D ACTION */
 enum recurse_mode { RECURSE_NONE, RECURSE_CMDLINE_LINKS /* -r */, RECURSE_ALL_LINKS /* -R */ };
 
 /* One fixed-string pattern; bytes may include NUL, never the pattern separator. */
@@ -73,7 +75,9 @@ struct config {
 	bool count_matches;   /* --count-matches */
 	enum io_choice io;
 	enum engine_choice engine;
-	enum recurse_mode recurse;
+	enum recurse_mode recurse;  /* -d recurse sets RECURSE_CMDLINE_LINKS, as -r */
+	enum dir_action directories; /* -d; DIRS_RECURSE whenever recurse != NONE */
+	enum dev_action devices;     /* -D */
 	const char **includes;    size_t n_includes;    /* --include globs */
 	const char **excludes;    size_t n_excludes;    /* --exclude globs */
 	const char **exclude_dirs; size_t n_exclude_dirs; /* --exclude-dir globs */

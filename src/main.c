@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "config.h"
@@ -75,8 +76,14 @@ static int search_path(const char *path, bool command_line, void *ctx)
 		cfg->io == IO_MMAP ? INPUT_IO_MMAP : cfg->io == IO_READ ? INPUT_IO_READ : INPUT_IO_AUTO,
 		cfg->read_chunk, cfg->null_data ? '\0' : '\n', cfg->before > 0 ? (size_t)cfg->before : 0
 	};
+	struct stat st;
+	if (cfg->devices == DEVS_SKIP && command_line && !is_stdin && stat(path, &st) == 0 &&
+	    (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)))
+		return 0;
 	struct input in;
 	if (input_open(&in, is_stdin ? NULL : path, &io) != 0) {
+		if (errno == EISDIR && cfg->directories == DIRS_SKIP)
+			return 0;
 		complain(r, name, strerror(errno));
 		r->trouble = true;
 		return 0;
@@ -92,8 +99,11 @@ static int search_path(const char *path, bool command_line, void *ctx)
 		input_close(&in);
 		return 0;
 	}
+	r->pr.show_name = cfg->with_filename >= 0 ? cfg->with_filename : (cfg->n_files > 1 || !command_line);
 	struct search_result res;
 	search_input(&r->searcher, &in, name, &res);
+	if (is_stdin && res.stop_offset != UINT64_MAX) /* leave stdin after the last line used */
+		lseek(in.fd, (off_t)(in.start + res.stop_offset), SEEK_SET);
 	input_close(&in);
 	report_result(r, name, &res);
 	return 0;
@@ -110,13 +120,33 @@ static void walk_error(const char *path, int err, void *ctx)
 	r->trouble = true;
 }
 
+/* A pattern containing NUL can only match text with NUL bytes, and unless
+ * binary files are searched as text those bytes end lines: drop it. */
+static struct pattern_set usable_patterns(const struct config *cfg)
+{
+	struct pattern_set ps = cfg->patterns;
+	if (cfg->binary == BINARY_TEXT || cfg->null_data)
+		return ps;
+	ps.items = malloc((ps.count + 1) * sizeof *ps.items);
+	if (!ps.items)
+		return cfg->patterns;
+	ps.count = 0;
+	for (size_t i = 0; i < cfg->patterns.count; i++)
+		if (!memchr(cfg->patterns.items[i].bytes, '\0', cfg->patterns.items[i].len))
+			ps.items[ps.count++] = cfg->patterns.items[i];
+	return ps;
+}
+
 static struct matcher *build_matcher(const struct config *cfg)
 {
 	struct match_options mo = { cfg->ignore_case, cfg->word_regexp, cfg->line_regexp,
 				    cfg->utf8_locale, cfg->null_data ? '\0' : '\n', cfg->scan_path };
 	const char *error = NULL;
-	struct matcher *m = cfg->engine == ENGINE_PCRE2 ? matcher_pcre2_new(&cfg->patterns, &mo, &error)
-							: matcher_ac_new(&cfg->patterns, &mo, &error);
+	struct pattern_set ps = usable_patterns(cfg);
+	struct matcher *m = cfg->engine == ENGINE_PCRE2 ? matcher_pcre2_new(&ps, &mo, &error)
+							: matcher_ac_new(&ps, &mo, &error);
+	if (ps.items != cfg->patterns.items)
+		free(ps.items);
 	if (!m)
 		fprintf(stderr, "acgrep: %s\n", error ? error : "cannot compile the patterns");
 	return m;
@@ -138,13 +168,15 @@ int main(int argc, char **argv)
 		opts_free(&cfg);
 		return 2;
 	}
-	r.searcher = (struct searcher){ &cfg, m, &r.pr, false };
+	r.searcher = (struct searcher){ &cfg, m, &r.pr, false, false };
 	r.walk = (struct walk_options){
 		(int)cfg.recurse, cfg.includes, cfg.n_includes, cfg.excludes, cfg.n_excludes,
 		cfg.exclude_dirs, cfg.n_exclude_dirs, cfg.filter_order, false,
 	};
 	bool recurse = cfg.recurse != RECURSE_NONE;
-	r.pr.show_name = cfg.with_filename >= 0 ? cfg.with_filename : (cfg.n_files > 1 || recurse);
+	struct stat out_st, null_st;
+	r.searcher.dev_null = fstat(STDOUT_FILENO, &out_st) == 0 && stat("/dev/null", &null_st) == 0 &&
+			      out_st.st_ino == null_st.st_ino && out_st.st_dev == null_st.st_dev;
 	if (cfg.n_files == 0) {
 		r.walk.omit_dot_slash = recurse;
 		walk_operand(recurse ? "." : "-", &r.walk, search_path, walk_error, &r);

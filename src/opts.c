@@ -35,6 +35,8 @@ struct opts_private {
 	char *grep_colors;   /* writable copy of GREP_COLORS, cut at ':' and '=' */
 	char **dirs;         /* --exclude-dir globs, trailing slashes stripped */
 	size_t n_dirs;
+	char *order;         /* cfg->filter_order: 'i'/'e' per --include/--exclude */
+	size_t n_order, cap_order;
 };
 
 /* Long options without a short equivalent. */
@@ -300,6 +302,24 @@ static bool push(const char ***arr, size_t *n, const char *s)
 	return true;
 }
 
+/* --include (which = 'i') or --exclude ('e'): the glob goes to its list
+ * and its letter to cfg->filter_order, which keeps their relative order. */
+static bool add_filter(struct config *cfg, char which, const char *glob)
+{
+	struct opts_private *priv = cfg->opts_private;
+	char *no = grow(priv->order, &priv->cap_order, priv->n_order + 2, 1);
+	if (!no)
+		return false;
+	priv->order = no;
+	if (!(which == 'i' ? push(&cfg->includes, &cfg->n_includes, glob)
+			   : push(&cfg->excludes, &cfg->n_excludes, glob)))
+		return false;
+	no[priv->n_order++] = which;
+	no[priv->n_order] = '\0';
+	cfg->filter_order = no;
+	return true;
+}
+
 /* --exclude-dir=GLOB: grep strips trailing slashes ("dir/" is "dir",
  * "/" stays "/"); a private copy is kept so argv is left alone. */
 static bool add_exclude_dir(struct config *cfg, const char *glob)
@@ -469,7 +489,7 @@ static bool take_digit(struct parse_state *st, int c, int optind_before)
 		st->n_digits = 0;
 	else if (st->digits[0] == '0')
 		st->n_digits = 0; /* drop leading zeros */
-	if (st->n_digits == 21) {
+	if (st->n_digits == 21) { /* grep's buffer holds an intmax_t's 21 chars */
 		memcpy(st->digits + st->n_digits, "...", 4);
 		long long dummy;
 		return context_arg(st->digits, &dummy);
@@ -551,10 +571,8 @@ static int apply_option(struct config *cfg, struct parse_state *st, int c)
 		else
 			st->color = k;
 		return -1;
-	case OPT_INCLUDE:
-		return push(&cfg->includes, &cfg->n_includes, optarg) ? -1 : oom();
-	case OPT_EXCLUDE:
-		return push(&cfg->excludes, &cfg->n_excludes, optarg) ? -1 : oom();
+	case OPT_INCLUDE: return add_filter(cfg, 'i', optarg) ? -1 : oom();
+	case OPT_EXCLUDE: return add_filter(cfg, 'e', optarg) ? -1 : oom();
 	case OPT_EXCLUDE_DIR:
 		return add_exclude_dir(cfg, optarg) ? -1 : oom();
 	case OPT_GROUP_SEP: cfg->group_separator = optarg; return -1;
@@ -614,6 +632,20 @@ static int parse_loop(int argc, char **argv, struct config *cfg, struct parse_st
 	}
 }
 
+/* grep 3.8 exits 1 at once, reading no input (so -c prints no counts and
+ * missing files go unreported), when it is plain that nothing can be
+ * selected: -m 0; no patterns at all (-f /dev/null) without -v; only
+ * empty patterns with -v and neither -x nor -w.  Not with -L. */
+static bool cannot_select(const struct config *cfg)
+{
+	const struct pattern_set *ps = &cfg->patterns;
+	bool all_empty = ps->count > 0;
+	for (size_t i = 0; i < ps->count && all_empty; i++)
+		all_empty = ps->items[i].len == 0;
+	return cfg->max_count == 0 || (ps->count == 0 && !cfg->invert) ||
+	       (all_empty && cfg->invert && !cfg->line_regexp && !cfg->word_regexp);
+}
+
 /* Everything after the options: help/version, the pattern operand,
  * operands, option precedence, colours, locale. */
 static int finish(int argc, char **argv, struct config *cfg, struct parse_state *st)
@@ -658,12 +690,16 @@ static int finish(int argc, char **argv, struct config *cfg, struct parse_state 
 		cfg->count_matches = false;
 	}
 
+	if (cfg->list != LIST_NONMATCHING && cannot_select(cfg))
+		return 1;
 	if (!setup_color(cfg, st->color))
 		return oom();
 	cfg->utf8_locale = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
 	return -1;
 }
 
+/* See opts.h.  Besides 0 (--help, --version) and 2 (errors), returns 1
+ * when grep would exit 1 without reading any input (cannot_select). */
 int opts_parse(int argc, char **argv, struct config *cfg)
 {
 	static char prog_name[] = PROG;
@@ -710,6 +746,7 @@ void opts_free(struct config *cfg)
 	free(cfg->exclude_dirs);
 	free(cfg->files);
 	cfg->includes = cfg->excludes = cfg->exclude_dirs = cfg->files = NULL;
+	cfg->filter_order = NULL;
 	cfg->n_includes = cfg->n_excludes = cfg->n_exclude_dirs = cfg->n_files = 0;
 	struct opts_private *priv = cfg->opts_private;
 	if (priv) {
@@ -718,6 +755,7 @@ void opts_free(struct config *cfg)
 		free(priv->dirs);
 		free(priv->legacy_color);
 		free(priv->grep_colors);
+		free(priv->order);
 		free(priv);
 		cfg->opts_private = NULL;
 	}

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <wchar.h>
 
 #define OUT_BUFFER (256u << 10)
 
@@ -119,41 +120,21 @@ static void out_name(struct printer *pr)
 	out_colored(pr, pr->cfg->colors.file_name, pr->name, strlen(pr->name));
 }
 
-/* True when s[0..n) is not valid UTF-8. */
-static bool has_encoding_errors(const unsigned char *s, size_t n)
+/* True when s[0..n) is not valid in the locale's multibyte encoding
+ * (asked of mbrlen, as grep does, so the C library decides). */
+static bool has_encoding_errors(const char *s, size_t n)
 {
-	size_t i = 0;
-	while (i < n) {
-		unsigned char c = s[i];
-		if (c < 0x80) {
+	mbstate_t st;
+	memset(&st, 0, sizeof st);
+	for (size_t i = 0; i < n;) {
+		if ((unsigned char)s[i] < 0x80) {
 			i++;
 			continue;
 		}
-		size_t need;
-		uint32_t min;
-		if (c >= 0xC2 && c <= 0xDF) {
-			need = 1;
-			min = 0x80;
-		} else if (c >= 0xE0 && c <= 0xEF) {
-			need = 2;
-			min = 0x800;
-		} else if (c >= 0xF0 && c <= 0xF4) {
-			need = 3;
-			min = 0x10000;
-		} else {
+		size_t len = mbrlen(s + i, n - i, &st);
+		if (len >= (size_t)-2)
 			return true;
-		}
-		if (n - i <= need)
-			return true;
-		uint32_t cp = c & (0x3F >> need);
-		for (size_t k = 1; k <= need; k++) {
-			if ((s[i + k] & 0xC0) != 0x80)
-				return true;
-			cp = cp << 6 | (s[i + k] & 0x3F);
-		}
-		if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-			return true;
-		i += need + 1;
+		i += len ? len : 1;
 	}
 	return false;
 }
@@ -162,7 +143,7 @@ static bool has_encoding_errors(const unsigned char *s, size_t n)
 static bool line_head(struct printer *pr, const char *text, size_t len, struct line_pos pos, char sep)
 {
 	const struct config *cfg = pr->cfg;
-	if (pr->utf8_check && has_encoding_errors((const unsigned char *)text, len)) {
+	if (pr->utf8_check && has_encoding_errors(text, len)) {
 		pr->encoding_error = true;
 		return false;
 	}

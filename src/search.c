@@ -81,11 +81,15 @@ static intmax_t lineno_at(struct file_search *f, size_t pos)
 	return f->cnt_lines + 1;
 }
 
-static void print_window_line(struct file_search *f, size_t ls, size_t le, char sep)
+/* Prints a line; false when it was suppressed (encoding error), in which
+ * case, as in grep, it does not count as output for adjacency. */
+static bool print_window_line(struct file_search *f, size_t ls, size_t le, char sep)
 {
 	struct line_pos pos = { f->cfg->line_number ? lineno_at(f, ls) : 0, f->base + ls };
-	print_line(f->pr, f->buf + ls, le - ls, pos, sep);
+	if (!print_line(f->pr, f->buf + ls, le - ls, pos, sep))
+		return false;
 	f->lastout = f->base + le;
+	return true;
 }
 
 /* Prints pending after-context lines that start before window position upto. */
@@ -94,7 +98,10 @@ static void flush_pending(struct file_search *f, size_t upto)
 	size_t p = f->lastout != UINT64_MAX && f->lastout > f->base + f->start ? f->lastout - f->base : f->start;
 	while (f->pending > 0 && p < upto && p < f->len) {
 		size_t le = line_end(f, p);
-		print_window_line(f, p, le, SEP_CONTEXT);
+		if (!print_window_line(f, p, le, SEP_CONTEXT)) {
+			f->pending = 0; /* grep retries the same line until pending runs out */
+			return;
+		}
 		f->pending--;
 		p = le;
 	}
@@ -148,12 +155,15 @@ static void select_line(struct file_search *f, size_t ls, size_t le)
 	}
 	if (!f->quiet) {
 		print_before(f, ls);
-		print_window_line(f, ls, le, SEP_SELECTED);
-		f->pending = cfg->after > 0 ? cfg->after : 0;
-		f->s->used = true;
+		if (print_window_line(f, ls, le, SEP_SELECTED)) {
+			f->pending = cfg->after > 0 ? cfg->after : 0;
+			f->s->used = true;
+		}
 	}
-	if (f->outleft <= 0 && f->pending <= 0)
-		f->done = true;
+	if (f->outleft <= 0) {
+		f->res->stop_offset = f->base + le;
+		f->done = f->pending <= 0;
+	}
 }
 
 /* Lines of the window in [from, to) that are not selected: after-context. */
@@ -174,6 +184,8 @@ static void search_window(struct file_search *f)
 			return;
 		}
 		bool found = matcher_find(m, f->buf, f->len, p, false, &ms, &me);
+		if (found && ms == f->len && is_eol(f, f->buf[f->len - 1]))
+			found = false; /* the empty "line" after the last terminator */
 		size_t stop = found ? line_start(f, p, ms) : f->len;
 		if (!f->cfg->invert) {
 			if (!found)
@@ -216,6 +228,7 @@ void search_input(struct searcher *s, struct input *in, const char *name, struct
 	const struct config *cfg = s->cfg;
 	struct file_search *f = calloc(1, sizeof *f);
 	memset(res, 0, sizeof *res);
+	res->stop_offset = UINT64_MAX;
 	if (!f) {
 		res->read_error = true;
 		res->read_errno = 12; /* ENOMEM */
@@ -225,8 +238,8 @@ void search_input(struct searcher *s, struct input *in, const char *name, struct
 	f->s = s;
 	f->pr = s->pr;
 	f->eol = cfg->null_data ? '\0' : '\n';
-	f->quiet = cfg->count || cfg->count_matches || cfg->list != LIST_NONE || cfg->quiet;
-	f->stop_on_select = cfg->list != LIST_NONE || cfg->quiet;
+	f->quiet = cfg->count || cfg->count_matches || cfg->list != LIST_NONE || cfg->quiet || s->dev_null;
+	f->stop_on_select = cfg->list != LIST_NONE || cfg->quiet || s->dev_null;
 	f->outleft = cfg->max_count < 0 ? INTMAX_MAX : cfg->max_count;
 	f->lastout = UINT64_MAX;
 	f->selected_before_binary = -1;
@@ -234,6 +247,7 @@ void search_input(struct searcher *s, struct input *in, const char *name, struct
 	s->pr->name = name;
 	s->pr->encoding_error = false;
 	s->pr->utf8_check = cfg->utf8_locale && cfg->binary != BINARY_TEXT;
+	const bool quiet_at_start = f->quiet;
 	bool detect_nul = cfg->binary != BINARY_TEXT && !cfg->null_data;
 	volatile bool binary = false, without_match = false;
 
@@ -273,7 +287,7 @@ void search_input(struct searcher *s, struct input *in, const char *name, struct
 finish:
 	input_guard_disarm();
 	res->selected = without_match ? 0 : f->selected;
-	res->binary_matched = !cfg->count && !cfg->count_matches && cfg->list == LIST_NONE && !cfg->quiet &&
+	res->binary_matched = !quiet_at_start &&
 			      ((binary && !without_match && f->selected > f->selected_before_binary) ||
 			       s->pr->encoding_error);
 	free(f);

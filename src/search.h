@@ -24,6 +24,7 @@ struct searcher {
 	const struct matcher *matcher;
 	struct printer *pr;
 	bool used;        /* something was output (group separators span files) */
+	bool dev_null;    /* stdout is /dev/null: the first selected line decides */
 };
 
 struct search_result {
@@ -32,6 +33,8 @@ struct search_result {
 	bool read_error;       /* errno in read_errno */
 	int read_errno;
 	bool truncated;        /* the mapped file shrank under us (SIGBUS) */
+	uint64_t stop_offset;  /* -m ended the search: input offset just past the
+				  last selected line; UINT64_MAX otherwise */
 };
 
 /* Searches one opened input whose display name is `name`.  Output goes to

@@ -379,7 +379,11 @@ static int walk_dir(struct walker *w, const struct stat *st, const struct ancest
 		fd = open(w->path, flags);
 	while (fd < 0 && errno == EINTR);
 	if (fd < 0) {
-		w->on_error(shown(w), errno, w->ctx);
+		/* ELOOP: the directory became a symlink since it was stat'ed
+		 * (O_NOFOLLOW); grep would have skipped it.  on_error's ELOOP
+		 * is reserved for directory loops. */
+		if (errno != ELOOP)
+			w->on_error(shown(w), errno, w->ctx);
 		return 0;
 	}
 	DIR *d = fdopendir(fd);

@@ -56,8 +56,8 @@ struct walk_options {
 
 /* Called for each file to search; `path` is the name to display and to
  * open.  `command_line` is true for operands given by the user (the caller
- * then applies walk_excluded_file itself, after opening, as grep reports an
- * open error first).  Files found in a walk were already filtered.  A
+ * then applies walk_excluded_file itself to a non-directory, after opening
+ * it, as grep reports an open error first).  Files found in a walk were already filtered.  A
  * non-zero return stops the walk and is returned by walk_operand. */
 typedef int (*walk_file_fn)(const char *path, bool command_line, void *ctx);
 /* Called for an error at `path` with errno value `err`; the walk goes on.
