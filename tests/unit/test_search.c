@@ -1,0 +1,203 @@
+/* test_search.c - the whole pipeline (input -> search -> matcher -> print)
+ * through every scan path and I/O path against grep -F.
+ *
+ * For each case and option set, GNU grep's output is the reference; acgrep's
+ * modules run in-process on the same file for every combination of scan path
+ * (DFA, bitmap, memchr), input path (mmap, read) and read chunk (1, 2, 3, 7,
+ * 64 bytes and the default), with stdout redirected to a temporary file.
+ * The texts put matches at offsets 0..130 of a line and across chunk seams.
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ac.h"
+#include "config.h"
+#include "input.h"
+#include "matcher.h"
+#include "print.h"
+#include "search.h"
+
+static int passed, failed;
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	char *buf = malloc(1 << 20);
+	if (!buf) {
+		fclose(f);
+		return NULL;
+	}
+	*len = fread(buf, 1, 1 << 20, f);
+	fclose(f);
+	return buf;
+}
+
+static void spew(const char *path, const char *data, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+	fwrite(data, 1, len, f);
+	fclose(f);
+}
+
+struct optset {
+	const char *grep_args;
+	bool only, count, invert, number, byte, word, icase, line;
+	long long context;
+};
+
+static const struct optset optsets[] = {
+	{ "", 0, 0, 0, 0, 0, 0, 0, 0, -1 },
+	{ "-o -b", 1, 0, 0, 0, 1, 0, 0, 0, -1 },
+	{ "-c", 0, 1, 0, 0, 0, 0, 0, 0, -1 },
+	{ "-v -n", 0, 0, 1, 1, 0, 0, 0, 0, -1 },
+	{ "-n -b", 0, 0, 0, 1, 1, 0, 0, 0, -1 },
+	{ "-w -o", 1, 0, 0, 0, 0, 1, 0, 0, -1 },
+	{ "-i -o", 1, 0, 0, 0, 0, 0, 1, 0, -1 },
+	{ "-x", 0, 0, 0, 0, 0, 0, 0, 1, -1 },
+	{ "-n -C 1", 0, 0, 0, 1, 0, 0, 0, 0, 1 },
+};
+
+static const char *tmpdir;
+
+/* Runs acgrep's modules on `file` and returns what they printed. */
+static char *run_acgrep(const struct optset *o, struct pattern_set *ps, const char *file,
+			int scan_path, enum input_io io, size_t chunk, size_t *out_len)
+{
+	static struct config cfg;
+	memset(&cfg, 0, sizeof cfg);
+	cfg.patterns = *ps;
+	cfg.only_matching = o->only;
+	cfg.count = o->count;
+	cfg.invert = o->invert;
+	cfg.line_number = o->number;
+	cfg.byte_offset = o->byte;
+	cfg.word_regexp = o->word;
+	cfg.ignore_case = o->icase;
+	cfg.line_regexp = o->line;
+	cfg.before = cfg.after = o->context;
+	cfg.max_count = -1;
+	cfg.with_filename = 0;
+	cfg.group_separator = "--";
+	cfg.binary = BINARY_BINARY;
+	struct match_options mo = { o->icase, o->word, o->line, false, '\n', scan_path };
+	const char *err;
+	struct matcher *m = matcher_ac_new(ps, &mo, &err);
+	struct printer pr;
+	printer_init(&pr, &cfg, m);
+	struct searcher s = { &cfg, m, &pr, false, false };
+	char outpath[256];
+	snprintf(outpath, sizeof outpath, "%s/acgrep.out", tmpdir);
+	fflush(stdout);
+	int saved = dup(1);
+	int fd = open(outpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	dup2(fd, 1);
+	close(fd);
+	struct input_options iopt = { io, chunk, '\n', o->context > 0 ? (size_t)o->context : 0 };
+	struct input in;
+	struct search_result res;
+	if (input_open(&in, file, &iopt) == 0) {
+		pr.name = file;
+		search_input(&s, &in, file, &res);
+		input_close(&in);
+		if (cfg.count)
+			print_count(&pr, res.selected);
+	}
+	printer_flush(&pr);
+	dup2(saved, 1);
+	close(saved);
+	printer_free(&pr);
+	matcher_free(m);
+	return slurp(outpath, out_len);
+}
+
+static void check(const char *name, const char *const *pats, size_t np, const char *text, size_t tlen)
+{
+	char file[256], patfile[256], cmd[1024], refpath[256];
+	snprintf(file, sizeof file, "%s/in.txt", tmpdir);
+	snprintf(patfile, sizeof patfile, "%s/pats.txt", tmpdir);
+	snprintf(refpath, sizeof refpath, "%s/grep.out", tmpdir);
+	spew(file, text, tlen);
+	struct pattern items[16];
+	char joined[1024];
+	size_t jl = 0;
+	for (size_t i = 0; i < np; i++) {
+		items[i].bytes = pats[i];
+		items[i].len = strlen(pats[i]);
+		jl += (size_t)snprintf(joined + jl, sizeof joined - jl, "%s\n", pats[i]);
+	}
+	spew(patfile, joined, jl);
+	struct pattern_set ps = { items, np, NULL };
+	static const int scan_paths[] = { AC_PATH_DFA, AC_PATH_BITMAP, AC_PATH_MEMCHR };
+	static const size_t chunks[] = { 1, 2, 3, 7, 64, 0 };
+	for (size_t oi = 0; oi < sizeof optsets / sizeof *optsets; oi++) {
+		const struct optset *o = &optsets[oi];
+		snprintf(cmd, sizeof cmd, "LC_ALL=C grep -F %s -f %s %s > %s", o->grep_args, patfile, file, refpath);
+		if (system(cmd) < 0)
+			continue;
+		size_t ref_len = 0;
+		char *ref = slurp(refpath, &ref_len);
+		if (!ref)
+			continue;
+		for (size_t si = 0; si < 3; si++)
+			for (size_t ci = 0; ci < sizeof chunks / sizeof *chunks; ci++)
+				for (int io = 0; io < 2; io++) {
+					if (io == 0 && ci > 0)
+						continue; /* chunks only matter to read() */
+					size_t got_len;
+					char *got = run_acgrep(o, &ps, file, scan_paths[si],
+							       io == 0 ? INPUT_IO_MMAP : INPUT_IO_READ, chunks[ci], &got_len);
+					if (got && got_len == ref_len && memcmp(got, ref, ref_len) == 0) {
+						passed++;
+					} else {
+						failed++;
+						fprintf(stderr, "FAIL %s [grep -F %s] path %d io %s chunk %zu: got %zu bytes, want %zu\n",
+							name, o->grep_args, scan_paths[si], io ? "read" : "mmap", chunks[ci],
+							got ? got_len : 0, ref_len);
+					}
+					free(got);
+				}
+		free(ref);
+	}
+}
+
+int main(void)
+{
+	char dir[] = "/tmp/acgrep-test-search.XXXXXX";
+	tmpdir = mkdtemp(dir);
+	if (!tmpdir)
+		return 2;
+	/* matches at every offset 0..130 of a line, and across 64-byte blocks */
+	static char text[20000];
+	size_t tl = 0;
+	for (int off = 0; off <= 130; off++) {
+		for (int i = 0; i < off; i++)
+			text[tl++] = (char)('a' + (i * 7 + off) % 26);
+		memcpy(text + tl, off % 3 ? "needle" : "Needle_x", off % 3 ? 6 : 8);
+		tl += off % 3 ? 6 : 8;
+		memcpy(text + tl, off % 5 ? " tail\n" : "\n", off % 5 ? 6 : 1);
+		tl += off % 5 ? 6 : 1;
+	}
+	memcpy(text + tl, "no newline needle", 17);
+	tl += 17;
+	const char *one[] = { "needle" };
+	check("one pattern", one, 1, text, tl);
+	const char *several[] = { "needle", "eedl", "tail", "x", "le_" };
+	check("several", several, 5, text, tl);
+	const char *he[] = { "he", "she", "his", "hers" };
+	const char *ushers = "ushers\nhishe\nsheher hers\n\nhe\n";
+	check("he/she/his/hers", he, 4, ushers, strlen(ushers));
+	const char *crlf = "foo\r\nbar foo\r\n\r\nfoo";
+	const char *foo[] = { "foo", "o\r" };
+	check("crlf", foo, 2, crlf, strlen(crlf));
+	char cmd[300];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", tmpdir);
+	if (system(cmd) != 0)
+		fprintf(stderr, "warning: could not remove %s\n", tmpdir);
+	printf("%d passed, %d failed\n", passed, failed);
+	return failed != 0;
+}
