@@ -65,9 +65,11 @@ static uint64_t hash_key(uint32_t parent, uint8_t byte)
 	return ((uint64_t)parent << 8 | byte) + 1;
 }
 
+/* Fibonacci hashing: the top bits of the product are the well-mixed ones. */
 static size_t hash_slot(uint64_t key, size_t cap)
 {
-	return (size_t)((key * UINT64_C(0x9e3779b97f4a7c15)) >> 20) & (cap - 1);
+	unsigned bits = (unsigned)__builtin_ctzll(cap);
+	return (size_t)((key * UINT64_C(0x9e3779b97f4a7c15)) >> (64 - bits));
 }
 
 static int hash_grow(struct ac_trie *t)
