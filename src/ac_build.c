@@ -1,7 +1,7 @@
 /* ac_build.c - compiling fixed strings into an Aho-Corasick automaton.
  *
- * Owns: the trie (a hash of (parent, byte) -> child, so insertion order and
- * duplicates cost nothing extra), failure and output links, byte classes,
+ * Owns: the trie (built in one pass over the sorted patterns, so duplicates
+ * and shared prefixes cost nothing extra), failure and output links, byte classes,
  * the dense/sparse transition tables and the prefilter tables.  Knows
  * nothing of files, lines or options.
  *
@@ -58,94 +58,28 @@ static void *grow(void *p, size_t n, size_t size)
 	return n > SIZE_MAX / size ? NULL : realloc(p, n * size);
 }
 
-/* ---- build-time trie ---------------------------------------------------- */
+/* ---- patterns and the build-time trie ----------------------------------- */
 
-static uint64_t hash_key(uint32_t parent, uint8_t byte)
-{
-	return ((uint64_t)parent << 8 | byte) + 1;
-}
+/* Patterns are only collected by ac_add; ac_compile sorts them and builds the
+ * trie in one sequential pass: each pattern shares the path of its sorted
+ * predecessor up to their common prefix, so no lookup structure is needed. */
+struct pattern_ref {
+	size_t offset;  /* in ac->pat_bytes */
+	uint32_t len;
+	uint32_t id;
+};
 
-/* Fibonacci hashing: the top bits of the product are the well-mixed ones. */
-static size_t hash_slot(uint64_t key, size_t cap)
+static int compare_patterns(const void *a, const void *b, void *ctx)
 {
-	unsigned bits = (unsigned)__builtin_ctzll(cap);
-	return (size_t)((key * UINT64_C(0x9e3779b97f4a7c15)) >> (64 - bits));
-}
-
-static int hash_grow(struct ac_trie *t)
-{
-	size_t cap = t->hash_cap ? t->hash_cap * 2 : 1024;
-	uint64_t *keys = calloc(cap, sizeof *keys);
-	uint32_t *vals = malloc(cap * sizeof *vals);
-	if (!keys || !vals) {
-		free(keys);
-		free(vals);
-		return -1;
-	}
-	for (size_t i = 0; i < t->hash_cap; i++) {
-		if (!t->hash_keys[i])
-			continue;
-		size_t j = hash_slot(t->hash_keys[i], cap);
-		while (keys[j])
-			j = (j + 1) & (cap - 1);
-		keys[j] = t->hash_keys[i];
-		vals[j] = t->hash_vals[i];
-	}
-	free(t->hash_keys);
-	free(t->hash_vals);
-	t->hash_keys = keys;
-	t->hash_vals = vals;
-	t->hash_cap = cap;
-	return 0;
-}
-
-static int trie_new_node(struct ac_trie *t, uint32_t parent, uint8_t byte, uint32_t depth)
-{
-	if (t->n_nodes == t->cap_nodes) {
-		size_t cap = t->cap_nodes ? t->cap_nodes * 2 : 256;
-		if (cap > AC_ID_MASK)
-			return -1;
-		uint32_t *p = grow(t->parent, cap, sizeof *p);
-		if (p)
-			t->parent = p;
-		uint32_t *term = grow(t->terminal, cap, sizeof *term);
-		if (term)
-			t->terminal = term;
-		uint32_t *d = grow(t->depth, cap, sizeof *d);
-		if (d)
-			t->depth = d;
-		uint8_t *in = grow(t->inbyte, cap, 1);
-		if (in)
-			t->inbyte = in;
-		if (!p || !term || !d || !in)
-			return -1;
-		t->cap_nodes = cap;
-	}
-	t->parent[t->n_nodes] = parent;
-	t->inbyte[t->n_nodes] = byte;
-	t->terminal[t->n_nodes] = AC_NONE;
-	t->depth[t->n_nodes] = depth;
-	t->n_nodes++;
-	return 0;
-}
-
-/* Child of `node` on `byte`, created when absent; AC_NONE when out of memory. */
-static uint32_t trie_child(struct ac_trie *t, uint32_t node, uint8_t byte)
-{
-	if (2 * (t->hash_used + 1) > t->hash_cap && hash_grow(t) != 0)
-		return AC_NONE;
-	uint64_t key = hash_key(node, byte);
-	size_t j = hash_slot(key, t->hash_cap);
-	for (; t->hash_keys[j]; j = (j + 1) & (t->hash_cap - 1))
-		if (t->hash_keys[j] == key)
-			return t->hash_vals[j];
-	uint32_t child = (uint32_t)t->n_nodes;
-	if (trie_new_node(t, node, byte, t->depth[node] + 1) != 0)
-		return AC_NONE;
-	t->hash_keys[j] = key;
-	t->hash_vals[j] = child;
-	t->hash_used++;
-	return child;
+	const struct pattern_ref *x = a, *y = b;
+	const uint8_t *bytes = ctx;
+	uint32_t n = x->len < y->len ? x->len : y->len;
+	int c = memcmp(bytes + x->offset, bytes + y->offset, n);
+	if (c)
+		return c;
+	if (x->len != y->len)
+		return x->len < y->len ? -1 : 1;
+	return x->id < y->id ? -1 : x->id > y->id;
 }
 
 static void trie_free(struct ac_trie *t)
@@ -154,50 +88,120 @@ static void trie_free(struct ac_trie *t)
 	free(t->terminal);
 	free(t->depth);
 	free(t->inbyte);
-	free(t->hash_keys);
-	free(t->hash_vals);
 	memset(t, 0, sizeof *t);
+}
+
+/* Builds the trie of all non-empty patterns (nodes in depth-first order). */
+static int trie_build(ac_automaton *ac)
+{
+	struct ac_trie *t = &ac->trie;
+	size_t n = ac->n_refs, cap = ac->pat_used + 1;
+	struct pattern_ref *refs = ac->refs;
+	bool sorted = true;
+	for (size_t k = 1; k < n && sorted; k++)
+		sorted = compare_patterns(&refs[k - 1], &refs[k], ac->pat_bytes) < 0;
+	if (!sorted)
+		qsort_r(refs, n, sizeof *refs, compare_patterns, ac->pat_bytes);
+	if (cap > AC_ID_MASK)
+		return -1;
+	t->parent = malloc(cap * sizeof *t->parent);
+	t->terminal = malloc(cap * sizeof *t->terminal);
+	t->depth = malloc(cap * sizeof *t->depth);
+	t->inbyte = malloc(cap);
+	uint32_t *path = malloc((ac->max_len + 1) * sizeof *path);
+	if (!t->parent || !t->terminal || !t->depth || !t->inbyte || !path) {
+		free(path);
+		return -1;
+	}
+	t->parent[AC_ROOT] = AC_NONE;
+	t->terminal[AC_ROOT] = AC_NONE;
+	t->depth[AC_ROOT] = 0;
+	t->inbyte[AC_ROOT] = 0;
+	t->n_nodes = 1;
+	path[0] = AC_ROOT;
+	const uint8_t *prev = NULL;
+	uint32_t prev_len = 0;
+	for (size_t k = 0; k < n; k++) {
+		const uint8_t *p = ac->pat_bytes + refs[k].offset;
+		uint32_t len = refs[k].len, common = 0;
+		while (prev && common < len && common < prev_len && p[common] == prev[common])
+			common++;
+		for (uint32_t i = common; i < len; i++) {
+			uint32_t node = (uint32_t)t->n_nodes++;
+			t->parent[node] = path[i];
+			t->inbyte[node] = p[i];
+			t->depth[node] = i + 1;
+			t->terminal[node] = AC_NONE;
+			path[i + 1] = node;
+		}
+		if (t->terminal[path[len]] == AC_NONE)
+			t->terminal[path[len]] = refs[k].id;
+		prev = p;
+		prev_len = len;
+	}
+	free(path);
+	return 0;
 }
 
 ac_automaton *ac_new(unsigned flags)
 {
 	ac_automaton *ac = calloc(1, sizeof *ac);
-	if (!ac)
-		return NULL;
-	ac->flags = flags;
-	if (trie_new_node(&ac->trie, AC_NONE, 0, 0) != 0) {
-		free(ac);
-		return NULL;
-	}
+	if (ac)
+		ac->flags = flags;
 	return ac;
 }
 
 int ac_add(ac_automaton *ac, const void *p, size_t len)
 {
-	const uint8_t *bytes = p;
-	uint32_t node = AC_ROOT;
 	uint32_t id = ac->n_patterns;
-	if (ac->compiled || id == AC_NONE)
+	if (ac->compiled || id == AC_NONE || len > AC_ID_MASK)
 		return -1;
-	for (size_t i = 0; i < len; i++) {
-		uint8_t b = (ac->flags & AC_FOLD_ASCII) ? fold_ascii(bytes[i]) : bytes[i];
-		node = trie_child(&ac->trie, node, b);
-		if (node == AC_NONE)
-			return -1;
-	}
 	if (len == 0) {
 		if (!ac->has_empty)
 			ac->empty_id = id;
 		ac->has_empty = true;
-	} else if (ac->trie.terminal[node] == AC_NONE) {
-		ac->trie.terminal[node] = id;
+		ac->n_patterns++;
+		return 0;
 	}
+	if (ac->pat_used + len > ac->pat_cap) {
+		size_t cap = ac->pat_cap ? ac->pat_cap : 4096;
+		while (cap < ac->pat_used + len)
+			cap *= 2;
+		uint8_t *b = realloc(ac->pat_bytes, cap);
+		if (!b)
+			return -1;
+		ac->pat_bytes = b;
+		ac->pat_cap = cap;
+	}
+	if (ac->n_refs == ac->refs_cap) {
+		size_t cap = ac->refs_cap ? ac->refs_cap * 2 : 256;
+		struct pattern_ref *r = grow(ac->refs, cap, sizeof *r);
+		if (!r)
+			return -1;
+		ac->refs = r;
+		ac->refs_cap = cap;
+	}
+	uint8_t *dst = ac->pat_bytes + ac->pat_used;
+	const uint8_t *src = p;
+	for (size_t i = 0; i < len; i++)
+		dst[i] = (ac->flags & AC_FOLD_ASCII) ? fold_ascii(src[i]) : src[i];
+	ac->refs[ac->n_refs++] = (struct pattern_ref){ ac->pat_used, (uint32_t)len, id };
+	ac->pat_used += len;
 	if (len > ac->max_len)
 		ac->max_len = len;
-	if (len && (!ac->min_len || len < ac->min_len))
+	if (!ac->min_len || len < ac->min_len)
 		ac->min_len = len;
 	ac->n_patterns++;
 	return 0;
+}
+
+static void patterns_free(ac_automaton *ac)
+{
+	free(ac->pat_bytes);
+	free(ac->refs);
+	ac->pat_bytes = NULL;
+	ac->refs = NULL;
+	ac->pat_used = ac->pat_cap = ac->n_refs = ac->refs_cap = 0;
 }
 
 /* ---- compile ------------------------------------------------------------ */
@@ -206,6 +210,7 @@ int ac_add(ac_automaton *ac, const void *p, size_t len)
 struct children {
 	uint32_t *first; /* n_nodes + 1 */
 	uint32_t *node;  /* n_nodes - 1 child ids */
+	uint8_t *byte;   /* their edge bytes, contiguous for the binary search */
 };
 
 static int children_build(const struct ac_trie *t, struct children *ch)
@@ -214,7 +219,8 @@ static int children_build(const struct ac_trie *t, struct children *ch)
 	uint32_t *by_byte = malloc(n * sizeof *by_byte);
 	ch->first = calloc(n + 1, sizeof *ch->first);
 	ch->node = malloc(n * sizeof *ch->node);
-	if (!by_byte || !ch->first || !ch->node) {
+	ch->byte = malloc(n);
+	if (!by_byte || !ch->first || !ch->node || !ch->byte) {
 		free(by_byte);
 		return -1;
 	}
@@ -237,21 +243,21 @@ static int children_build(const struct ac_trie *t, struct children *ch)
 	}
 	memcpy(fill, ch->first, (n + 1) * sizeof *fill);
 	for (size_t k = 0; k + 1 < n; k++) {
-		uint32_t c = by_byte[k];
-		ch->node[fill[t->parent[c]]++] = c;
+		uint32_t c = by_byte[k], slot = fill[t->parent[c]]++;
+		ch->node[slot] = c;
+		ch->byte[slot] = t->inbyte[c];
 	}
 	free(fill);
 	free(by_byte);
 	return 0;
 }
 
-static uint32_t child_of(const struct ac_trie *t, const struct children *ch, uint32_t node,
-			 uint8_t byte)
+static uint32_t child_of(const struct children *ch, uint32_t node, uint8_t byte)
 {
 	uint32_t lo = ch->first[node], hi = ch->first[node + 1];
 	while (lo < hi) {
 		uint32_t mid = lo + (hi - lo) / 2;
-		uint8_t b = t->inbyte[ch->node[mid]];
+		uint8_t b = ch->byte[mid];
 		if (b == byte)
 			return ch->node[mid];
 		if (b < byte)
@@ -364,7 +370,7 @@ static int links_build(ac_automaton *ac, const struct children *ch, uint32_t *or
 			uint8_t b = t->inbyte[c];
 			uint32_t f = AC_ROOT;
 			for (uint32_t s = fail[u]; u != AC_ROOT; s = fail[s]) {
-				uint32_t g = child_of(t, ch, s, b);
+				uint32_t g = child_of(ch, s, b);
 				if (g != AC_NONE) {
 					f = g;
 					break;
@@ -446,11 +452,14 @@ static int tables_build(ac_automaton *ac, const struct children *ch, const uint3
 
 int ac_compile(ac_automaton *ac, enum ac_scan_path path)
 {
-	struct children ch = { NULL, NULL };
+	struct children ch = { NULL, NULL, NULL };
 	uint32_t *order = NULL, *fail = NULL;
 	int rc = -1;
 	if (ac->compiled)
 		return -1;
+	if (trie_build(ac) != 0)
+		goto out;
+	patterns_free(ac);
 	size_t n = ac->trie.n_nodes;
 	order = malloc(n * sizeof *order);
 	fail = malloc(2 * n * sizeof *fail);
@@ -465,9 +474,11 @@ int ac_compile(ac_automaton *ac, enum ac_scan_path path)
 out:
 	free(ch.first);
 	free(ch.node);
+	free(ch.byte);
 	free(order);
 	free(fail);
 	trie_free(&ac->trie);
+	patterns_free(ac);
 	return rc;
 }
 
@@ -496,6 +507,7 @@ void ac_free(ac_automaton *ac)
 	if (!ac)
 		return;
 	trie_free(&ac->trie);
+	patterns_free(ac);
 	free(ac->dense);
 	free(ac->sp_first);
 	free(ac->sp_cls);

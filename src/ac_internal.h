@@ -28,16 +28,19 @@ struct ac_trie {
 	uint32_t *parent, *terminal; /* per node; terminal = pattern id or AC_NONE */
 	uint8_t *inbyte;             /* byte on the edge from parent */
 	uint32_t *depth;
-	size_t n_nodes, cap_nodes;
-	uint64_t *hash_keys;         /* (parent << 8 | byte) + 1, 0 = empty slot */
-	uint32_t *hash_vals;
-	size_t hash_cap, hash_used;
+	size_t n_nodes;
 };
+
+struct pattern_ref;
 
 struct ac_automaton {
 	unsigned flags;
 	bool compiled;
 	struct ac_trie trie;
+	uint8_t *pat_bytes;    /* added patterns, folded, until compiled */
+	size_t pat_used, pat_cap;
+	struct pattern_ref *refs;
+	size_t n_refs, refs_cap;
 	uint32_t n_patterns;   /* ac_add calls */
 	size_t max_len;
 	size_t min_len;        /* shortest non-empty pattern */
