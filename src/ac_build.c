@@ -206,24 +206,25 @@ static void patterns_free(ac_automaton *ac)
 
 /* ---- compile ------------------------------------------------------------ */
 
-/* Children of every node, grouped by parent and sorted by byte (CSR). */
-struct children {
-	uint32_t *first; /* n_nodes + 1 */
-	uint32_t *node;  /* n_nodes - 1 child ids */
-	uint8_t *byte;   /* their edge bytes, contiguous for the binary search */
-};
-
-static int children_build(const struct ac_trie *t, struct children *ch)
+/* Renumbers the trie breadth-first.  Children of one node then have
+ * consecutive ids, so first[s]..first[s+1]-1 are the children of s (in byte
+ * order) and the edge into a state is described by the state itself. */
+static int bfs_renumber(struct ac_trie *t, uint32_t **first_out)
 {
 	size_t n = t->n_nodes;
+	uint32_t *cfirst = calloc(n + 1, sizeof *cfirst); /* children CSR, old ids */
+	uint32_t *cnode = malloc(n * sizeof *cnode);
 	uint32_t *by_byte = malloc(n * sizeof *by_byte);
-	ch->first = calloc(n + 1, sizeof *ch->first);
-	ch->node = malloc(n * sizeof *ch->node);
-	ch->byte = malloc(n);
-	if (!by_byte || !ch->first || !ch->node || !ch->byte) {
-		free(by_byte);
-		return -1;
-	}
+	uint32_t *order = malloc(n * sizeof *order);
+	uint32_t *first = malloc((n + 1) * sizeof *first);
+	struct ac_trie bt = { NULL, NULL, NULL, NULL, n };
+	bt.parent = NULL;
+	bt.terminal = malloc(n * sizeof *bt.terminal);
+	bt.depth = malloc(n * sizeof *bt.depth);
+	bt.inbyte = malloc(n);
+	int rc = -1;
+	if (!cfirst || !cnode || !by_byte || !order || !first || !bt.terminal || !bt.depth || !bt.inbyte)
+		goto out;
 	/* Counting sort by byte, then a stable distribution by parent. */
 	uint32_t start[257] = { 0 };
 	for (size_t i = 1; i < n; i++)
@@ -233,39 +234,46 @@ static int children_build(const struct ac_trie *t, struct children *ch)
 	for (size_t i = 1; i < n; i++)
 		by_byte[start[t->inbyte[i]]++] = (uint32_t)i;
 	for (size_t i = 1; i < n; i++)
-		ch->first[t->parent[i] + 1]++;
+		cfirst[t->parent[i] + 1]++;
 	for (size_t i = 0; i < n; i++)
-		ch->first[i + 1] += ch->first[i];
-	uint32_t *fill = malloc((n + 1) * sizeof *fill);
-	if (!fill) {
-		free(by_byte);
-		return -1;
+		cfirst[i + 1] += cfirst[i];
+	for (size_t k = 0; k + 1 < n; k++) { /* cfirst[p] advances as p fills */
+		uint32_t c = by_byte[k];
+		cnode[cfirst[t->parent[c]]++] = c;
 	}
-	memcpy(fill, ch->first, (n + 1) * sizeof *fill);
-	for (size_t k = 0; k + 1 < n; k++) {
-		uint32_t c = by_byte[k], slot = fill[t->parent[c]]++;
-		ch->node[slot] = c;
-		ch->byte[slot] = t->inbyte[c];
+	for (size_t i = n; i > 0; i--) /* undo the cursor advance */
+		cfirst[i] = cfirst[i - 1];
+	cfirst[0] = 0;
+	size_t tail = 1;
+	order[0] = AC_ROOT;
+	for (size_t k = 0; k < n; k++) {
+		uint32_t u = order[k];
+		first[k] = (uint32_t)tail;
+		for (uint32_t i = cfirst[u]; i < cfirst[u + 1]; i++)
+			order[tail++] = cnode[i];
+		bt.terminal[k] = t->terminal[u];
+		bt.depth[k] = t->depth[u];
+		bt.inbyte[k] = t->inbyte[u];
 	}
-	free(fill);
+	first[n] = (uint32_t)n;
+	trie_free(t);
+	*t = bt;
+	*first_out = first;
+	first = NULL;
+	bt.terminal = NULL;
+	bt.depth = NULL;
+	bt.inbyte = NULL;
+	rc = 0;
+out:
+	free(cfirst);
+	free(cnode);
 	free(by_byte);
-	return 0;
-}
-
-static uint32_t child_of(const struct children *ch, uint32_t node, uint8_t byte)
-{
-	uint32_t lo = ch->first[node], hi = ch->first[node + 1];
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-		uint8_t b = ch->byte[mid];
-		if (b == byte)
-			return ch->node[mid];
-		if (b < byte)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return AC_NONE;
+	free(order);
+	free(first);
+	free(bt.terminal);
+	free(bt.depth);
+	free(bt.inbyte);
+	return rc;
 }
 
 static void classes_build(ac_automaton *ac)
@@ -287,14 +295,15 @@ static void classes_build(ac_automaton *ac)
 		ac->class_shift++;
 }
 
-/* Marks byte b (and its other case when folding) in the start tables. */
+/* Marks b0 (and its other case when folding) followed by b1 (any byte when
+ * b1 < 0) as a possible start of a match in the prefilter tables. */
 static void mark_start(ac_automaton *ac, uint8_t b0, int b1)
 {
 	uint8_t v0[2] = { b0, b0 }, v1[2];
 	if ((ac->flags & AC_FOLD_ASCII) && is_ascii_letter(b0))
 		v0[1] = (uint8_t)(b0 ^ 0x20);
 	for (int i = 0; i < 2; i++) {
-		ac->first[v0[i]] = 1;
+		ac->first_byte[v0[i]] = 1;
 		if (b1 < 0) {
 			for (int x = 0; x < 4; x++)
 				ac->pair[v0[i] * 4 + x] = ~UINT64_C(0);
@@ -311,26 +320,25 @@ static void mark_start(ac_automaton *ac, uint8_t b0, int b1)
 }
 
 /* Chooses the scan path and fills the prefilter tables. */
-static void prefilter_build(ac_automaton *ac, const struct children *ch, enum ac_scan_path want)
+static void prefilter_build(ac_automaton *ac, enum ac_scan_path want)
 {
 	const struct ac_trie *t = &ac->trie;
+	const uint32_t *first = ac->first;
 	memset(ac->pair, 0, sizeof ac->pair);
-	memset(ac->first, 0, sizeof ac->first);
-	for (uint32_t i = ch->first[AC_ROOT]; i < ch->first[AC_ROOT + 1]; i++) {
-		uint32_t c = ch->node[i];
-		if (t->terminal[c] != AC_NONE || ch->first[c] == ch->first[c + 1])
+	memset(ac->first_byte, 0, sizeof ac->first_byte);
+	for (uint32_t c = first[AC_ROOT]; c < first[AC_ROOT + 1]; c++) {
+		if (t->terminal[c] != AC_NONE)
 			mark_start(ac, t->inbyte[c], -1);
-		for (uint32_t j = ch->first[c]; j < ch->first[c + 1]; j++)
-			mark_start(ac, t->inbyte[c], t->inbyte[ch->node[j]]);
+		for (uint32_t g = first[c]; g < first[c + 1]; g++)
+			mark_start(ac, t->inbyte[c], t->inbyte[g]);
 	}
 	/* memchr needs one byte at a fixed offset in every match: true when the
-	 * trie is a single chain (one distinct pattern). */
+	 * trie is a single chain, up to the shortest pattern's length. */
 	bool chain = t->n_nodes > 1 && t->n_nodes - 1 == ac->max_len;
-	size_t reach = ac->min_len; /* offsets present in every match */
 	int best = -1;
 	uint32_t node = AC_ROOT;
-	for (uint32_t off = 0; chain && off < reach; off++) {
-		node = ch->node[ch->first[node]];
+	for (uint32_t off = 0; chain && off < ac->min_len; off++) {
+		node = first[node];
 		uint8_t b = t->inbyte[node];
 		if ((ac->flags & AC_FOLD_ASCII) && is_ascii_letter(b))
 			continue;
@@ -349,134 +357,81 @@ static void prefilter_build(ac_automaton *ac, const struct children *ch, enum ac
 	ac->path = want;
 }
 
-static uint32_t target(const ac_automaton *ac, uint32_t id)
+/* The transition from s on byte b, over the tables built so far: sparse
+ * states by their children and failure links, dense ones by their row. */
+static uint32_t build_delta(const ac_automaton *ac, uint32_t s, uint8_t b)
 {
-	return id | (ac->out_len[id] ? AC_MATCH_BIT : 0);
+	uint8_t c = ac->cls[b];
+	while (s >= ac->n_dense) {
+		for (uint32_t k = ac->first[s]; k < ac->first[s + 1]; k++)
+			if (ac->in_cls[k] == c)
+				return k;
+		s = ac->fail[s];
+	}
+	return ac->dense[((size_t)s << ac->class_shift) | c] & AC_ID_MASK;
 }
 
-/* Renumbers nodes breadth-first and computes failure and output links. */
-static int links_build(ac_automaton *ac, const struct children *ch, uint32_t *order,
-		       uint32_t *fail)
-{
-	const struct ac_trie *t = &ac->trie;
-	size_t n = t->n_nodes;
-	size_t head = 0, tail = 0;
-	order[tail++] = AC_ROOT;
-	fail[AC_ROOT] = AC_ROOT;
-	while (head < tail) {
-		uint32_t u = order[head++];
-		for (uint32_t i = ch->first[u]; i < ch->first[u + 1]; i++) {
-			uint32_t c = ch->node[i];
-			uint8_t b = t->inbyte[c];
-			uint32_t f = AC_ROOT;
-			for (uint32_t s = fail[u]; u != AC_ROOT; s = fail[s]) {
-				uint32_t g = child_of(ch, s, b);
-				if (g != AC_NONE) {
-					f = g;
-					break;
-				}
-				if (s == AC_ROOT)
-					break;
-			}
-			fail[c] = f;
-			order[tail++] = c;
-		}
-	}
-	ac->out_len = malloc(n * sizeof *ac->out_len);
-	ac->out_id = malloc(n * sizeof *ac->out_id);
-	ac->dict = malloc(n * sizeof *ac->dict);
-	if (!ac->out_len || !ac->out_id || !ac->dict)
-		return -1;
-	/* Output links, in new (breadth-first) ids; fail[] still in old ids. */
-	uint32_t *new_id = fail + n; /* second half of the same allocation */
-	for (size_t k = 0; k < n; k++)
-		new_id[order[k]] = (uint32_t)k;
-	for (size_t k = 0; k < n; k++) {
-		uint32_t u = order[k], f = fail[u], nf = new_id[f];
-		bool term = u != AC_ROOT && t->terminal[u] != AC_NONE;
-		ac->out_len[k] = term ? t->depth[u] : (u == AC_ROOT ? 0 : ac->out_len[nf]);
-		ac->out_id[k] = term ? t->terminal[u] : (u == AC_ROOT ? AC_NONE : ac->out_id[nf]);
-		if (u == AC_ROOT || f == AC_ROOT)
-			ac->dict[k] = AC_NONE;
-		else
-			ac->dict[k] = t->terminal[f] != AC_NONE ? nf : ac->dict[nf];
-	}
-	return 0;
-}
-
-/* Fills dense rows for the first n_dense states and sparse edges for the rest. */
-static int tables_build(ac_automaton *ac, const struct children *ch, const uint32_t *order,
-			const uint32_t *fail)
+/* One breadth-first pass: failure and output links of each state's children,
+ * then the state's dense row (its failure state's row, children overlaid). */
+static int links_and_tables_build(ac_automaton *ac)
 {
 	const struct ac_trie *t = &ac->trie;
 	size_t n = t->n_nodes, width = (size_t)1 << ac->class_shift;
-	const uint32_t *new_id = fail + n;
 	size_t fit = AC_DENSE_BUDGET / (width * sizeof(uint32_t));
 	ac->n_states = (uint32_t)n;
 	ac->n_dense = (uint32_t)(n < fit ? n : (fit ? fit : 1));
-	size_t n_sparse = n - ac->n_dense;
 	ac->dense = calloc((size_t)ac->n_dense * width, sizeof *ac->dense);
-	ac->sp_first = malloc((n_sparse + 1) * sizeof *ac->sp_first);
-	ac->sp_fail = malloc((n_sparse + 1) * sizeof *ac->sp_fail);
-	ac->sp_cls = malloc(n);
-	ac->sp_target = malloc(n * sizeof *ac->sp_target);
-	if (!ac->dense || !ac->sp_first || !ac->sp_fail || !ac->sp_cls || !ac->sp_target)
+	ac->fail = malloc(n * sizeof *ac->fail);
+	ac->in_cls = malloc(n);
+	ac->out_len = malloc(n * sizeof *ac->out_len);
+	ac->out_id = malloc(n * sizeof *ac->out_id);
+	ac->dict = malloc(n * sizeof *ac->dict);
+	if (!ac->dense || !ac->fail || !ac->in_cls || !ac->out_len || !ac->out_id || !ac->dict)
 		return -1;
-	size_t e = 0;
-	for (size_t k = 0; k < n; k++) {
-		uint32_t u = order[k];
-		if (k < ac->n_dense) {
-			uint32_t *row = ac->dense + (k << ac->class_shift);
-			if (u != AC_ROOT)
-				memcpy(row, ac->dense + ((size_t)new_id[fail[u]] << ac->class_shift),
-				       width * sizeof *row);
-			for (uint32_t i = ch->first[u]; i < ch->first[u + 1]; i++) {
-				uint32_t c = ch->node[i];
-				row[ac->cls[t->inbyte[c]]] = target(ac, new_id[c]);
-			}
+	for (size_t k = 0; k < n; k++)
+		ac->in_cls[k] = ac->cls[t->inbyte[k]];
+	ac->fail[AC_ROOT] = AC_ROOT;
+	ac->out_len[AC_ROOT] = 0;
+	ac->out_id[AC_ROOT] = AC_NONE;
+	ac->dict[AC_ROOT] = AC_NONE;
+	for (uint32_t s = 0; s < n; s++) {
+		for (uint32_t c = ac->first[s]; c < ac->first[s + 1]; c++) {
+			uint32_t f = s == AC_ROOT ? AC_ROOT : build_delta(ac, ac->fail[s], t->inbyte[c]);
+			bool term = t->terminal[c] != AC_NONE;
+			ac->fail[c] = f;
+			ac->out_len[c] = term ? t->depth[c] : ac->out_len[f];
+			ac->out_id[c] = term ? t->terminal[c] : ac->out_id[f];
+			ac->dict[c] = f == AC_ROOT ? AC_NONE : t->terminal[f] != AC_NONE ? f : ac->dict[f];
+		}
+		if (s >= ac->n_dense)
 			continue;
-		}
-		size_t s = k - ac->n_dense;
-		ac->sp_first[s] = (uint32_t)e;
-		ac->sp_fail[s] = new_id[fail[u]];
-		for (uint32_t i = ch->first[u]; i < ch->first[u + 1]; i++, e++) {
-			uint32_t c = ch->node[i];
-			ac->sp_cls[e] = ac->cls[t->inbyte[c]];
-			ac->sp_target[e] = target(ac, new_id[c]);
-		}
+		uint32_t *row = ac->dense + ((size_t)s << ac->class_shift);
+		if (s != AC_ROOT)
+			memcpy(row, ac->dense + ((size_t)ac->fail[s] << ac->class_shift), width * sizeof *row);
+		for (uint32_t c = ac->first[s]; c < ac->first[s + 1]; c++)
+			row[ac->in_cls[c]] = c | (ac->out_len[c] ? AC_MATCH_BIT : 0);
 	}
-	ac->sp_first[n_sparse] = (uint32_t)e;
-	ac->memory = sizeof *ac + (size_t)ac->n_dense * width * 4 + n_sparse * 8 + e * 5 + n * 12;
+	ac->memory = sizeof *ac + (size_t)ac->n_dense * width * 4 + n * 21;
 	return 0;
 }
 
 int ac_compile(ac_automaton *ac, enum ac_scan_path path)
 {
-	struct children ch = { NULL, NULL, NULL };
-	uint32_t *order = NULL, *fail = NULL;
 	int rc = -1;
 	if (ac->compiled)
 		return -1;
 	if (trie_build(ac) != 0)
 		goto out;
 	patterns_free(ac);
-	size_t n = ac->trie.n_nodes;
-	order = malloc(n * sizeof *order);
-	fail = malloc(2 * n * sizeof *fail);
-	if (!order || !fail || children_build(&ac->trie, &ch) != 0)
+	if (bfs_renumber(&ac->trie, &ac->first) != 0)
 		goto out;
 	classes_build(ac);
-	prefilter_build(ac, &ch, path);
-	if (links_build(ac, &ch, order, fail) != 0 || tables_build(ac, &ch, order, fail) != 0)
+	prefilter_build(ac, path);
+	if (links_and_tables_build(ac) != 0)
 		goto out;
 	ac->compiled = true;
 	rc = 0;
 out:
-	free(ch.first);
-	free(ch.node);
-	free(ch.byte);
-	free(order);
-	free(fail);
 	trie_free(&ac->trie);
 	patterns_free(ac);
 	return rc;
@@ -509,10 +464,9 @@ void ac_free(ac_automaton *ac)
 	trie_free(&ac->trie);
 	patterns_free(ac);
 	free(ac->dense);
-	free(ac->sp_first);
-	free(ac->sp_cls);
-	free(ac->sp_target);
-	free(ac->sp_fail);
+	free(ac->first);
+	free(ac->in_cls);
+	free(ac->fail);
 	free(ac->out_len);
 	free(ac->out_id);
 	free(ac->dict);

@@ -1,11 +1,12 @@
 /* ac_internal.h - the compiled automaton's layout, shared by ac_build.c
  * (which fills it) and ac_scan.c (which reads it).  Not for other modules.
  *
- * States are numbered in breadth-first order, so low ids are shallow.  The
- * first n_dense states own a full transition row over byte classes (a DFA
- * row, failure transitions already folded in); deeper states are sparse:
- * their trie edges plus a failure link, followed at scan time until a dense
- * state answers.  When everything fits the budget, every state is dense and
+ * States are numbered in breadth-first order, so low ids are shallow and the
+ * children of a state have consecutive ids.  The first n_dense states own a
+ * full transition row over byte classes (a DFA row, failure transitions
+ * already folded in); deeper states are sparse: their children (found by
+ * the class of their incoming byte) plus a failure link, followed at scan
+ * time until a dense state answers.  When everything fits the budget, every state is dense and
  * the automaton is a plain DFA.  A transition's target carries AC_MATCH_BIT
  * when entering that state completes at least one pattern.
  */
@@ -23,7 +24,8 @@
 #define AC_NONE 0xffffffffu
 #define AC_ROOT 0u
 
-/* Build-time trie, discarded by ac_compile. */
+/* Build-time trie, discarded by ac_compile: depth-first ids from the sorted
+ * patterns, then renumbered breadth-first (parent no longer kept). */
 struct ac_trie {
 	uint32_t *parent, *terminal; /* per node; terminal = pattern id or AC_NONE */
 	uint8_t *inbyte;             /* byte on the edge from parent */
@@ -52,10 +54,9 @@ struct ac_automaton {
 	uint32_t n_classes, class_shift; /* rows are 1 << class_shift wide */
 	uint32_t n_states, n_dense;
 	uint32_t *dense;       /* n_dense rows of targets (id | AC_MATCH_BIT) */
-	uint32_t *sp_first;    /* sparse state k = id - n_dense: edges [sp_first[k], sp_first[k+1]) */
-	uint8_t *sp_cls;
-	uint32_t *sp_target;
-	uint32_t *sp_fail;
+	uint32_t *first;       /* children of s: states first[s] .. first[s+1]-1 */
+	uint8_t *in_cls;       /* class of the byte on the edge into each state */
+	uint32_t *fail;        /* failure link of each state */
 	uint32_t *out_len;     /* longest pattern ending in this state, 0 if none */
 	uint32_t *out_id;      /* its id */
 	uint32_t *dict;        /* next state down the failure chain that ends a pattern */
@@ -63,7 +64,7 @@ struct ac_automaton {
 	/* prefilter */
 	enum ac_scan_path path;
 	uint64_t pair[1024];   /* bit (b0 << 8 | b1): a match may start with b0 b1 */
-	uint8_t first[256];    /* 1 if a match may start with this byte */
+	uint8_t first_byte[256]; /* 1 if a match may start with this byte */
 	uint32_t rare_offset;  /* memchr path: the byte every match has at this offset */
 	uint8_t rare_byte;
 	size_t memory;

@@ -32,11 +32,10 @@ static inline uint32_t ac_step(const ac_automaton *ac, uint32_t s, uint8_t byte)
 	uint32_t c = ac->cls[byte];
 	uint32_t id = s & AC_ID_MASK;
 	while (id >= ac->n_dense) {
-		uint32_t k = id - ac->n_dense;
-		for (uint32_t e = ac->sp_first[k]; e < ac->sp_first[k + 1]; e++)
-			if (ac->sp_cls[e] == c)
-				return ac->sp_target[e];
-		id = ac->sp_fail[k];
+		for (uint32_t k = ac->first[id]; k < ac->first[id + 1]; k++)
+			if (ac->in_cls[k] == c)
+				return k | (ac->out_len[k] ? AC_MATCH_BIT : 0);
+		id = ac->fail[id];
 	}
 	return ac->dense[((size_t)id << ac->class_shift) | c];
 }
@@ -51,7 +50,7 @@ static uint64_t block_mask(const ac_automaton *ac, const uint8_t *p, size_t avai
 		m |= ((ac->pair[idx >> 6] >> (idx & 63)) & 1) << i;
 	}
 	if (avail <= 64)
-		m |= (uint64_t)ac->first[p[avail - 1]] << (avail - 1);
+		m |= (uint64_t)ac->first_byte[p[avail - 1]] << (avail - 1);
 	return m;
 }
 
