@@ -61,8 +61,9 @@ $(O):
 unit: $(UNIT_BIN)
 	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; $(VALGRIND) $$t; done
 
-## cli: run the bats CLI tests against ./acgrep
+## cli: run the bats CLI tests against ./acgrep (and check --help against the man page)
 cli: acgrep
+	tests/help_man_agree.sh
 	bats tests/cli
 
 ## diff: run the randomized differential test against grep -F and --engine=pcre2
@@ -100,6 +101,10 @@ valgrind: $(UNIT_BIN)
 ## demo: search the bundled sample log for the bundled IOC list
 demo: acgrep
 	./acgrep -n --color=always -F -f examples/iocs.txt examples/access.log; test $$? -le 1
+
+## bench: a few minutes of benchmarks (acgrep vs grep -F vs rg -F); full suite: scripts/perf
+bench: acgrep
+	scripts/perf/quick.sh
 
 ## install: install acgrep and its man page under $(DESTDIR)$(PREFIX)
 install: acgrep

@@ -7,7 +7,8 @@
  */
 #include "help.h"
 
-static const char help_text[] =
+/* In parts: ISO C compilers need not take a string literal over 4095 bytes. */
+static const char *const help_text[] = {
 "Usage: acgrep [OPTION]... PATTERNS [FILE]...\n"
 "Search for fixed-string PATTERNS in each FILE.\n"
 "Example: acgrep -i 'hello world' menu.h main.c\n"
@@ -28,7 +29,7 @@ static const char help_text[] =
 "  -v, --invert-match        select non-matching lines\n"
 "  -V, --version             display version information and exit\n"
 "      --help                display this help text and exit\n"
-"\n"
+"\n",
 "Output control:\n"
 "  -m, --max-count=NUM       stop after NUM selected lines\n"
 "  -b, --byte-offset         print the byte offset with output lines\n"
@@ -43,10 +44,15 @@ static const char help_text[] =
 "                            TYPE is 'binary', 'text', or 'without-match'\n"
 "  -a, --text                equivalent to --binary-files=text\n"
 "  -I                        equivalent to --binary-files=without-match\n"
-"  -r, --recursive           search directories recursively\n"
+"  -d, --directories=ACTION  how to handle directories;\n"
+"                            ACTION is 'read', 'recurse', or 'skip'\n"
+"  -D, --devices=ACTION      how to handle devices, FIFOs and sockets;\n"
+"                            ACTION is 'read' or 'skip'\n"
+"  -r, --recursive           like --directories=recurse\n"
 "  -R, --dereference-recursive  likewise, but follow all symlinks\n"
 "      --include=GLOB        search only files that match GLOB (a file pattern)\n"
 "      --exclude=GLOB        skip files that match GLOB\n"
+"      --exclude-from=FILE   skip files that match any file pattern from FILE\n"
 "      --exclude-dir=GLOB    skip directories that match GLOB\n"
 "  -L, --files-without-match  print only names of FILEs with no selected lines\n"
 "  -l, --files-with-matches  print only names of FILEs with selected lines\n"
@@ -72,15 +78,18 @@ static const char help_text[] =
 "      --engine=ENGINE       ENGINE is 'ac' (Aho-Corasick, default) or 'pcre2'\n"
 "\n"
 "-E, -G and -P are not supported: acgrep searches for fixed strings only.\n"
+"-T (--initial-tab) is not supported either.\n"
 "When FILE is '-', read standard input.  If no FILE is given, read standard\n"
 "input, but with -r, recursively search the working directory instead.  With\n"
 "fewer than two FILEs, assume -h.  Exit status is 0 if any line is selected,\n"
 "1 otherwise; if any error occurs and -q is not given, the exit status is 2.\n"
-"With --color=auto, a non-empty NO_COLOR environment variable turns colour off.\n";
+"With --color=auto, a non-empty NO_COLOR environment variable turns colour off.\n",
+};
 
 void help_print(FILE *out)
 {
-	fputs(help_text, out);
+	for (size_t i = 0; i < sizeof help_text / sizeof help_text[0]; i++)
+		fputs(help_text[i], out);
 }
 
 void help_version(FILE *out)

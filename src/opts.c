@@ -1,20 +1,22 @@
-/* opts.c - the command line: getopt_long table, validation, --help, --version.
+/* opts.c - the command line: option semantics, validation, --help, --version.
  *
  * Owns: turning argv and the environment (GREP_COLORS, GREP_COLOR, NO_COLOR,
  * TERM, the locale's codeset) into a struct config, with GNU grep 3.8's
  * option syntax, precedence rules and diagnostics ("grep" spelt "acgrep").
- * Reads -f pattern files.  Knows nothing of searching.
+ * Reads -f pattern files and --exclude-from glob files.  Knows nothing of
+ * searching.  The option tables and the grep-compatible resolution of
+ * long-option abbreviations are in opts_argv.c.
  *
  * Everything opts_parse allocates hangs off the config (pattern storage,
- * operand and glob arrays) or off cfg->opts_private (copies of environment
- * strings and of --exclude-dir globs) and is released by opts_free.
+ * operand and glob arrays) or off cfg->opts_private (the argv copy handed
+ * to getopt_long, copies of environment strings, of --exclude-dir globs
+ * and of --exclude-from files) and is released by opts_free.
  */
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
 #include <langinfo.h>
-#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,90 +26,23 @@
 
 #include "help.h"
 #include "opts.h"
+#include "opts_argv.h"
+#include "opts_color.h"
 
-#define PROG "acgrep"
 #define DEFAULT_LABEL "(standard input)"
 #define DEFAULT_GROUP_SEPARATOR "--"
 
 /* Allocations that the config's own fields cannot own (const pointers). */
 struct opts_private {
+	struct opts_argv args; /* argv as getopt_long saw it; optargs point into it */
 	char *legacy_color;  /* copy of GREP_COLOR when it is well formed */
 	char *grep_colors;   /* writable copy of GREP_COLORS, cut at ':' and '=' */
 	char **dirs;         /* --exclude-dir globs, trailing slashes stripped */
 	size_t n_dirs;
+	char **files;        /* --exclude-from contents, cut into globs */
+	size_t n_files;
 	char *order;         /* cfg->filter_order: 'i'/'e' per --include/--exclude */
 	size_t n_order, cap_order;
-};
-
-/* Long options without a short equivalent. */
-enum {
-	OPT_BINARY_FILES = CHAR_MAX + 1, OPT_COLOR, OPT_EXCLUDE, OPT_EXCLUDE_DIR,
-	OPT_INCLUDE, OPT_GROUP_SEP, OPT_NO_GROUP_SEP, OPT_LABEL, OPT_LINE_BUFFERED,
-	OPT_NO_IGNORE_CASE, OPT_HELP, OPT_COUNT_MATCHES, OPT_MMAP, OPT_NO_MMAP,
-	OPT_ENGINE, OPT_BUFFER_SIZE, OPT_SCAN_PATH,
-};
-
-/* Digits are options so that -NUM works as in grep.  No -d, -D, -T, -X. */
-static const char short_options[] = "0123456789A:B:C:EFGHIPUVabce:f:hiLlm:noqRrsuvwxyZz";
-
-/* Options that are synonyms share has_arg/flag/val, so getopt_long does
- * not call their common abbreviations ambiguous (--col, --qu...). */
-static const struct option long_options[] = {
-	/* grep 3.8's order, which its "ambiguous" messages list options in */
-	{"basic-regexp", no_argument, NULL, 'G'},
-	{"extended-regexp", no_argument, NULL, 'E'},
-	{"fixed-regexp", no_argument, NULL, 'F'}, /* grep's undocumented alias */
-	{"fixed-strings", no_argument, NULL, 'F'},
-	{"perl-regexp", no_argument, NULL, 'P'},
-	{"after-context", required_argument, NULL, 'A'},
-	{"before-context", required_argument, NULL, 'B'},
-	{"binary-files", required_argument, NULL, OPT_BINARY_FILES},
-	{"byte-offset", no_argument, NULL, 'b'},
-	{"context", required_argument, NULL, 'C'},
-	{"color", optional_argument, NULL, OPT_COLOR},
-	{"colour", optional_argument, NULL, OPT_COLOR},
-	{"count", no_argument, NULL, 'c'},
-	{"exclude", required_argument, NULL, OPT_EXCLUDE},
-	{"exclude-dir", required_argument, NULL, OPT_EXCLUDE_DIR},
-	{"file", required_argument, NULL, 'f'},
-	{"files-with-matches", no_argument, NULL, 'l'},
-	{"files-without-match", no_argument, NULL, 'L'},
-	{"group-separator", required_argument, NULL, OPT_GROUP_SEP},
-	{"help", no_argument, NULL, OPT_HELP},
-	{"include", required_argument, NULL, OPT_INCLUDE},
-	{"ignore-case", no_argument, NULL, 'i'},
-	{"no-ignore-case", no_argument, NULL, OPT_NO_IGNORE_CASE},
-	{"label", required_argument, NULL, OPT_LABEL},
-	{"line-buffered", no_argument, NULL, OPT_LINE_BUFFERED},
-	{"line-number", no_argument, NULL, 'n'},
-	{"line-regexp", no_argument, NULL, 'x'},
-	{"max-count", required_argument, NULL, 'm'},
-	{"no-filename", no_argument, NULL, 'h'},
-	{"no-group-separator", no_argument, NULL, OPT_NO_GROUP_SEP},
-	{"no-messages", no_argument, NULL, 's'},
-	{"null", no_argument, NULL, 'Z'},
-	{"null-data", no_argument, NULL, 'z'},
-	{"only-matching", no_argument, NULL, 'o'},
-	{"quiet", no_argument, NULL, 'q'},
-	{"recursive", no_argument, NULL, 'r'},
-	{"dereference-recursive", no_argument, NULL, 'R'},
-	{"regexp", required_argument, NULL, 'e'},
-	{"invert-match", no_argument, NULL, 'v'},
-	{"silent", no_argument, NULL, 'q'},
-	{"text", no_argument, NULL, 'a'},
-	{"binary", no_argument, NULL, 'U'},
-	{"unix-byte-offsets", no_argument, NULL, 'u'}, /* obsolete, warns */
-	{"version", no_argument, NULL, 'V'},
-	{"with-filename", no_argument, NULL, 'H'},
-	{"word-regexp", no_argument, NULL, 'w'},
-	/* acgrep's own */
-	{"count-matches", no_argument, NULL, OPT_COUNT_MATCHES},
-	{"mmap", no_argument, NULL, OPT_MMAP},
-	{"no-mmap", no_argument, NULL, OPT_NO_MMAP},
-	{"engine", required_argument, NULL, OPT_ENGINE},
-	{"buffer-size", required_argument, NULL, OPT_BUFFER_SIZE}, /* hidden */
-	{"scan-path", required_argument, NULL, OPT_SCAN_PATH},     /* hidden */
-	{NULL, 0, NULL, 0},
 };
 
 /* ---- diagnostics ---- */
@@ -123,26 +58,6 @@ static int oom(void)
 {
 	fputs(PROG ": memory exhausted\n", stderr);
 	return 2;
-}
-
-/* grep's xargmatch-style complaint about an enumerated option argument,
- * followed by the usage lines.  `valid` is NULL-terminated. */
-static int bad_choice(const char *option, const char *arg, const char *const *valid)
-{
-	fprintf(stderr, PROG ": invalid argument '%s' for '--%s'\nValid arguments are:\n",
-		arg, option);
-	for (; *valid; valid++)
-		fprintf(stderr, "  - '%s'\n", *valid);
-	return usage_error();
-}
-
-/* Returns the index of `arg` in the NULL-terminated `names`, or -1. */
-static int choice(const char *arg, const char *const *names)
-{
-	for (int i = 0; names[i]; i++)
-		if (strcmp(arg, names[i]) == 0)
-			return i;
-	return -1;
 }
 
 /* ---- numbers ---- */
@@ -254,40 +169,60 @@ static bool pb_finish(struct pat_builder *pb, struct pattern_set *set)
 	return true;
 }
 
-/* Reads all of -f `path` ("-" is standard input) and adds its lines.
- * Returns 0, or 2 after printing "acgrep: PATH: strerror" as grep does. */
-static int read_pattern_file(struct pat_builder *pb, const char *path)
+/* Reads all of `path` ("-" is standard input) into *text, NUL-terminated
+ * (and 64 KiB at least).  Returns 0 or an errno value. */
+static int slurp(const char *path, char **text, size_t *len)
 {
 	bool is_stdin = strcmp(path, "-") == 0;
 	int fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
 	char *buf = NULL;
-	size_t len = 0, cap = 0;
+	size_t cap = 0;
 	int err = fd < 0 ? errno : 0;
+	*len = 0;
 	while (!err) {
-		char *nb = grow(buf, &cap, len + 65536, 1);
+		char *nb = grow(buf, &cap, *len + 65536, 1);
 		if (!nb) {
 			err = ENOMEM;
 			break;
 		}
 		buf = nb;
-		ssize_t r = read(fd, buf + len, cap - len);
+		ssize_t r = read(fd, buf + *len, cap - *len - 1);
 		if (r == 0)
 			break;
 		if (r > 0)
-			len += (size_t)r;
+			*len += (size_t)r;
 		else if (errno != EINTR)
 			err = errno;
 	}
 	if (fd >= 0 && !is_stdin)
 		close(fd);
+	if (err)
+		free(buf);
+	else
+		buf[*len] = '\0';
+	*text = err ? NULL : buf;
+	return err;
+}
+
+/* "acgrep: FILE: strerror" as grep dies on a -f or --exclude-from FILE. */
+static int file_error(const char *path, int err)
+{
+	if (err == ENOMEM)
+		return oom();
+	fprintf(stderr, PROG ": %s: %s\n", path, strerror(err));
+	return 2;
+}
+
+/* Reads all of -f `path` and adds its lines.  Returns 0 or 2. */
+static int read_pattern_file(struct pat_builder *pb, const char *path)
+{
+	char *buf;
+	size_t len;
+	int err = slurp(path, &buf, &len);
 	if (!err && !pb_split(pb, buf, len, true))
 		err = ENOMEM;
 	free(buf);
-	if (err == ENOMEM)
-		return oom();
-	if (err)
-		fprintf(stderr, PROG ": %s: %s\n", path, strerror(err));
-	return err ? 2 : 0;
+	return err ? file_error(path, err) : 0;
 }
 
 /* ---- lists ---- */
@@ -337,132 +272,44 @@ static bool add_exclude_dir(struct config *cfg, const char *glob)
 	return push(&cfg->exclude_dirs, &cfg->n_exclude_dirs, copy);
 }
 
-/* ---- colour ---- */
-
-enum { COLOR_NEVER, COLOR_ALWAYS, COLOR_AUTO };
-
-/* --color's WHEN, case-insensitively as grep; -1 when unknown. */
-static int color_when(const char *arg)
+/* --exclude-from=FILE, as gnulib's add_exclude_file with grep's '\n':
+ * each line of FILE with its trailing white space removed is an --exclude
+ * glob; lines left empty are skipped.  (grep reads FILE once for operands
+ * and once for files met while recursing, so with FILE "-" only the latter
+ * see the globs; acgrep applies them to both.)  Returns -1 or 2. */
+static int add_exclude_from(struct config *cfg, const char *path)
 {
-	static const char *const words[] = {"never", "no", "none", "always", "yes",
-					    "force", "auto", "tty", "if-tty"};
-	for (int i = 0; i < 9; i++)
-		if (strcasecmp(arg, words[i]) == 0)
-			return i / 3; /* COLOR_NEVER, COLOR_ALWAYS, COLOR_AUTO */
-	return -1;
-}
-
-/* grep's defaults: ms=01;31:mc=01;31:sl=:cx=:fn=35:ln=32:bn=32:se=36 */
-static const struct color_spec default_colors = {
-	"01;31", "01;31", "", "", "35", "32", "32", "36", false, false,
-};
-
-/* The string capability `name` of GREP_COLORS, or NULL when unknown. */
-static const char **color_slot(struct color_spec *c, const char *name)
-{
-	static const char names[][3] = {"ms", "mc", "sl", "cx", "fn", "ln", "bn", "se"};
-	const char **slots[] = {&c->selected_match, &c->context_match, &c->selected_line,
-				&c->context_line, &c->file_name, &c->line_number,
-				&c->byte_offset, &c->separator};
-	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-		if (strcmp(name, names[i]) == 0)
-			return slots[i];
-	return NULL;
-}
-
-/* One GREP_COLORS capability; `val` is NULL when there was no '='.
- * Unknown names are ignored, as grep does for forward compatibility. */
-static void apply_color_cap(struct color_spec *c, const char *name, const char *val)
-{
-	if (strcmp(name, "mt") == 0) {
-		/* grep: mt=V sets ms; then mc takes ms's value (even without =V) */
-		if (val)
-			c->selected_match = val;
-		c->context_match = c->selected_match;
-	} else if (strcmp(name, "rv") == 0) {
-		c->reverse = true;
-	} else if (strcmp(name, "ne") == 0) {
-		c->no_erase = true;
-	} else if (val) {
-		const char **slot = color_slot(c, name);
-		if (slot)
-			*slot = val;
-	}
-}
-
-/* Parses a writable GREP_COLORS string in place, grep's way: "name=val"
- * entries split by ':', values of digits and ';' only.  At the first
- * malformed character parsing stops; entries before it stay applied. */
-static void parse_grep_colors(struct color_spec *c, char *s)
-{
-	char *name = s, *val = NULL, *q = s;
-	for (;;) {
-		char ch = *q;
-		if (ch == ':' || ch == '\0') {
-			*q++ = '\0';
-			apply_color_cap(c, name, val);
-			if (ch == '\0')
-				return;
-			name = q;
-			val = NULL;
-		} else if (ch == '=') {
-			if (q == name || val)
-				return;
-			*q++ = '\0';
-			val = q;
-		} else if (!val || ch == ';' || isdigit((unsigned char)ch)) {
-			q++;
-		} else {
-			return;
-		}
-	}
-}
-
-/* Decides cfg->color and fills cfg->colors.  auto: standard output is a
- * terminal, TERM is set and not "dumb", and NO_COLOR is unset or empty
- * (NO_COLOR is acgrep's addition; grep 3.8 ignores it; it never turns off
- * --color=always).  Colours come from GREP_COLOR (deprecated, warned about
- * when it takes effect) overridden by GREP_COLORS, only when colouring. */
-static bool setup_color(struct config *cfg, int when)
-{
-	cfg->colors = default_colors;
-	if (when == COLOR_AUTO) {
-		const char *term = getenv("TERM");
-		const char *no_color = getenv("NO_COLOR");
-		cfg->color = !cfg->quiet && isatty(STDOUT_FILENO) && term &&
-			     strcmp(term, "dumb") != 0 && !(no_color && *no_color);
-	} else {
-		cfg->color = when == COLOR_ALWAYS;
-	}
-	if (!cfg->color)
-		return true;
-
 	struct opts_private *priv = cfg->opts_private;
-	const char *legacy = getenv("GREP_COLOR");
-	if (legacy && *legacy && strspn(legacy, "0123456789;") == strlen(legacy)) {
-		priv->legacy_color = strdup(legacy);
-		if (!priv->legacy_color)
-			return false;
-		cfg->colors.selected_match = priv->legacy_color;
-		cfg->colors.context_match = priv->legacy_color;
+	char **nf = realloc(priv->files, (priv->n_files + 1) * sizeof *nf);
+	if (!nf)
+		return oom();
+	priv->files = nf;
+	char *text;
+	size_t len;
+	int err = slurp(path, &text, &len);
+	if (err)
+		return file_error(path, err);
+	priv->files[priv->n_files++] = text;
+	for (char *line = text, *end = text + len; line < end;) {
+		char *nl = memchr(line, '\n', (size_t)(end - line));
+		char *stop = nl ? nl : end, *next = nl ? nl + 1 : end;
+		while (stop > line && isspace((unsigned char)stop[-1]))
+			stop--;
+		if (stop > line) {
+			*stop = '\0';
+			if (!add_filter(cfg, 'e', line))
+				return oom();
+		}
+		line = next;
 	}
-	const char *colors = getenv("GREP_COLORS");
-	if (colors && *colors) {
-		priv->grep_colors = strdup(colors);
-		if (!priv->grep_colors)
-			return false;
-		parse_grep_colors(&cfg->colors, priv->grep_colors);
-	}
-	if (priv->legacy_color && (cfg->colors.selected_match == priv->legacy_color ||
-				   cfg->colors.context_match == priv->legacy_color))
-		fprintf(stderr, PROG ": warning: GREP_COLOR='%s' is deprecated; use GREP_COLORS='mt=%s'\n",
-			priv->legacy_color, priv->legacy_color);
-	return true;
+	return -1;
 }
 
 /* ---- the parser ---- */
 
 static const char *const binary_names[] = {"binary", "text", "without-match", NULL};
+static const char *const dir_names[] = {"read", "recurse", "skip", NULL};
+static const enum dir_action dir_actions[] = {DIRS_READ, DIRS_RECURSE, DIRS_SKIP};
 static const char *const engine_names[] = {"ac", "pcre2", NULL};
 static const char *const scan_names[] = {"auto", "dfa", "bitmap", "memchr", NULL};
 
@@ -471,6 +318,7 @@ struct parse_state {
 	struct pat_builder pb;
 	bool have_keys;          /* some -e or -f seen (even an empty -f) */
 	bool show_help, show_version;
+	bool follow_links;       /* -R seen: it stays in force through a later -r */
 	int color;               /* COLOR_* */
 	long long context;       /* -C/-NUM, -1 when unset */
 	/* -NUM: digits accumulate while getopt returns digits from one argv
@@ -513,6 +361,24 @@ static int apply_option(struct config *cfg, struct parse_state *st, int c)
 	case 'E': case 'G': case 'P':
 		fprintf(stderr, PROG ": -%c is not supported: acgrep searches for fixed strings only\n", c);
 		return 2;
+	case 'T':
+		fputs(PROG ": -T (--initial-tab) is not supported\n", stderr);
+		return 2;
+	case 'd': /* as -r and -R, the last of them wins */
+		k = opts_argmatch("--directories", optarg, dir_names, false);
+		if (k < 0) { /* sic: grep's ARGMATCH_DIE is usage(EXIT_FAILURE) */
+			usage_error();
+			return 1;
+		}
+		cfg->directories = dir_actions[k];
+		return -1;
+	case 'D':
+		if (strcmp(optarg, "read") != 0 && strcmp(optarg, "skip") != 0) {
+			fputs(PROG ": unknown devices method\n", stderr);
+			return 2;
+		}
+		cfg->devices = optarg[0] == 'r' ? DEVS_READ : DEVS_SKIP;
+		return -1;
 	case 'F': case 'U': return -1;
 	case 'u':
 		fputs(PROG ": warning: --unix-byte-offsets (-u) is obsolete\n", stderr);
@@ -545,11 +411,8 @@ static int apply_option(struct config *cfg, struct parse_state *st, int c)
 	case 'n': cfg->line_number = true; return -1;
 	case 'o': cfg->only_matching = true; return -1;
 	case 'q': cfg->quiet = true; return -1;
-	case 'R': cfg->recurse = RECURSE_ALL_LINKS; return -1;
-	case 'r': /* grep: a later -r does not undo an earlier -R */
-		if (cfg->recurse == RECURSE_NONE)
-			cfg->recurse = RECURSE_CMDLINE_LINKS;
-		return -1;
+	case 'R': st->follow_links = true; cfg->directories = DIRS_RECURSE; return -1;
+	case 'r': cfg->directories = DIRS_RECURSE; return -1;
 	case 's': cfg->no_messages = true; return -1;
 	case 'v': cfg->invert = true; return -1;
 	case 'w': cfg->word_regexp = true; return -1;
@@ -557,15 +420,16 @@ static int apply_option(struct config *cfg, struct parse_state *st, int c)
 	case 'Z': cfg->null_after_name = true; return -1;
 	case 'z': cfg->null_data = true; return -1;
 	case OPT_BINARY_FILES:
-		k = choice(optarg, binary_names);
-		if (k < 0) {
+		for (k = 0; binary_names[k] && strcmp(optarg, binary_names[k]) != 0;)
+			k++;
+		if (!binary_names[k]) {
 			fputs(PROG ": unknown binary-files type\n", stderr);
 			return 2;
 		}
 		cfg->binary = (enum binary_mode)k;
 		return -1;
 	case OPT_COLOR:
-		k = optarg ? color_when(optarg) : COLOR_AUTO;
+		k = optarg ? opts_color_when(optarg) : COLOR_AUTO;
 		if (k < 0)
 			st->show_help = true; /* sic: grep 3.8 shows --help, exit 0 */
 		else
@@ -573,6 +437,7 @@ static int apply_option(struct config *cfg, struct parse_state *st, int c)
 		return -1;
 	case OPT_INCLUDE: return add_filter(cfg, 'i', optarg) ? -1 : oom();
 	case OPT_EXCLUDE: return add_filter(cfg, 'e', optarg) ? -1 : oom();
+	case OPT_EXCLUDE_FROM: return add_exclude_from(cfg, optarg);
 	case OPT_EXCLUDE_DIR:
 		return add_exclude_dir(cfg, optarg) ? -1 : oom();
 	case OPT_GROUP_SEP: cfg->group_separator = optarg; return -1;
@@ -584,9 +449,9 @@ static int apply_option(struct config *cfg, struct parse_state *st, int c)
 	case OPT_MMAP: cfg->io = IO_MMAP; return -1;
 	case OPT_NO_MMAP: cfg->io = IO_READ; return -1;
 	case OPT_ENGINE:
-		k = choice(optarg, engine_names);
+		k = opts_argmatch("--engine", optarg, engine_names, true);
 		if (k < 0)
-			return bad_choice("engine", optarg, engine_names);
+			return usage_error();
 		cfg->engine = k ? ENGINE_PCRE2 : ENGINE_AC;
 		return -1;
 	case OPT_BUFFER_SIZE:
@@ -597,9 +462,9 @@ static int apply_option(struct config *cfg, struct parse_state *st, int c)
 		cfg->read_chunk = (size_t)v;
 		return -1;
 	case OPT_SCAN_PATH:
-		k = choice(optarg, scan_names);
+		k = opts_argmatch("--scan-path", optarg, scan_names, true);
 		if (k < 0)
-			return bad_choice("scan-path", optarg, scan_names);
+			return usage_error();
 		cfg->scan_path = k;
 		return -1;
 	default: /* '?': getopt_long has printed why */
@@ -612,7 +477,7 @@ static int parse_loop(int argc, char **argv, struct config *cfg, struct parse_st
 {
 	for (;;) {
 		int before = optind ? optind : 1; /* 0 only before the first call */
-		int c = getopt_long(argc, argv, short_options, long_options, NULL);
+		int c = getopt_long(argc, argv, opts_short_options, opts_long_options, NULL);
 		if (c >= '0' && c <= '9') {
 			if (!take_digit(st, c, before))
 				return 2;
@@ -626,6 +491,10 @@ static int parse_loop(int argc, char **argv, struct config *cfg, struct parse_st
 		}
 		if (c == -1)
 			return -1;
+		if (c == OPT_AMBIGUOUS) {
+			opts_argv_ambiguous(&cfg->opts_private->args, argv[optind - 1]);
+			return usage_error();
+		}
 		int status = apply_option(cfg, st, c);
 		if (status >= 0)
 			return status;
@@ -676,6 +545,11 @@ static int finish(int argc, char **argv, struct config *cfg, struct parse_state 
 			cfg->files[cfg->n_files++] = argv[optind++];
 	}
 
+	/* -r, -R and -d: the last one decides whether to recurse; -R, once
+	 * given, decides how (grep keeps FTS_LOGICAL). */
+	cfg->recurse = cfg->directories != DIRS_RECURSE ? RECURSE_NONE
+		       : st->follow_links ? RECURSE_ALL_LINKS : RECURSE_CMDLINE_LINKS;
+
 	/* Explicit -A/-B win over -C/-NUM whatever the order. */
 	if (cfg->after < 0)
 		cfg->after = st->context;
@@ -692,17 +566,15 @@ static int finish(int argc, char **argv, struct config *cfg, struct parse_state 
 
 	if (cfg->list != LIST_NONMATCHING && cannot_select(cfg))
 		return 1;
-	if (!setup_color(cfg, st->color))
+	struct opts_private *priv = cfg->opts_private;
+	if (!opts_color_setup(cfg, st->color, &priv->legacy_color, &priv->grep_colors))
 		return oom();
 	cfg->utf8_locale = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
 	return -1;
 }
 
-/* See opts.h.  Besides 0 (--help, --version) and 2 (errors), returns 1
- * when grep would exit 1 without reading any input (cannot_select). */
 int opts_parse(int argc, char **argv, struct config *cfg)
 {
-	static char prog_name[] = PROG;
 	struct parse_state st;
 	memset(&st, 0, sizeof st);
 	st.context = -1;
@@ -711,23 +583,25 @@ int opts_parse(int argc, char **argv, struct config *cfg)
 		.max_count = -1, .with_filename = -1, .label = DEFAULT_LABEL,
 		.before = -1, .after = -1, .group_separator = DEFAULT_GROUP_SEPARATOR,
 		.binary = BINARY_BINARY, .io = IO_AUTO, .engine = ENGINE_AC,
-		.recurse = RECURSE_NONE, .colors = default_colors,
+		.recurse = RECURSE_NONE, .directories = DIRS_READ, .devices = DEVS_READ,
+		.colors = opts_default_colors,
 	};
 	cfg->opts_private = calloc(1, sizeof *cfg->opts_private);
 	if (!cfg->opts_private)
 		return oom();
+	int status = -1;
 	if (argc < 1)
-		return usage_error();
-
-	/* getopt_long names argv[0] in its messages; make that "acgrep". */
-	char *saved_name = argv[0];
-	argv[0] = prog_name;
+		status = usage_error();
+	else if (!opts_argv_build(&cfg->opts_private->args, argc, argv))
+		status = oom();
+	/* getopt_long works on (and permutes) the copy, never on argv */
+	char **args = cfg->opts_private->args.argv;
 	optind = 0; /* full re-initialisation, so repeated calls work */
 	opterr = 1;
-	int status = parse_loop(argc, argv, cfg, &st);
 	if (status < 0)
-		status = finish(argc, argv, cfg, &st);
-	argv[0] = saved_name;
+		status = parse_loop(argc, args, cfg, &st);
+	if (status < 0)
+		status = finish(argc, args, cfg, &st);
 
 	free(st.pb.bytes);
 	free(st.pb.spans);
@@ -753,11 +627,15 @@ void opts_free(struct config *cfg)
 		for (size_t i = 0; i < priv->n_dirs; i++)
 			free(priv->dirs[i]);
 		free(priv->dirs);
+		for (size_t i = 0; i < priv->n_files; i++)
+			free(priv->files[i]);
+		free(priv->files);
+		opts_argv_free(&priv->args);
 		free(priv->legacy_color);
 		free(priv->grep_colors);
 		free(priv->order);
 		free(priv);
 		cfg->opts_private = NULL;
 	}
-	cfg->colors = default_colors; /* no pointers into freed copies */
+	cfg->colors = opts_default_colors; /* no pointers into freed copies */
 }

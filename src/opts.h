@@ -1,20 +1,31 @@
-/* opts.h - the command line: getopt_long table, validation, --help, --version.
+/* opts.h - the command line: options, validation, --help, --version.
  *
  * Owns: turning argv and the environment (GREP_COLORS, GREP_COLOR, NO_COLOR,
- * TERM, the locale) into a const struct config.  Knows nothing of searching.
+ * TERM, POSIXLY_CORRECT, the locale) into a const struct config.  Knows
+ * nothing of searching.  (Split over opts.c, opts_argv.c, opts_color.c.)
  */
 #ifndef ACGREP_OPTS_H
 #define ACGREP_OPTS_H
 
 #include "config.h"
 
-/* Parses argv into *cfg (zeroed by the caller).  Reads pattern files (-f).
- * Returns -1 when the search should run, or an exit status to exit with at
- * once: 0 after --help/--version, 2 after a usage error or an unreadable
- * pattern file (the message is already on stderr, as GNU grep prints it). */
+/* Parses argv into *cfg (zeroed by the caller); argv itself is neither
+ * modified nor permuted.  Reads -f pattern files and --exclude-from glob
+ * files.  Returns -1 when the search should run, or an exit status to exit
+ * with at once, any message already on stderr as GNU grep 3.8 prints it:
+ *   0  after --help or --version (on stdout);
+ *   1  when grep exits 1 without reading any input: nothing can be
+ *      selected (-m 0, -f /dev/null without -v, only empty patterns with
+ *      -v and without -x/-w; never with -L), or an invalid -d ACTION
+ *      (grep's usage(EXIT_FAILURE));
+ *   2  after a usage error, an invalid option argument or an unreadable
+ *      -f / --exclude-from file.
+ * When it returns 0, 1 or 2, everything is already freed (opts_free is
+ * then harmless).  When it returns -1, the strings in *cfg stay valid
+ * until opts_free(cfg). */
 int opts_parse(int argc, char **argv, struct config *cfg);
 
-/* Frees what opts_parse allocated in *cfg. */
+/* Frees what opts_parse allocated in *cfg; calling it twice is harmless. */
 void opts_free(struct config *cfg);
 
 #endif
