@@ -11,6 +11,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <wchar.h>
+#include <wctype.h>
 
 #include "config.h"
 #include "input.h"
@@ -137,12 +139,67 @@ static struct pattern_set usable_patterns(const struct config *cfg)
 	return ps;
 }
 
+/* Does a UTF-8 pattern hold a character that -i folds to a character of
+ * another length, or a multibyte character with case counterparts?  Then GNU
+ * grep -F -i hands the search to its regex matcher. */
+static bool needs_multibyte_fold(const struct pattern *p)
+{
+	mbstate_t st;
+	memset(&st, 0, sizeof st);
+	for (size_t i = 0; i < p->len;) {
+		wchar_t wc;
+		size_t n = mbrtowc(&wc, p->bytes + i, p->len - i, &st);
+		if (n == (size_t)-1 || n == (size_t)-2)
+			return true;
+		if (n == 0)
+			n = 1;
+		wint_t up = towupper((wint_t)wc), low = towlower((wint_t)wc);
+		if ((n > 1 && (up != (wint_t)wc || low != (wint_t)wc)) || wc == L'i' || wc == L'I' ||
+		    wc == L's' || wc == L'S')
+			return true;
+		i += n;
+	}
+	return false;
+}
+
+/* GNU grep 3.8 searches fixed strings with its kwset matcher unless: in a
+ * single-byte locale there is one distinct pattern and -w; in UTF-8 a
+ * pattern is not valid UTF-8, or -i meets a character folded by its regex
+ * matcher.  Only the kwset matcher has the -w quirk in match_options. */
+static bool grep_kwset_word_quirk(const struct config *cfg, const struct pattern_set *ps)
+{
+	if (!cfg->word_regexp || cfg->line_regexp)
+		return false;
+	if (!cfg->utf8_locale) {
+		for (size_t i = 1; i < ps->count; i++)
+			if (ps->items[i].len != ps->items[0].len ||
+			    memcmp(ps->items[i].bytes, ps->items[0].bytes, ps->items[0].len) != 0)
+				return true;
+		return false;
+	}
+	for (size_t i = 0; i < ps->count; i++) {
+		mbstate_t st;
+		memset(&st, 0, sizeof st);
+		const struct pattern *p = &ps->items[i];
+		for (size_t k = 0; k < p->len;) {
+			size_t n = mbrlen(p->bytes + k, p->len - k, &st);
+			if (n == (size_t)-1 || n == (size_t)-2)
+				return false;
+			k += n ? n : 1;
+		}
+		if (cfg->ignore_case && needs_multibyte_fold(p))
+			return false;
+	}
+	return true;
+}
+
 static struct matcher *build_matcher(const struct config *cfg)
 {
 	struct match_options mo = { cfg->ignore_case, cfg->word_regexp, cfg->line_regexp,
-				    cfg->utf8_locale, cfg->null_data ? '\0' : '\n', cfg->scan_path };
+				    cfg->utf8_locale, cfg->null_data ? '\0' : '\n', cfg->scan_path, false };
 	const char *error = NULL;
 	struct pattern_set ps = usable_patterns(cfg);
+	mo.word_ignores_before_from = grep_kwset_word_quirk(cfg, &ps);
 	struct matcher *m = cfg->engine == ENGINE_PCRE2 ? matcher_pcre2_new(&ps, &mo, &error)
 							: matcher_ac_new(&ps, &mo, &error);
 	if (ps.items != cfg->patterns.items)

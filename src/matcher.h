@@ -20,6 +20,11 @@ struct match_options {
 	bool utf8;        /* UTF-8 locale: -i folds non-ASCII, -w uses iswalnum */
 	char eol;         /* '\n' or '\0' */
 	int scan_path;    /* enum ac_scan_path, 0 = automatic */
+	/* GNU grep -F's own quirk, on the paths where it uses its fixed-string
+	 * matcher: with -w, a match starting exactly at `from` is not checked
+	 * against the character before `from` (so `grep -ow -e a -e ' '` prints
+	 * both matches of "a ").  See grep_kwset_word_quirk in main.c. */
+	bool word_ignores_before_from;
 };
 
 struct matcher;

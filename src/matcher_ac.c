@@ -175,6 +175,7 @@ struct qualify {
 	const struct matcher_ac *m;
 	const char *buf;
 	size_t len;
+	size_t from;
 	bool exact;
 	bool found;
 	size_t start, end, line_end;
@@ -186,7 +187,8 @@ static bool qualifies(const struct qualify *q, size_t s, size_t e)
 	if (q->m->opt.line)
 		return (s == 0 || q->buf[s - 1] == eol) && (e == q->len || q->buf[e] == eol);
 	bool utf8 = q->m->opt.utf8;
-	return !(s > 0 && word_before(q->buf, q->len, s, utf8)) &&
+	bool look_before = s > 0 && !(s == q->from && q->m->opt.word_ignores_before_from);
+	return !(look_before && word_before(q->buf, q->len, s, utf8)) &&
 	       !(e < q->len && word_at(q->buf, q->len, e, utf8));
 }
 
@@ -217,7 +219,7 @@ static bool ac_matcher_find(const struct matcher *base, const char *buf, size_t 
 	const struct matcher_ac *m = (const struct matcher_ac *)base;
 	const uint8_t *text = (const uint8_t *)buf;
 	if (m->opt.word || m->opt.line) {
-		struct qualify q = { m, buf, len, exact, false, 0, 0, 0 };
+		struct qualify q = { m, buf, len, from, exact, false, 0, 0, 0 };
 		ac_scan_overlapping(m->ac, text, len, from, qualify_cb, &q);
 		*start = q.start;
 		*end = q.end;

@@ -1,49 +1,49 @@
 /* matcher_pcre2.c - the PCRE2 engine: a second, independent implementation
- * of the matcher interface, used as a test oracle and benchmark baseline
+ * of matcher.h, used as a test oracle and benchmark baseline
  * (acgrep --engine=pcre2).
  *
- * Owns: turning a fixed-string pattern set into one or more PCRE2 regexes
- * (every pattern escaped as a literal, alternatives ordered longest first so
- * that PCRE2's leftmost-first alternation yields grep -F's leftmost-longest
- * match), and running them.  Refuses to know about files, lines of output,
- * colours or the Aho-Corasick engine; it shares nothing with matcher_ac.c
- * except the matcher.h contract.
+ * Owns: turning a fixed-string pattern set into PCRE2 regexes (each pattern
+ * escaped as a literal; alternatives ordered longest first, so PCRE2's
+ * leftmost-first alternation yields grep -F's leftmost-longest match) and
+ * running them.  Refuses to know about files, output, colours or the
+ * Aho-Corasick engine: it shares nothing with matcher_ac.c but matcher.h.
  *
- * How each option maps onto PCRE2:
- *   -x  ^(?:alts)$ with PCRE2_MULTILINE and the newline convention set to
- *       the eol byte (PCRE2_NEWLINE_LF or PCRE2_NEWLINE_NUL); -x overrides -w
- *       as in grep.
+ * Options:
+ *   -x  ^(?:alts)$, PCRE2_MULTILINE, newline convention = the eol byte
+ *       (PCRE2_NEWLINE_LF or _NUL).  -x overrides -w, as in grep.
  *   -w  C locale: (?<![A-Za-z0-9_])(?:alts)(?![A-Za-z0-9_]).  UTF-8 locale:
- *       (?:alts)(?C1), where the callout applies grep's own rule (the
- *       character before the match start and the one at its end must not be
- *       '_' or iswalnum(), invalid bytes being non-word; the character before
- *       a continuation byte is found as GNU grep's mb_goback does).  PCRE2's
- *       UCP \w differs from glibc's iswalnum on ~2300 code points, hence the
- *       callout.  Failing the callout makes PCRE2 backtrack into the next
- *       (shorter) alternative at the same start, then move on: exactly
- *       grep -w's "longest first, then shorter, then later starts".
- *   -i  PCRE2_CASELESS.  In a UTF-8 locale, patterns that are valid UTF-8
- *       are compiled with PCRE2_UTF|PCRE2_UCP|PCRE2_MATCH_INVALID_UTF (the
- *       text may be invalid UTF-8; invalid bytes simply never match there)
- *       and are ordered by character count, which orders match lengths too
- *       since one pattern character always matches one text character.
- *       Patterns that are not valid UTF-8 go to separate byte-mode batches
- *       where only ASCII letters fold (see GAPS).  Without -i everything is
- *       byte mode: grep -F matches bytes, even inside a character.
- * Patterns containing the eol byte can never match and are dropped; the
- * empty pattern is an empty alternative, sorted last.
+ *       (?:alts)(?C1); the callout applies grep's rule (the characters
+ *       before and after must not be '_' or iswalnum(); invalid bytes are
+ *       not word characters; a continuation byte belongs to the character
+ *       grep's mb_goback finds), because PCRE2's UCP \w and glibc's iswalnum
+ *       disagree on ~2300 code points.  A refused match makes PCRE2 try the
+ *       next (shorter) alternative at the same start, then later starts:
+ *       exactly grep -w's order.
+ *   -i  PCRE2_CASELESS.  In a UTF-8 locale, patterns that are valid UTF-8 go
+ *       to batches compiled with PCRE2_UTF|PCRE2_UCP|PCRE2_MATCH_INVALID_UTF
+ *       (invalid text bytes just never match; no per-call UTF check), sorted
+ *       by character count: one pattern character matches one text
+ *       character, so more characters means a longer match in bytes.  Other
+ *       patterns go to byte-mode batches that fold ASCII only and start with
+ *       (?C2), refusing starts inside a valid character as grep -i does.
+ *   Without -i everything is byte mode: grep -F matches bytes, even inside
+ *   a character.
+ * Patterns containing the eol byte cannot match and are dropped; the empty
+ * pattern is an empty alternative, sorted last.
  *
  * Batching: at most matcher_pcre2_batch_limit alternatives (default 2000)
- * or 16 KiB of pattern bytes per regex; a batch PCRE2 refuses to compile is
- * split in two until it compiles.  find() returns the best match over all
- * batches (minimum start, then maximum end).
+ * or 16 KiB of pattern bytes per regex; a batch PCRE2 refuses is split in
+ * two until it compiles.  find() takes the best match over all batches
+ * (minimum start, then maximum end).
  *
- * GAPS vs GNU grep -F (known): -i folds by Unicode simple case folding
- * (PCRE2), not glibc towupper/towlower: e.g. 'k' matches U+212A KELVIN SIGN
- * here but not in grep, and U+0131 dotless i folds to i/I in grep but not
- * here; -i with a non-UTF-8 pattern in a UTF-8 locale folds ASCII only.
- * With utf8 the -w test uses the process's LC_CTYPE (the caller must have
- * called setlocale with a UTF-8 locale, as grep itself does).
+ * Known gaps vs GNU grep -F: -i folds by Unicode simple case folding, not
+ * glibc's towupper/towlower (e.g. 'k' matches U+212A KELVIN SIGN here, not
+ * in grep; U+0131 dotless i folds to i/I in grep, not here; U+1E9E/U+00DF
+ * fold here only); -i with a non-UTF-8 pattern in a UTF-8 locale folds its
+ * ASCII letters only; one pattern longer than ~30 KB exceeds PCRE2's
+ * compiled-size limit (LINK_SIZE 2) and is refused with an error.  With
+ * utf8, -w consults the process's LC_CTYPE: the caller must have called
+ * setlocale, as grep does.
  */
 #include "matcher.h"
 
@@ -67,6 +67,7 @@ enum { DEFAULT_BATCH_ALTS = 2000, BATCH_BYTES = 16 * 1024 };
 
 static const char ERR_NOMEM[] = "out of memory";
 static const char ERR_COMPILE[] = "PCRE2 failed to compile the patterns";
+static const char ERR_TOO_LONG[] = "a pattern is too long for the PCRE2 engine";
 
 /* Mutable per-matcher state; find() is const, so it lives behind a pointer. */
 struct scratch {
@@ -79,9 +80,10 @@ struct scratch {
 
 struct pcre2_matcher {
 	struct matcher base;
-	pcre2_code **codes;
-	size_t n_codes, cap_codes;
+	pcre2_code **codes; /* one compiled regex per batch */
+	size_t n_codes;
 	char eol;
+	bool hide_before_from; /* grep's -w quirk: see match_options */
 	struct scratch *s;
 };
 
@@ -278,20 +280,6 @@ struct build {
 	const char *error;
 };
 
-static bool add_code(struct pcre2_matcher *m, pcre2_code *code)
-{
-	if (m->n_codes == m->cap_codes) {
-		size_t cap = m->cap_codes ? 2 * m->cap_codes : 8;
-		pcre2_code **nc = realloc(m->codes, cap * sizeof *nc);
-		if (!nc)
-			return false;
-		m->codes = nc;
-		m->cap_codes = cap;
-	}
-	m->codes[m->n_codes++] = code;
-	return true;
-}
-
 /* Compiles ents[lo..hi) (all in the same UTF/byte group) into one regex,
  * splitting the range in two while PCRE2 refuses it. */
 static bool compile_range(struct build *b, size_t lo, size_t hi)
@@ -344,7 +332,7 @@ static bool compile_range(struct build *b, size_t lo, size_t hi)
 			return false;
 		}
 		if (hi - lo < 2) {
-			b->error = ERR_COMPILE;
+			b->error = errcode == PCRE2_ERROR_PATTERN_TOO_LARGE ? ERR_TOO_LONG : ERR_COMPILE;
 			return false;
 		}
 		size_t mid = lo + (hi - lo) / 2;
@@ -352,11 +340,7 @@ static bool compile_range(struct build *b, size_t lo, size_t hi)
 	}
 	/* JIT is an optimisation: on failure pcre2_match() interprets. */
 	(void)pcre2_jit_compile(code, PCRE2_JIT_COMPLETE);
-	if (!add_code(b->m, code)) {
-		pcre2_code_free(code);
-		b->error = ERR_NOMEM;
-		return false;
-	}
+	b->m->codes[b->m->n_codes++] = code; /* room for one per pattern */
 	return true;
 }
 
@@ -387,23 +371,25 @@ static bool pcre2_find(const struct matcher *base, const char *buf, size_t len,
 	(void)exact; /* always exact */
 	if (len == 0 || from > len)
 		return false;
-	s->buf = (const unsigned char *)buf;
-	s->len = len;
+	/* With the -w quirk the subject starts at `from`, so neither the
+	 * lookbehind nor the callout sees the character before it. */
+	size_t skip = m->hide_before_from ? from : 0;
+	const char *subject = buf + skip;
+	s->buf = (const unsigned char *)subject;
+	s->len = len - skip;
 
-	size_t limit = len, best_s = SIZE_MAX, best_e = 0;
+	size_t limit = len - skip, best_s = SIZE_MAX, best_e = 0;
 	for (size_t i = 0; i < m->n_codes; i++) {
-		if (from > limit)
-			break;
-		int rc = pcre2_match(m->codes[i], (PCRE2_SPTR)buf, limit, from, 0, s->md,
+		int rc = pcre2_match(m->codes[i], (PCRE2_SPTR)subject, limit, from - skip, 0, s->md,
 				     s->mctx);
 		if (rc == PCRE2_ERROR_JIT_STACKLIMIT) /* retry interpreted */
-			rc = pcre2_match(m->codes[i], (PCRE2_SPTR)buf, limit, from,
+			rc = pcre2_match(m->codes[i], (PCRE2_SPTR)subject, limit, from - skip,
 					 PCRE2_NO_JIT, s->md, s->mctx);
 		if (rc < 0) /* PCRE2_ERROR_NOMATCH; other errors cannot occur with
 			       the limits set at construction */
 			continue;
 		PCRE2_SIZE *ov = pcre2_get_ovector_pointer(s->md);
-		size_t ms = ov[0], me = ov[1];
+		size_t ms = ov[0] + skip, me = ov[1] + skip;
 		/* An empty match after the final eol is not inside any line. */
 		if (ms == len && buf[len - 1] == m->eol)
 			continue;
@@ -411,7 +397,7 @@ static bool pcre2_find(const struct matcher *base, const char *buf, size_t len,
 			best_s = ms;
 			best_e = me;
 			const char *nl = memchr(buf + me, m->eol, len - me);
-			limit = nl ? (size_t)(nl - buf) : len;
+			limit = (nl ? (size_t)(nl - buf) : len) - skip;
 		}
 	}
 	if (best_s == SIZE_MAX)
@@ -444,6 +430,7 @@ struct matcher *matcher_pcre2_new(const struct pattern_set *patterns,
 	}
 	m->base.ops = &pcre2_ops;
 	m->eol = opts->eol;
+	m->hide_before_from = opts->word_ignores_before_from && opts->word && !opts->line;
 	struct build b = { .m = m, .opts = opts };
 
 	m->s = calloc(1, sizeof *m->s);
@@ -495,6 +482,9 @@ struct matcher *matcher_pcre2_new(const struct pattern_set *patterns,
 		b.ents[k++] = b.ents[i];
 	}
 	n = k;
+	m->codes = malloc((n ? n : 1) * sizeof *m->codes);
+	if (!m->codes)
+		return fail(m, &b, ERR_NOMEM, error);
 
 	/* Cut into batches: same group, bounded alternatives and bytes. */
 	size_t max_alts = matcher_pcre2_batch_limit ? matcher_pcre2_batch_limit
