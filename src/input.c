@@ -291,3 +291,23 @@ void input_guard_disarm(void)
 	atomic_signal_fence(memory_order_seq_cst);
 	guard_target = NULL;
 }
+
+bool input_head_has_nul(const struct input *in, size_t n)
+{
+	if (in->mapped)
+		return memchr(in->map + in->map_skip, '\0',
+			      n < in->map_len - in->map_skip ? n : in->map_len - in->map_skip) != NULL;
+	if (!in->is_regular)
+		return false;
+	char buf[4096];
+	for (size_t done = 0; done < n;) {
+		size_t want = n - done < sizeof buf ? n - done : sizeof buf;
+		ssize_t got = pread(in->fd, buf, want, (off_t)(in->start + done));
+		if (got <= 0)
+			return false;
+		if (memchr(buf, '\0', (size_t)got))
+			return true;
+		done += (size_t)got;
+	}
+	return false;
+}

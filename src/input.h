@@ -103,6 +103,13 @@ void input_guard_install(void);
 void input_guard_arm(sigjmp_buf *target);
 void input_guard_disarm(void);
 
+/* True when the first n bytes of the input hold a NUL byte, looked at
+ * without consuming anything: the mapping, or pread() on a regular file.
+ * Always false for pipes and other unseekable inputs.  GNU grep decides
+ * that a file is binary from its first buffer; this lets a search that
+ * reads in small chunks decide the same way. */
+bool input_head_has_nul(const struct input *in, size_t n);
+
 /* True when `in` and the file descriptor `fd` name the same regular file
  * (same st_dev and st_ino; grep's "input file is also the output" check). */
 bool input_same_file(const struct input *in, int fd);

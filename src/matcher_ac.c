@@ -160,14 +160,16 @@ static bool word_before(const char *buf, size_t len, size_t i, bool utf8)
 	unsigned char c = (unsigned char)buf[i - 1];
 	if (c < 0x80 || !utf8)
 		return is_word_byte(c);
-	size_t s = i - 1; /* back over continuation bytes to a lead byte */
-	while (s > 0 && i - s < 4 && ((unsigned char)buf[s] & 0xC0) == 0x80)
+	/* As grep: the character containing byte i-1, decoded from its lead
+	 * byte (at most 3 bytes back), even when it extends past i. */
+	size_t s = i - 1;
+	while (s > 0 && i - 1 - s < 3 && ((unsigned char)buf[s] & 0xC0) == 0x80)
 		s--;
 	wchar_t wc;
 	mbstate_t st;
 	memset(&st, 0, sizeof st);
 	size_t n = mbrtowc(&wc, buf + s, len - s, &st);
-	return n <= MB_LEN_MAX && s + n == i && iswalnum((wint_t)wc);
+	return n <= MB_LEN_MAX && n > 0 && s + n >= i && iswalnum((wint_t)wc);
 }
 
 /* State of a -w or -x search over the overlapping matches. */

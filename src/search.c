@@ -15,6 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* GNU grep 3.8 reads a file in buffers of about this size and decides per
+ * buffer whether it is binary; a NUL this early makes the whole file binary. */
+#define GREP_FIRST_BUFFER (96u << 10)
+
 struct file_search {
 	const struct config *cfg;
 	struct searcher *s;
@@ -149,11 +153,13 @@ static void select_line(struct file_search *f, size_t ls, size_t le)
 	const struct config *cfg = f->cfg;
 	f->selected += cfg->count_matches && !cfg->invert ? count_line_matches(f, ls, le) : 1;
 	f->outleft--;
-	if (f->stop_on_select) {
-		f->done = true;
-		return;
-	}
-	if (!f->quiet) {
+	if (f->quiet) {
+		f->s->used = true; /* as grep: even unprinted output parts groups */
+		if (f->stop_on_select) {
+			f->done = true;
+			return;
+		}
+	} else {
 		print_before(f, ls);
 		if (print_window_line(f, ls, le, SEP_SELECTED)) {
 			f->pending = cfg->after > 0 ? cfg->after : 0;
@@ -267,7 +273,9 @@ void search_input(struct searcher *s, struct input *in, const char *name, struct
 			res->read_errno = errno;
 			break;
 		}
-		if (detect_nul && !binary && memchr(w.data, '\0', w.len)) {
+		if (detect_nul && !binary &&
+		    ((w.offset == 0 && input_head_has_nul(in, GREP_FIRST_BUFFER)) ||
+		     memchr(w.data, '\0', w.len))) {
 			binary = true;
 			if (cfg->binary == BINARY_WITHOUT_MATCH) {
 				without_match = true;
