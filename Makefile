@@ -42,7 +42,7 @@ all: acgrep
 	@if [ -z "$(PCRE2_LIBS)" ]; then echo "note: libpcre2-8 not found: the PCRE2 engine (--engine=pcre2) is not compiled in"; fi
 
 acgrep: $(O)/acgrep
-	cp $< $@
+	cp $< $@.tmp && mv -f $@.tmp $@
 
 $(O)/acgrep: $(LIB_OBJ) $(O)/main.o
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)

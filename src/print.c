@@ -184,10 +184,8 @@ static size_t line_middle(struct printer *pr, const char *text, size_t len, stru
 		}
 		if (cfg->only_matching) {
 			struct line_pos mpos = { pos.lineno, pos.offset + ms };
-			if (!line_head(pr, text + ms, me - ms, mpos, cfg->invert ? SEP_CONTEXT : SEP_SELECTED)) {
-				cur = me;
-				continue;
-			}
+			if (!line_head(pr, text + ms, me - ms, mpos, cfg->invert ? SEP_CONTEXT : SEP_SELECTED))
+				return SIZE_MAX; /* as grep: the rest of the line is dropped */
 		} else {
 			if (mid != SIZE_MAX) {
 				cur = mid;
@@ -237,8 +235,11 @@ bool print_line(struct printer *pr, const char *text, size_t len, struct line_po
 	}
 	size_t done = 0;
 	if ((cfg->only_matching && matching) || colored(pr, line_cap) || colored(pr, match_cap)) {
-		if (matching && (cfg->only_matching || colored(pr, match_cap)))
+		if (matching && (cfg->only_matching || colored(pr, match_cap))) {
 			done = line_middle(pr, text, len, pos, line_cap, match_cap);
+			if (done == SIZE_MAX)
+				return false;
+		}
 		if (!cfg->only_matching && colored(pr, line_cap))
 			done = line_tail(pr, text, done, len, line_cap);
 	}
