@@ -1,0 +1,153 @@
+#!/usr/bin/env bats
+# -w / --word-regexp: word-constituent boundaries, fallbacks, UTF-8 letters.
+
+load helpers
+
+@test "word: whole word matches, embedded does not" {
+	fixture in 'foo\nfoobar\nbarfoo\nbar foo baz\nxfoox\n'
+	in_both_locales same_as_grep -w foo in
+	expect 0 'foo\nbar foo baz\n' -- -F -w foo in
+}
+
+@test "word: 'foo foobar' line matches foo" {
+	fixture in 'foo foobar\n'
+	in_both_locales same_as_grep -w foo in
+	in_both_locales same_as_grep -w -o -b foo in
+	expect 0 '0:foo\n' -- -F -w -o -b foo in
+}
+
+@test "word: first occurrence fails, later occurrence on the line succeeds" {
+	fixture in 'foobar foo\nfoobar\n'
+	in_both_locales same_as_grep -w foo in
+	in_both_locales same_as_grep -w -o -b foo in
+	expect 0 '7:foo\n' -- -F -w -o -b foo in
+}
+
+@test "word: prefix of a word is rejected" {
+	fixture in 'food\n'
+	in_both_locales same_as_grep -w foo in
+	expect 1 '' -- -F -w foo in
+}
+
+@test "word: suffix of a word is rejected" {
+	fixture in 'barfoo\n'
+	in_both_locales same_as_grep -w foo in
+	expect 1 '' -- -F -w foo in
+}
+
+@test "word: longer match failing falls back to a shorter pattern at the same start" {
+	fixture in 'foobarx foo\nfoob foobar\n'
+	in_both_locales same_as_grep -w -o -e foo -e foobar -e foob in
+	in_both_locales same_as_grep -w -o -b -e foobar -e foo in
+}
+
+@test "word: shorter match failing, longer succeeds" {
+	fixture in 'foobar\n'
+	in_both_locales same_as_grep -w -o -e foo -e foobar in
+	expect 0 'foobar\n' -- -F -w -o -e foo -e foobar in
+}
+
+@test "word: no pattern qualifies at the start, a later start does" {
+	fixture in 'abcd ab\n'
+	in_both_locales same_as_grep -w -o -b -e abc -e ab in
+	expect 0 '5:ab\n' -- -F -w -o -b -e abc -e ab in
+}
+
+@test "word: repeated letters" {
+	fixture in 'aaa\naa aaa a\n'
+	in_both_locales same_as_grep -w -e a -e aa in
+	in_both_locales same_as_grep -w -o -n -e a -e aa in
+	in_both_locales same_as_grep -w -o -n aa in
+}
+
+@test "word: underscore is a word character" {
+	fixture in 'foo_bar\n_foo\nfoo_\nfoo\n'
+	in_both_locales same_as_grep -w foo in
+	in_both_locales same_as_grep -w foo_bar in
+	expect 0 'foo\n' -- -F -w foo in
+}
+
+@test "word: digits are word characters" {
+	fixture in 'a1 a\nfoo2\n2foo\nfoo 2\n'
+	in_both_locales same_as_grep -w foo in
+	in_both_locales same_as_grep -w -o a in
+	in_both_locales same_as_grep -w 2 in
+}
+
+@test "word: punctuation and spaces are boundaries" {
+	fixture in 'foo-bar\n(foo)\nfoo.\n"foo"\n\tfoo\t\n'
+	in_both_locales same_as_grep -w foo in
+	in_both_locales same_as_grep -w -c foo in
+	expect 0 '5\n' -- -F -w -c foo in
+}
+
+@test "word: start and end of line are boundaries" {
+	fixture in 'foo\nfoo bar\nbar foo\n'
+	in_both_locales same_as_grep -w -n foo in
+}
+
+@test "word: pattern with non-word characters at its edges" {
+	fixture in ' foo\nfoo \nxfoo ybar\nfoo-bar\n'
+	in_both_locales same_as_grep -w -e ' foo' in
+	in_both_locales same_as_grep -w -e 'foo ' in
+	in_both_locales same_as_grep -w -e 'o y' in
+	in_both_locales same_as_grep -w -e '-' in
+	in_both_locales same_as_grep -w -e 'foo-bar' -e bar in
+}
+
+@test "word: pattern consisting of non-word characters only" {
+	fixture in 'a - b\na-b\n--\n'
+	in_both_locales same_as_grep -w -e '-' in
+	in_both_locales same_as_grep -w -o -b -e '-' in
+}
+
+@test "word: UTF-8 letters are word characters in C.UTF-8 only" {
+	fixture in '\303\251foo foo\303\251 foo\nfoo\303\251\n\316\261foo\n'
+	in_both_locales same_as_grep -w foo in
+	in_both_locales same_as_grep -w -o -n foo in
+	LC_ALL=C expect 0 '1:foo\n1:foo\n1:foo\n2:foo\n3:foo\n' -- -F -w -o -n foo in
+	LC_ALL=C.UTF-8 expect 0 '1:foo\n' -- -F -w -o -n foo in
+}
+
+@test "word: a UTF-8 word as the pattern" {
+	fixture in '\316\261foo \316\261\n\316\261\316\262 \316\261\n'
+	in_both_locales same_as_grep -w $'\xce\xb1' in
+	in_both_locales same_as_grep -w -o -b $'\xce\xb1' in
+}
+
+@test "word: invalid UTF-8 byte next to the match" {
+	fixture in 'x\377foo\nfoo\377\n'
+	in_both_locales same_as_grep -a -w foo in
+	in_both_locales same_as_grep -a -w -c foo in
+}
+
+@test "word: -w with overlapping candidates foofoo foo" {
+	fixture in 'foofoo foo\n'
+	in_both_locales same_as_grep -w -o -e foofoo -e foo in
+	expect 0 'foofoo\nfoo\n' -- -F -w -o -e foofoo -e foo in
+}
+
+@test "word: -w with the empty pattern" {
+	fixture in 'foo\n \n\nbar baz\n'
+	in_both_locales same_as_grep -w '' in
+	in_both_locales same_as_grep -w -n -e '' -e bar in
+}
+
+@test "word: -w -v and -w -c" {
+	fixture in 'foo\nfood\nfoo bar\n'
+	in_both_locales same_as_grep -w -v foo in
+	in_both_locales same_as_grep -w -c foo in
+	expect 0 'food\n' -- -F -w -v foo in
+}
+
+@test "word: -w -i" {
+	fixture in 'FOO bar\nFOObar\n\303\211t\303\251 \303\251t\303\251\n'
+	in_both_locales same_as_grep -w -i foo in
+	in_both_locales same_as_grep -w -i -o $'\xc3\xa9t\xc3\xa9' in
+}
+
+@test "word: -w with -x is -x" {
+	fixture in 'foo\nfoo bar\n'
+	in_both_locales same_as_grep -w -x foo in
+	in_both_locales same_as_grep -w -x 'foo bar' in
+}

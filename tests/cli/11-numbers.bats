@@ -1,0 +1,162 @@
+#!/usr/bin/env bats
+# Output prefixes: -n, -b, -H, -h, --label, -Z, and -z (null data).
+
+load helpers
+
+@test "numbers: -n line numbers" {
+	fixture in 'a\nfoo\nb\nfoo\n'
+	in_both_locales same_as_grep -n foo in
+	expect 0 '2:foo\n4:foo\n' -- -F -n foo in
+}
+
+@test "numbers: --line-number long form" {
+	fixture in 'a\nfoo\n'
+	in_both_locales same_as_grep --line-number foo in
+}
+
+@test "numbers: -n counts lines past 9, 99 and 999" {
+	seq 1 1200 >in
+	in_both_locales same_as_grep -n 0 in
+	in_both_locales same_as_grep -n -e 1199 -e 9 in
+}
+
+@test "numbers: -b byte offsets of line starts" {
+	fixture in 'abc\nfoo\nxx foo\n'
+	in_both_locales same_as_grep -b foo in
+	expect 0 '4:foo\n8:xx foo\n' -- -F -b foo in
+}
+
+@test "numbers: --byte-offset long form and -b with CRLF text" {
+	fixture in 'a\r\nfoo\r\n'
+	in_both_locales same_as_grep --byte-offset foo in
+}
+
+@test "numbers: -n -b together" {
+	fixture in 'abc\nfoo\n'
+	in_both_locales same_as_grep -n -b foo in
+	in_both_locales same_as_grep -b -n foo in
+	expect 0 '2:4:foo\n' -- -F -b -n foo in
+}
+
+@test "numbers: -H with one file" {
+	fixture in 'foo\n'
+	in_both_locales same_as_grep -H foo in
+	expect 0 'in:foo\n' -- -F -H foo in
+}
+
+@test "numbers: several files get names by default" {
+	fixture a 'foo\n'
+	fixture b 'foo\nx\n'
+	in_both_locales same_as_grep foo a b
+	expect 0 'a:foo\nb:foo\n' -- -F foo a b
+}
+
+@test "numbers: -h suppresses names" {
+	fixture a 'foo\n'
+	fixture b 'foo\n'
+	in_both_locales same_as_grep -h foo a b
+	expect 0 'foo\nfoo\n' -- -F -h foo a b
+}
+
+@test "numbers: -H/-h last one wins" {
+	fixture a 'foo\n'
+	fixture b 'foo\n'
+	in_both_locales same_as_grep -H -h foo a b
+	in_both_locales same_as_grep -h -H foo a
+	in_both_locales same_as_grep --with-filename --no-filename foo a
+}
+
+@test "numbers: -H -n -b order of prefixes" {
+	fixture in 'x\nfoo\n'
+	in_both_locales same_as_grep -H -n -b foo in
+	expect 0 'in:2:2:foo\n' -- -F -b -n -H foo in
+}
+
+@test "numbers: file names with spaces and colons" {
+	fixture 'a b' 'foo\n'
+	fixture 'c:d' 'foo\n'
+	in_both_locales same_as_grep foo 'a b' 'c:d'
+	expect 0 'a b:foo\nc:d:foo\n' -- -F foo 'a b' 'c:d'
+}
+
+@test "numbers: file names in subdirectories are printed as given" {
+	fixture sub/f 'foo\n'
+	in_both_locales same_as_grep -H foo sub/f ./sub/f sub//f
+	expect 0 'sub/f:foo\n./sub/f:foo\nsub//f:foo\n' -- -F -H foo sub/f ./sub/f sub//f
+}
+
+@test "numbers: stdin label is (standard input)" {
+	fixture in 'foo\n'
+	SAG_STDIN=in in_both_locales same_as_grep -H foo
+	SAG_STDIN=in expect 0 '(standard input):foo\n' -- -F -H foo
+}
+
+@test "numbers: --label names stdin" {
+	fixture in 'foo\n'
+	fixture f 'foo\n'
+	SAG_STDIN=in in_both_locales same_as_grep -H --label=IN foo
+	SAG_STDIN=in in_both_locales same_as_grep --label=IN foo - f
+	SAG_STDIN=in in_both_locales same_as_grep --label IN -c foo f -
+	SAG_STDIN=in expect 0 'IN:foo\nf:foo\n' -- -F --label=IN foo - f
+}
+
+@test "numbers: --label does not rename files" {
+	fixture f 'foo\n'
+	in_both_locales same_as_grep -H --label=X foo f
+}
+
+@test "numbers: -Z puts NUL after file names" {
+	fixture a 'foo\n'
+	fixture b 'foo\n'
+	in_both_locales same_as_grep -Z foo a b
+	in_both_locales same_as_grep -Z -n foo a b
+	in_both_locales same_as_grep --null -c foo a b
+	expect 0 'a\000foo\nb\000foo\n' -- -F -Z foo a b
+	expect 0 'a\0001:foo\nb\0001:foo\n' -- -F -Z -n foo a b
+}
+
+@test "numbers: -Z without file names changes nothing" {
+	fixture a 'foo\n'
+	in_both_locales same_as_grep -Z foo a
+	expect 0 'foo\n' -- -F -Z foo a
+}
+
+@test "numbers: -z reads and writes NUL-terminated records" {
+	fixture in 'foo\nbar\000baz\000foo'
+	in_both_locales same_as_grep -z foo in
+	in_both_locales same_as_grep -z bar in
+	expect 0 'foo\nbar\000foo\000' -- -F -z foo in
+}
+
+@test "numbers: -z with -n, -b, -c, -v" {
+	fixture in 'foo\000bar\000x\nfoo\000'
+	in_both_locales same_as_grep -z -n foo in
+	in_both_locales same_as_grep -z -b foo in
+	in_both_locales same_as_grep -z -c foo in
+	in_both_locales same_as_grep -z -v foo in
+	expect 0 '1:foo\0003:x\nfoo\000' -- -F -z -n foo in
+}
+
+@test "numbers: -z with newline inside pattern list" {
+	fixture in 'foo\000bar\000'
+	in_both_locales same_as_grep -z $'foo\nbar' in
+}
+
+@test "numbers: -z -Z with several files" {
+	fixture a 'foo\000'
+	fixture b 'foo\000'
+	in_both_locales same_as_grep -z -Z foo a b
+	in_both_locales same_as_grep -z -l foo a b
+}
+
+@test "numbers: --null-data long form and empty records" {
+	fixture in '\000\000foo\000'
+	in_both_locales same_as_grep --null-data -n '' in
+}
+
+@test "numbers: -b offsets continue across lines without final newline" {
+	fixture in 'abc\ndef'
+	in_both_locales same_as_grep -b def in
+	in_both_locales same_as_grep -b -o ef in
+	expect 0 '4:def\n' -- -F -b def in
+}

@@ -1,0 +1,170 @@
+#!/usr/bin/env bats
+# Input operands: missing files, directories, stdin, -s, special errors.
+# (We run as root, so permission errors cannot be provoked; the error
+# paths are exercised with ENOENT, EISDIR, ENOTDIR and ELOOP instead.)
+
+load helpers
+
+in_setup() {
+	fixture a 'foo\nbar\n'
+	fixture b 'foo\n'
+}
+
+@test "inputs: missing file: message, exit 2, other files still searched" {
+	in_setup
+	in_both_locales same_as_grep foo a nosuch b
+	run_ac -F foo a nosuch b
+	expect_status 2
+	expect_out 'a:foo\nb:foo\n'
+	expect_stderr_matches '^PROG: nosuch: No such file or directory$'
+}
+
+@test "inputs: missing file and no match anywhere: exit 2" {
+	in_setup
+	in_both_locales same_as_grep zzz a nosuch
+	expect 2 '' -- -F zzz a nosuch
+}
+
+@test "inputs: only a missing file" {
+	in_both_locales same_as_grep foo nosuch
+	run_ac -F foo nosuch
+	expect_status 2
+	expect_out ''
+}
+
+@test "inputs: -s suppresses file error messages, not the status" {
+	in_setup
+	in_both_locales same_as_grep -s foo a nosuch b
+	run_ac -F -s foo a nosuch
+	expect_status 2
+	expect_no_stderr
+	in_both_locales same_as_grep --no-messages foo nosuch
+}
+
+@test "inputs: directory operand without -r: 'Is a directory', exit 2" {
+	in_setup
+	mkdir d
+	in_both_locales same_as_grep foo d
+	in_both_locales same_as_grep foo a d b
+	run_ac -F foo d a
+	expect_status 2
+	expect_out 'a:foo\n'
+	expect_stderr_matches '^PROG: d: Is a directory$'
+}
+
+@test "inputs: -s also hides 'Is a directory'" {
+	in_setup
+	mkdir d
+	in_both_locales same_as_grep -s foo d a
+}
+
+@test "inputs: dangling symlink, symlink loop, ENOTDIR" {
+	in_setup
+	ln -s nowhere dangling
+	ln -s loop loop
+	in_both_locales same_as_grep foo dangling a
+	in_both_locales same_as_grep foo loop a
+	in_both_locales same_as_grep foo a/x b
+}
+
+@test "inputs: symlink to a file is followed" {
+	in_setup
+	ln -s a link
+	in_both_locales same_as_grep foo link
+	expect 0 'foo\n' -- -F foo link
+}
+
+@test "inputs: no operand reads stdin" {
+	in_setup
+	SAG_STDIN=a in_both_locales same_as_grep foo
+	SAG_STDIN=a expect 0 'foo\n' -- -F foo
+}
+
+@test "inputs: '-' is stdin, labelled (standard input)" {
+	in_setup
+	SAG_STDIN=a in_both_locales same_as_grep foo - b
+	SAG_STDIN=a expect 0 '(standard input):foo\nb:foo\n' -- -F foo - b
+}
+
+@test "inputs: '-' twice: the second read finds end of input" {
+	in_setup
+	SAG_STDIN=a in_both_locales same_as_grep foo - -
+	SAG_STDIN=a in_both_locales same_as_grep -c foo - -
+}
+
+@test "inputs: stdin from a pipe" {
+	in_setup
+	local g a
+	g=$(cat a | "$GREP" -F -n foo)
+	a=$(cat a | "$ACGREP" -F -n foo)
+	assert_equal "$a" "$g"
+	assert_equal "$a" "1:foo"
+}
+
+@test "inputs: empty stdin" {
+	in_both_locales same_as_grep foo
+	in_both_locales same_as_grep -c foo
+	in_both_locales same_as_grep -v foo
+}
+
+@test "inputs: several files with names, in operand order" {
+	fixture z 'foo z\n'
+	fixture m 'foo m\n'
+	fixture a 'foo a\n'
+	in_both_locales same_as_grep foo z m a
+	expect 0 'z:foo z\nm:foo m\na:foo a\n' -- -F foo z m a
+}
+
+@test "inputs: the same file twice is searched twice" {
+	in_setup
+	in_both_locales same_as_grep foo b b
+	expect 0 'b:foo\nb:foo\n' -- -F foo b b
+}
+
+@test "inputs: empty files" {
+	: >e1
+	: >e2
+	in_both_locales same_as_grep foo e1 e2
+	in_both_locales same_as_grep -c '' e1 e2
+	in_both_locales same_as_grep -L foo e1 e2
+}
+
+@test "inputs: file without final newline gets one in output" {
+	fixture nonl 'foo'
+	in_both_locales same_as_grep foo nonl
+	expect 0 'foo\n' -- -F foo nonl
+}
+
+@test "inputs: file with only a newline, file with CRLF" {
+	fixture nl '\n'
+	fixture crlf 'foo\r\nbar\r\n'
+	in_both_locales same_as_grep '' nl
+	in_both_locales same_as_grep -c foo crlf
+	in_both_locales same_as_grep foo crlf
+	expect 0 'foo\r\n' -- -F foo crlf
+}
+
+@test "inputs: -d skip skips directories quietly" {
+	in_setup
+	mkdir d
+	in_both_locales same_as_grep -d skip foo d a
+	in_both_locales same_as_grep --directories=skip foo d
+}
+
+@test "inputs: /dev/null as an operand" {
+	in_setup
+	in_both_locales same_as_grep foo /dev/null a
+	in_both_locales same_as_grep -L foo /dev/null
+}
+
+@test "inputs: input file is also the output" {
+	in_setup
+	cp a ga
+	cp a aa
+	local gs=0 as=0
+	"$GREP" -F foo b ga >>ga 2>"$OUTD/g.err" || gs=$?
+	"$ACGREP" -F foo b aa >>aa 2>"$OUTD/a.err" || as=$?
+	assert_equal "$as" "$gs"
+	assert_equal "$(_norm_stderr "$OUTD/a.err" | sed 's/\baa\b/X/')" "$(_norm_stderr "$OUTD/g.err" | sed 's/\bga\b/X/')"
+	cmp ga aa
+}

@@ -1,0 +1,83 @@
+#!/usr/bin/env bats
+# Large inputs: a 10 MB line, a million patterns, empty inputs.
+
+load helpers
+
+@test "large: 10 MB single line with a match at the end" {
+	{ head -c 10000000 /dev/zero | tr '\0' 'a'; printf 'needle\n'; } >line
+	same_as_grep -c needle line
+	same_as_grep -o -b needle line
+	same_as_grep -c -e zzz -e aab line
+	LC_ALL=C.UTF-8 same_as_grep -c -w needle line
+	expect 0 '10000000:needle\n' -- -F -o -b needle line
+}
+
+@test "large: 10 MB single line without final newline and no match" {
+	{ head -c 10000000 /dev/zero | tr '\0' 'b'; } >line
+	same_as_grep -c needle line
+	same_as_grep -v -c needle line
+	expect 1 '0\n' -- -F -c needle line
+}
+
+@test "large: 10 MB line of repeated matches with -o -c" {
+	awk 'BEGIN { for (i = 0; i < 1000000; i++) printf "abcdefghi "; printf "\n" }' >line
+	same_as_grep -c abc line
+	run_ac -F -o abc line
+	expect_status 0
+	[[ $(wc -l <"$OUTD/ac.out") == 1000000 ]]
+}
+
+@test "large: 1,000,000 patterns from -f: count matches grep -c" {
+	awk 'BEGIN { for (i = 1; i <= 1000000; i++) printf "k%07dz\n", (i * 7919) % 10000019 }' >pats
+	awk 'BEGIN { for (i = 1; i <= 20000; i++) printf "log line %d key k%07dz end\n", i, (i * 31337) % 10000019 }' >text
+	[[ $(wc -l <pats) == 1000000 ]]
+	# an independent count: exact token lookup
+	local want
+	want=$(awk 'NR == FNR { p[$0] = 1; next } ($5 in p) { n++ } END { print n + 0 }' pats text)
+	same_as_grep -c -f pats text
+	expect 0 '%s\n' "$want" -- -F -c -f pats text
+	# -w cannot change the count: tokens are space-delimited
+	expect 0 '%s\n' "$want" -- -F -w -c -f pats text
+}
+
+@test "large: 1,000,000 patterns, -o prints the right tokens" {
+	seq 1 1000000 | awk '{ printf "q%dq\n", $1 * 3 }' >pats
+	fixture text 'q3q q4q q6q\nq2999997q\nq3000000q q3000003q\nnothing\n'
+	same_as_grep -o -n -f pats text
+	expect 0 '1:q3q\n1:q6q\n2:q2999997q\n3:q3000000q\n' -- -F -o -n -f pats text
+}
+
+@test "large: many long patterns sharing a prefix" {
+	awk 'BEGIN { p = ""; for (i = 0; i < 500; i++) p = p "x"; for (i = 0; i < 20000; i++) printf "%s%d\n", p, i }' >pats
+	awk 'BEGIN { p = ""; for (i = 0; i < 500; i++) p = p "x"; for (i = 0; i < 2000; i++) printf "a %s%d b\n", p, i * 13 }' >text
+	same_as_grep -c -f pats text
+	same_as_grep -c -x -f pats text
+	same_as_grep -o -b -f pats text
+}
+
+@test "large: empty file, empty pattern file, both" {
+	: >empty
+	: >nopats
+	fixture text 'a\n'
+	in_both_locales same_as_grep -f nopats empty
+	in_both_locales same_as_grep -c -f nopats empty
+	in_both_locales same_as_grep -c '' empty
+	in_both_locales same_as_grep -v -f nopats text
+	in_both_locales same_as_grep -c -v -f nopats empty
+	expect 1 '0\n' -- -F -c '' empty
+}
+
+@test "large: many files on the command line" {
+	local i
+	for i in $(seq 1 300); do printf 'line %d\n' "$i" >"f$i"; done
+	same_as_grep -c 'line 1' f*
+	same_as_grep -l 7 f*
+	same_as_grep -L 7 f*
+}
+
+@test "large: many short lines" {
+	seq 1 500000 >nums
+	same_as_grep -c 99 nums
+	same_as_grep -x -c 4242 nums
+	same_as_grep -n -x -e 1 -e 500000 nums
+}

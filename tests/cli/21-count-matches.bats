@@ -1,0 +1,89 @@
+#!/usr/bin/env bats
+# --count-matches (acgrep extension): per file, the number of leftmost-
+# longest non-overlapping matches, i.e. what `grep -o ... | wc -l` counts.
+# The output format is assumed to follow -c: "N" per file, "FILE:N" when
+# file names are shown.
+
+load helpers
+
+setup() {
+	common_setup
+	skip_if_grep "--count-matches"
+}
+
+# cm_check ARGS... FILE: --count-matches on one file equals grep -o | wc -l.
+cm_check() {
+	local file=${*: -1}
+	local n
+	if [[ " $* " == *" -z "* ]]; then
+		n=$("$GREP" -F -o "$@" | tr -cd '\0' | wc -c)
+	else
+		n=$("$GREP" -F -o "$@" | wc -l)
+	fi
+	run_ac --count-matches -F "$@"
+	expect_out '%s\n' "$n" || return 1
+	if ((n > 0)); then expect_status 0 || return 1; else expect_status 1 || return 1; fi
+	: "$file"
+}
+
+@test "count-matches: several matches on a line count separately" {
+	fixture in 'foo foo foo\nbar\nfoo\n'
+	in_both_locales cm_check foo in
+	expect 0 '4\n' -- --count-matches -F foo in
+}
+
+@test "count-matches: no match prints 0, exit 1" {
+	fixture in 'bar\n'
+	in_both_locales cm_check foo in
+	expect 1 '0\n' -- --count-matches -F foo in
+}
+
+@test "count-matches: overlapping patterns are counted leftmost-longest" {
+	fixture in 'ushers\nhishe\nhershe\n'
+	in_both_locales cm_check -e he -e she -e his -e hers in
+	expect 0 '5\n' -- --count-matches -F -e he -e she -e his -e hers in
+}
+
+@test "count-matches: non-overlapping repeats" {
+	fixture in 'aaaaa\n'
+	in_both_locales cm_check aa in
+	expect 0 '2\n' -- --count-matches -F aa in
+}
+
+@test "count-matches: with -i, -w, -x" {
+	fixture in 'Foo fOO foobar\nfoo\n\303\211t\303\251 \303\251t\303\251\n'
+	in_both_locales cm_check -i foo in
+	in_both_locales cm_check -w foo in
+	in_both_locales cm_check -x foo in
+	in_both_locales cm_check -i $'\xc3\xa9t\xc3\xa9' in
+}
+
+@test "count-matches: several files, names as with -c" {
+	fixture a 'x x\n'
+	fixture b 'y\n'
+	local na
+	na=$("$GREP" -F -o x a | wc -l)
+	expect 0 'a:%s\nb:0\n' "$na" -- --count-matches -F x a b
+	expect 0 '%s\n0\n' "$na" -- --count-matches -F -h x a b
+}
+
+@test "count-matches: -z records and a last line without newline" {
+	fixture in 'foo\000foo foo\000xfoo'
+	in_both_locales cm_check -z foo in
+	fixture in2 'foo\nfoo foo'
+	in_both_locales cm_check foo in2
+}
+
+@test "count-matches: a big file" {
+	awk 'BEGIN { for (i = 0; i < 50000; i++) printf "%d abc abcabc ab\n", i }' >big
+	cm_check -e abc -e ab big
+	cm_check -w -e abc -e ab big
+}
+
+@test "count-matches: the empty pattern alone counts no (empty) matches" {
+	fixture in 'a\nb\n'
+	run_ac --count-matches -F -e '' in
+	expect_out '0\n'
+	run_ac --count-matches -F -e '' -e a in
+	expect_out '1\n'
+}

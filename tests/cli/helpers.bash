@@ -1,0 +1,305 @@
+# helpers.bash - shared setup and assertions for the acgrep CLI tests.
+#
+# Every test file does `load helpers`.  The binary under test is
+# ${ACGREP:-./acgrep}, a relative path being taken from the repository root;
+# the oracle is GNU grep (${GREP:-/usr/bin/grep}).  With ACGREP=/usr/bin/grep
+# every comparison test must pass and the acgrep-only tests skip.
+#
+# Each test runs in its own empty directory ($WORK, the cwd); captured
+# outputs go to $OUTD, outside $WORK, so that -r over "." never sees them.
+
+_bats_lib=${BATS_LIB_DIR:-/usr/lib/bats}
+load "$_bats_lib/bats-support/load"
+load "$_bats_lib/bats-assert/load"
+
+REPO_ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+GREP=${GREP:-/usr/bin/grep}
+
+# Resolve the binary under test: absolute paths stay, relative paths are
+# taken from the repository root, bare names are looked up in PATH.
+_resolve_acgrep() {
+	local p=${ACGREP:-./acgrep}
+	case $p in
+	/*) ;;
+	*/*) p=$REPO_ROOT/$p ;;
+	*) p=$(command -v -- "$p" || printf '%s' "$REPO_ROOT/$p") ;;
+	esac
+	printf '%s\n' "$p"
+}
+ACGREP=$(_resolve_acgrep)
+export ACGREP GREP
+
+# True when the binary under test is GNU grep itself (validation mode).
+acgrep_is_grep() {
+	[[ -x $ACGREP ]] || return 1
+	local a g
+	a=$(readlink -f -- "$ACGREP") g=$(readlink -f -- "$GREP")
+	[[ $a == "$g" ]] && return 0
+	"$ACGREP" --version 2>/dev/null | head -n 1 | "$GREP" -q '(GNU grep)'
+}
+
+# Skip a test of an acgrep extension when the binary under test is grep.
+skip_if_grep() {
+	if acgrep_is_grep; then
+		skip "acgrep extension${1:+: $1}; ACGREP is GNU grep"
+	fi
+}
+
+common_setup() {
+	# A predictable environment: nothing that changes grep's behaviour
+	# leaks in from the caller.
+	unset GREP_COLORS GREP_COLOR GREP_OPTIONS NO_COLOR POSIXLY_CORRECT \
+		LANG LANGUAGE LC_CTYPE LC_MESSAGES LC_COLLATE
+	export LC_ALL=C
+	export TERM=dumb
+	WORK=$BATS_TEST_TMPDIR/work
+	OUTD=$BATS_TEST_TMPDIR/out
+	mkdir -p "$WORK" "$OUTD"
+	cd "$WORK" || return 1
+	SAG_STDIN=/dev/null
+	if [[ ! -x $ACGREP ]]; then
+		fail "binary under test not found or not executable: $ACGREP (run make, or set ACGREP)"
+	fi
+}
+
+setup() {
+	common_setup
+}
+
+# ---------------------------------------------------------------- fixtures
+
+# fixture NAME FORMAT [ARGS...]: write printf FORMAT ARGS to NAME (exact
+# bytes; the parent directory is created).
+fixture() {
+	local name=$1
+	shift
+	mkdir -p -- "$(dirname -- "$name")"
+	# shellcheck disable=SC2059
+	printf -- "$@" >"$name"
+}
+
+# fixture_lines NAME LINE...: each LINE followed by a newline.
+fixture_lines() {
+	local name=$1
+	shift
+	mkdir -p -- "$(dirname -- "$name")"
+	if (($#)); then printf '%s\n' "$@" >"$name"; else : >"$name"; fi
+}
+
+# hexdump of a file, for failure messages.
+_hex() {
+	od -An -c -- "$1" | head -n 40
+}
+
+# ---------------------------------------------------------------- comparison
+
+# Normalise the program name in diagnostics: "grep:", "/usr/bin/grep:",
+# "acgrep:", "/x/y/acgrep:" at a line start all become "PROG:", and so do
+# the names in the usage lines.
+_norm_stderr() {
+	sed -E \
+		-e 's#^([^ :]*/)?(ac)?grep:#PROG:#' \
+		-e 's#^Usage: ([^ ]*/)?(ac)?grep #Usage: PROG #' \
+		-e "s#^Try '([^ ]*/)?(ac)?grep --help'#Try 'PROG --help'#" \
+		-- "$1"
+}
+
+# _compare LABEL: compares $OUTD/{g,a}.{out,err,rc}.  Returns 1 with a
+# readable message when they differ.
+_compare() {
+	local what=$1 gs as
+	gs=$(<"$OUTD/g.rc") as=$(<"$OUTD/a.rc")
+	local where="[LC_ALL=${LC_ALL:-} cwd=${PWD#"$BATS_TEST_TMPDIR/"}] $what"
+	if [[ -n ${SAG_SORT:-} ]]; then
+		LC_ALL=C sort -o "$OUTD/g.out" -- "$OUTD/g.out"
+		LC_ALL=C sort -o "$OUTD/a.out" -- "$OUTD/a.out"
+	fi
+	if ! cmp -s -- "$OUTD/g.out" "$OUTD/a.out"; then
+		{
+			echo "stdout differs: $where"
+			echo "--- grep stdout:"
+			_hex "$OUTD/g.out"
+			echo "--- acgrep stdout:"
+			_hex "$OUTD/a.out"
+			echo "--- grep stderr:"
+			cat -- "$OUTD/g.err"
+			echo "--- acgrep stderr:"
+			cat -- "$OUTD/a.err"
+		} | fail
+		return 1
+	fi
+	if [[ $gs != "$as" ]]; then
+		{
+			echo "exit status differs: $where"
+			echo "grep: $gs   acgrep: $as"
+			echo "--- grep stderr:"
+			cat -- "$OUTD/g.err"
+			echo "--- acgrep stderr:"
+			cat -- "$OUTD/a.err"
+		} | fail
+		return 1
+	fi
+	if [[ -z ${SAG_IGNORE_STDERR:-} ]]; then
+		_norm_stderr "$OUTD/g.err" >"$OUTD/g.nerr"
+		_norm_stderr "$OUTD/a.err" >"$OUTD/a.nerr"
+		if [[ -n ${SAG_SORT:-} ]]; then
+			LC_ALL=C sort -o "$OUTD/g.nerr" -- "$OUTD/g.nerr"
+			LC_ALL=C sort -o "$OUTD/a.nerr" -- "$OUTD/a.nerr"
+		fi
+		if ! cmp -s -- "$OUTD/g.nerr" "$OUTD/a.nerr"; then
+			{
+				echo "stderr differs (program names normalised): $where"
+				echo "--- grep stderr:"
+				cat -- "$OUTD/g.nerr"
+				echo "--- acgrep stderr:"
+				cat -- "$OUTD/a.nerr"
+			} | fail
+			return 1
+		fi
+	fi
+	return 0
+}
+
+# same_as_grep ARGS...: run `grep -F ARGS` and `$ACGREP -F ARGS` in the
+# current directory and locale, stdin from $SAG_STDIN (default /dev/null),
+# stdout and stderr captured to files; assert identical stdout bytes,
+# identical exit status and identical stderr up to the program name.
+# Knobs: SAG_SORT=1 compares sorted output (directory order is not
+# promised), SAG_IGNORE_STDERR=1 skips the stderr check.
+same_as_grep() {
+	same_as_grep_pre -F "$@"
+}
+
+# same_as_grep_pre ARGS...: like same_as_grep but without the implicit -F
+# (to test option placement, e.g. options after operands, `--`).
+same_as_grep_pre() {
+	local gs=0 as=0
+	"$GREP" "$@" <"${SAG_STDIN:-/dev/null}" >"$OUTD/g.out" 2>"$OUTD/g.err" || gs=$?
+	"$ACGREP" "$@" <"${SAG_STDIN:-/dev/null}" >"$OUTD/a.out" 2>"$OUTD/a.err" || as=$?
+	echo "$gs" >"$OUTD/g.rc"
+	echo "$as" >"$OUTD/a.rc"
+	_compare "args: $(printf '%q ' "$@")" || return 1
+}
+
+# same_as_grep_stdin FILE ARGS...: same_as_grep with stdin from FILE.
+same_as_grep_stdin() {
+	local SAG_STDIN=$1
+	shift
+	same_as_grep "$@" || return 1
+}
+
+# same_as_grep_with "ACGREP EXTRA ARGS" ARGS...: compare `grep -F ARGS`
+# with `$ACGREP EXTRA -F ARGS` (EXTRA is split on spaces), for hidden or
+# extension options that grep does not know.
+same_as_grep_with() {
+	local -a extra
+	read -r -a extra <<<"$1"
+	shift
+	local gs=0 as=0
+	"$GREP" -F "$@" <"${SAG_STDIN:-/dev/null}" >"$OUTD/g.out" 2>"$OUTD/g.err" || gs=$?
+	"$ACGREP" "${extra[@]}" -F "$@" <"${SAG_STDIN:-/dev/null}" >"$OUTD/a.out" 2>"$OUTD/a.err" || as=$?
+	echo "$gs" >"$OUTD/g.rc"
+	echo "$as" >"$OUTD/a.rc"
+	_compare "acgrep extra: ${extra[*]}; args: $(printf '%q ' "$@")" || return 1
+}
+
+# in_both_locales CMD...: run CMD under LC_ALL=C and then LC_ALL=C.UTF-8.
+in_both_locales() {
+	local loc
+	for loc in C C.UTF-8; do
+		LC_ALL=$loc "$@" || {
+			echo "# (failed under LC_ALL=$loc)" >&2
+			return 1
+		}
+	done
+}
+
+# cases FUNC 'args 1' 'args 2' ...: call FUNC with each string split on
+# spaces (for argument sets without spaces or glob characters).
+cases() {
+	local fn=$1 c
+	shift
+	local -a a
+	for c in "$@"; do
+		read -r -a a <<<"$c"
+		"$fn" "${a[@]}" || return 1
+	done
+}
+
+# ---------------------------------------------------------------- exact runs
+
+# run_ac ARGS...: run the binary under test; stdout to $OUTD/ac.out,
+# stderr to $OUTD/ac.err, status in $ac_status; stdin from $SAG_STDIN.
+run_ac() {
+	ac_status=0
+	"$ACGREP" "$@" <"${SAG_STDIN:-/dev/null}" >"$OUTD/ac.out" 2>"$OUTD/ac.err" || ac_status=$?
+}
+
+# expect_out FORMAT [ARGS...]: stdout of the last run_ac is exactly the
+# bytes printf FORMAT ARGS produces.
+expect_out() {
+	# shellcheck disable=SC2059
+	printf -- "$@" >"$OUTD/expected"
+	if ! cmp -s -- "$OUTD/expected" "$OUTD/ac.out"; then
+		{
+			echo "stdout is not as expected [LC_ALL=${LC_ALL:-}]"
+			echo "--- expected:"
+			_hex "$OUTD/expected"
+			echo "--- actual:"
+			_hex "$OUTD/ac.out"
+			echo "--- stderr:"
+			cat -- "$OUTD/ac.err"
+		} | fail
+		return 1
+	fi
+}
+
+# expect_status N
+expect_status() {
+	if [[ $ac_status != "$1" ]]; then
+		{
+			echo "exit status $ac_status, expected $1 [LC_ALL=${LC_ALL:-}]"
+			echo "--- stderr:"
+			cat -- "$OUTD/ac.err"
+		} | fail
+		return 1
+	fi
+}
+
+# expect_no_stderr
+expect_no_stderr() {
+	if [[ -s $OUTD/ac.err ]]; then
+		{
+			echo "unexpected stderr [LC_ALL=${LC_ALL:-}]:"
+			cat -- "$OUTD/ac.err"
+		} | fail
+		return 1
+	fi
+}
+
+# expect_stderr_matches ERE: normalised stderr matches the extended regex.
+expect_stderr_matches() {
+	if ! _norm_stderr "$OUTD/ac.err" | "$GREP" -Eq -- "$1"; then
+		{
+			echo "stderr does not match /$1/ [LC_ALL=${LC_ALL:-}]:"
+			cat -- "$OUTD/ac.err"
+		} | fail
+		return 1
+	fi
+}
+
+# expect STATUS FORMAT [ARGS...] -- ACGREP-ARGS...: one-line exact check:
+# run_ac with ACGREP-ARGS, then the status and the stdout bytes.
+expect() {
+	local st=$1
+	shift
+	local -a fmt=()
+	while (($#)) && [[ $1 != -- ]]; do
+		fmt+=("$1")
+		shift
+	done
+	shift
+	run_ac "$@"
+	expect_status "$st" || return 1
+	expect_out "${fmt[@]}" || return 1
+}
