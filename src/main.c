@@ -127,6 +127,12 @@ static void walk_error(const char *path, int err, void *ctx)
 static struct pattern_set usable_patterns(const struct config *cfg)
 {
 	struct pattern_set ps = cfg->patterns;
+	if (ps.count == 0) { /* see main: no pattern at all is "" inverted */
+		static struct pattern empty = { "", 0 };
+		ps.items = &empty;
+		ps.count = 1;
+		return ps;
+	}
 	if (cfg->binary == BINARY_TEXT || cfg->null_data)
 		return ps;
 	ps.items = malloc((ps.count + 1) * sizeof *ps.items);
@@ -202,7 +208,7 @@ static struct matcher *build_matcher(const struct config *cfg)
 	mo.word_ignores_before_from = grep_kwset_word_quirk(cfg, &ps);
 	struct matcher *m = cfg->engine == ENGINE_PCRE2 ? matcher_pcre2_new(&ps, &mo, &error)
 							: matcher_ac_new(&ps, &mo, &error);
-	if (ps.items != cfg->patterns.items)
+	if (ps.items != cfg->patterns.items && cfg->patterns.count > 0)
 		free(ps.items);
 	if (!m)
 		fprintf(stderr, "acgrep: %s\n", error ? error : "cannot compile the patterns");
@@ -217,6 +223,13 @@ int main(int argc, char **argv)
 	if (status >= 0)
 		return status;
 	input_guard_install();
+	if (cfg.patterns.count == 0) {
+		/* As GNU grep: no pattern at all (-f /dev/null) matches nothing,
+		 * done as the empty pattern with -v flipped, -w and -x dropped;
+		 * this decides colours and -o output too. */
+		cfg.invert = !cfg.invert;
+		cfg.word_regexp = cfg.line_regexp = false;
+	}
 
 	struct run r = { .cfg = &cfg };
 	struct matcher *m = build_matcher(&cfg);

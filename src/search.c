@@ -161,10 +161,11 @@ static void select_line(struct file_search *f, size_t ls, size_t le)
 		}
 	} else {
 		print_before(f, ls);
-		if (print_window_line(f, ls, le, SEP_SELECTED)) {
-			f->pending = cfg->after > 0 ? cfg->after : 0;
-			f->s->used = true;
-		}
+		/* Even when the line is suppressed (encoding error), grep 3.8
+		 * starts its after-context and counts it as output. */
+		print_window_line(f, ls, le, SEP_SELECTED);
+		f->pending = cfg->after > 0 ? cfg->after : 0;
+		f->s->used = true;
 	}
 	if (f->outleft <= 0) {
 		f->res->stop_offset = f->base + le;
