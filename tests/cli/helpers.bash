@@ -214,18 +214,6 @@ in_both_locales() {
 	done
 }
 
-# cases FUNC 'args 1' 'args 2' ...: call FUNC with each string split on
-# spaces (for argument sets without spaces or glob characters).
-cases() {
-	local fn=$1 c
-	shift
-	local -a a
-	for c in "$@"; do
-		read -r -a a <<<"$c"
-		"$fn" "${a[@]}" || return 1
-	done
-}
-
 # ---------------------------------------------------------------- exact runs
 
 # run_ac ARGS...: run the binary under test; stdout to $OUTD/ac.out,
