@@ -45,7 +45,7 @@ static int eq_at(const char *text, size_t tlen, size_t at, const char *pat, size
 }
 
 /* Oracle: leftmost-longest match starting at or after from. */
-static int naive_ll(char **pats, size_t np, const char *text, size_t tlen, size_t from, int fold,
+static int naive_ll(const char *const *pats, size_t np, const char *text, size_t tlen, size_t from, int fold,
 		    size_t *ms, size_t *me)
 {
 	for (size_t s = from; s <= tlen; s++) {
@@ -65,7 +65,7 @@ static int naive_ll(char **pats, size_t np, const char *text, size_t tlen, size_
 }
 
 /* Oracle: earliest end among all matches starting at or after from. */
-static long naive_first_end(char **pats, size_t np, const char *text, size_t tlen, size_t from, int fold)
+static long naive_first_end(const char *const *pats, size_t np, const char *text, size_t tlen, size_t from, int fold)
 {
 	long best = -1;
 	for (size_t s = from; s <= tlen; s++)
@@ -93,7 +93,7 @@ static int collect_cb(const ac_match *m, void *ctx)
 	return 0;
 }
 
-static size_t naive_overlap_count(char **pats, size_t np, const char *text, size_t tlen, int fold)
+static size_t naive_overlap_count(const char *const *pats, size_t np, const char *text, size_t tlen, int fold)
 {
 	/* distinct (start, end) pairs: duplicates of a pattern count once */
 	size_t n = 0;
@@ -107,7 +107,7 @@ static size_t naive_overlap_count(char **pats, size_t np, const char *text, size
 	return n;
 }
 
-static void check_case(char **pats, size_t np, const char *text, size_t tlen, int fold, const char *name)
+static void check_case(const char *const *pats, size_t np, const char *text, size_t tlen, int fold, const char *name)
 {
 	for (size_t pi = 0; pi < sizeof paths / sizeof *paths; pi++) {
 		ac_automaton *ac = ac_new(fold ? AC_FOLD_ASCII : 0);
@@ -184,14 +184,14 @@ static void table_cases(void)
 		char name[32];
 		snprintf(name, sizeof name, "table[%zu]", i);
 		for (int fold = 0; fold < 2; fold++)
-			check_case((char **)cases[i].pats, np, cases[i].text, strlen(cases[i].text), fold, name);
+			check_case(cases[i].pats, np, cases[i].text, strlen(cases[i].text), fold, name);
 	}
 }
 
 /* Matches at every offset around the 64-byte block edges. */
 static void boundary_sweep(void)
 {
-	char *pats[] = { "needle", "needlepoint", "dle" };
+	const char *pats[] = { "needle", "needlepoint", "dle" };
 	char text[200];
 	for (size_t off = 0; off < 140; off++) {
 		memset(text, 'x', sizeof text);
@@ -199,7 +199,7 @@ static void boundary_sweep(void)
 		for (size_t len = off + 6; len <= off + 8 && len <= sizeof text; len++)
 			check_case(pats, 3, text, len, 0, "sweep");
 	}
-	char *one[] = { "Q" };
+	const char *one[] = { "Q" };
 	for (size_t off = 0; off < 130; off++) {
 		memset(text, 'y', sizeof text);
 		text[off] = 'Q';
@@ -219,7 +219,7 @@ static void random_cases(void)
 	static const char alpha[] = "abAB\n_";
 	for (int iter = 0; iter < 300; iter++) {
 		char store[8][8];
-		char *pats[8];
+		const char *pats[8];
 		size_t np = 1 + rnd(6);
 		for (size_t k = 0; k < np; k++) {
 			size_t pl = rnd(10) == 0 ? 0 : 1 + rnd(5);
