@@ -202,7 +202,8 @@ static bool grep_kwset_word_quirk(const struct config *cfg, const struct pattern
 static struct matcher *build_matcher(const struct config *cfg)
 {
 	struct match_options mo = { cfg->ignore_case, cfg->word_regexp, cfg->line_regexp,
-				    cfg->utf8_locale, cfg->null_data ? '\0' : '\n', cfg->scan_path, false };
+				    cfg->utf8_locale, cfg->null_data ? '\0' : '\n', cfg->scan_path, false,
+				    cfg->binary != BINARY_TEXT && !cfg->null_data };
 	const char *error = NULL;
 	struct pattern_set ps = usable_patterns(cfg);
 	mo.word_ignores_before_from = grep_kwset_word_quirk(cfg, &ps);

@@ -25,6 +25,9 @@ struct match_options {
 	 * against the character before `from` (so `grep -ow -e a -e ' '` prints
 	 * both matches of "a ").  See grep_kwset_word_quirk in main.c. */
 	bool word_ignores_before_from;
+	/* Binary files are searched with NUL bytes as line ends (grep's "NUL
+	 * zapping"): -x then also accepts a NUL as a line boundary. */
+	bool nul_ends_lines;
 };
 
 struct matcher;

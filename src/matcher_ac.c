@@ -186,8 +186,11 @@ struct qualify {
 static bool qualifies(const struct qualify *q, size_t s, size_t e)
 {
 	char eol = q->m->opt.eol;
-	if (q->m->opt.line)
-		return (s == 0 || q->buf[s - 1] == eol) && (e == q->len || q->buf[e] == eol);
+	if (q->m->opt.line) {
+		bool nul = q->m->opt.nul_ends_lines;
+		return (s == 0 || q->buf[s - 1] == eol || (nul && q->buf[s - 1] == '\0')) &&
+		       (e == q->len || q->buf[e] == eol || (nul && q->buf[e] == '\0'));
+	}
 	bool utf8 = q->m->opt.utf8;
 	bool look_before = s > 0 && !(s == q->from && q->m->opt.word_ignores_before_from);
 	return !(look_before && word_before(q->buf, q->len, s, utf8)) &&

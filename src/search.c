@@ -99,6 +99,8 @@ static bool print_window_line(struct file_search *f, size_t ls, size_t le, char 
 /* Prints pending after-context lines that start before window position upto. */
 static void flush_pending(struct file_search *f, size_t upto)
 {
+	if (f->lastout == UINT64_MAX) /* as grep's prpending: from the buffer start */
+		f->lastout = f->base + f->start;
 	size_t p = f->lastout != UINT64_MAX && f->lastout > f->base + f->start ? f->lastout - f->base : f->start;
 	while (f->pending > 0 && p < upto && p < f->len) {
 		size_t le = line_end(f, p);

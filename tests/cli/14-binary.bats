@@ -179,3 +179,39 @@ bin_setup() {
 	"$GREP" -a -F foo late >"$OUTD/all"
 	head -c "$(wc -c <"$OUTD/ac.out")" "$OUTD/all" | cmp - "$OUTD/ac.out"
 }
+
+@test "binary: without -a, NUL bytes act as line ends for matching (-x, -w)" {
+	# GNU grep: "When type is 'binary', grep may treat non-text bytes as
+	# line terminators even without the -z option."
+	fixture nb 'xx\000b\nyy\n'
+	fixture nb2 'ab\000cd\nab\n'
+	in_both_locales same_as_grep -x b nb
+	in_both_locales same_as_grep -c -x b nb
+	in_both_locales same_as_grep -c -x cd nb2
+	in_both_locales same_as_grep -c -x ab nb2
+	in_both_locales same_as_grep -c -w b nb2
+	in_both_locales same_as_grep -a -c -x cd nb2
+	run_ac -F -c -x cd nb2
+	expect_out '1\n'
+	run_ac -F -a -c -x cd nb2
+	expect_out '0\n'
+}
+
+@test "binary: a pattern containing NUL does not match across it unless -a" {
+	fixture pats 'b\000c\n'
+	fixture nb 'ab\000cd\n'
+	in_both_locales same_as_grep -c -f pats nb
+	in_both_locales same_as_grep -a -c -f pats nb
+	expect 1 '0\n' -- -F -c -f pats nb
+	expect 0 '1\n' -- -F -a -c -f pats nb
+}
+
+@test "binary: group separators around suppressed encoding-error lines" {
+	local t
+	for t in 'b\377\nb\377\nb\n' 'b\377\nb\n' 'b\377\na\377\nb\n' 'a\nb\377\nb\377\nb\n' 'b\nb\377\na\nb\n'; do
+		fixture e "$t"
+		in_both_locales same_as_grep -C 1 b e
+		in_both_locales same_as_grep -A 1 -n b e
+		in_both_locales same_as_grep -B 1 b e
+	done
+}
