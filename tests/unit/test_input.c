@@ -20,19 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static int passed, failed;
-
-#define CHECK(cond, ...)                                                        \
-	do {                                                                    \
-		if (cond) {                                                     \
-			passed++;                                               \
-		} else {                                                        \
-			failed++;                                               \
-			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);    \
-			fprintf(stderr, __VA_ARGS__);                           \
-			fputc('\n', stderr);                                    \
-		}                                                               \
-	} while (0)
+#include "check.h"
 
 static char tmpdir[] = "/tmp/acgrep-test-input-XXXXXX";
 

@@ -26,19 +26,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-static int passed, failed;
-
-#define CHECK(cond, ...)                                                        \
-	do {                                                                    \
-		if (cond) {                                                     \
-			passed++;                                               \
-		} else {                                                        \
-			failed++;                                               \
-			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);    \
-			fprintf(stderr, __VA_ARGS__);                           \
-			fputc('\n', stderr);                                    \
-		}                                                               \
-	} while (0)
+#include "check.h"
 
 static char base[] = "/tmp/acgrep-test-walk-XXXXXX";
 static const char *grep_prog = "/usr/bin/grep";
