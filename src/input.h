@@ -27,8 +27,11 @@
 
 enum input_io { INPUT_IO_AUTO, INPUT_IO_MMAP, INPUT_IO_READ };
 
+/* With INPUT_IO_AUTO, regular files at least this large are mapped. */
+#define INPUT_MAP_MIN (1u << 20)
+
 struct input_options {
-	enum input_io io;   /* AUTO: mmap for regular files, read() otherwise */
+	enum input_io io;   /* AUTO: mmap for regular files >= INPUT_MAP_MIN, read() otherwise */
 	size_t read_chunk;  /* bytes per read(); 0 = default (128 KiB); 1 is legal */
 	char eol;           /* line terminator, '\n' or '\0' */
 	size_t keep_lines;  /* lines of earlier windows kept readable (-B); 0 = none */
