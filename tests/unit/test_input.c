@@ -137,7 +137,8 @@ static void file_cases(void)
 						CHECK(0, "%s: open: %s", what, strerror(errno));
 						continue;
 					}
-					bool want_map = io != INPUT_IO_READ && ct->len > 0;
+					bool want_map = ct->len > 0 && (io == INPUT_IO_MMAP ||
+									(io == INPUT_IO_AUTO && ct->len >= INPUT_MAP_MIN));
 					CHECK(in.mapped == want_map, "%s: mapped %d", what, in.mapped);
 					CHECK(in.owns_fd, "%s: owns_fd", what);
 					long n = drain_and_check(&in, ct->data, ct->len, ct->eol, keep, what);
@@ -323,7 +324,8 @@ static void stdin_reader(void *arg)
 	struct input_options o = { sc->io, 0, '\n', 0 };
 	struct input in;
 	CHECK(input_open(&in, NULL, &o) == 0, "%s: open", what);
-	CHECK(in.mapped == (sc->io != INPUT_IO_READ), "%s: mapped %d", what, in.mapped);
+	bool want_map = sc->io == INPUT_IO_MMAP || (sc->io == INPUT_IO_AUTO && sc->len >= INPUT_MAP_MIN);
+	CHECK(in.mapped == want_map, "%s: mapped %d", what, in.mapped);
 	CHECK(in.start == sc->skip, "%s: start %llu", what, (unsigned long long)in.start);
 	drain_and_check(&in, sc->text + sc->skip, sc->len - sc->skip, '\n', 0, what);
 	input_close(&in);
