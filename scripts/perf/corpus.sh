@@ -46,8 +46,11 @@ for a in "$@"; do
 	esac
 done
 
+if ! command -v apt-get >/dev/null || ! command -v dpkg-deb >/dev/null; then
+	die "corpus.sh assembles its text from Debian packages: it needs apt-get and dpkg-deb (Debian, Ubuntu)"
+fi
 need_python
-need wamerican-insane:"$DICT" xz-utils:xz dpkg:dpkg-deb
+need wamerican-insane:"$DICT" xz-utils:xz
 have_linux() { compgen -G '/usr/src/linux-source-*.tar.xz' >/dev/null; }
 if ((!quick)) && ! have_linux; then
 	need linux-source:linux-source-tarball-in-/usr/src # no such command: always installs

@@ -36,7 +36,7 @@ need_python
 need ripgrep:rg ugrep:ugrep pcre2-utils:pcre2grep time:/usr/bin/time
 if [[ $acgrep == "$REPO/acgrep" ]]; then ensure_acgrep; fi
 need_corpus
-if [[ ,$tools, == *,acgrep-pcre2,* ]] && ! "$acgrep" --version | grep -q 'PCRE2 engine.*compiled in'; then
+if [[ ,$tools, == *,acgrep-pcre2,* ]] && [[ $("$acgrep" --version) != *"PCRE2 engine (--engine=pcre2) compiled in"* ]]; then
 	say "this acgrep has no PCRE2 engine (build with libpcre2-dev): leaving acgrep --engine=pcre2 out"
 	tools=${tools//,acgrep-pcre2/}
 fi
