@@ -46,8 +46,7 @@ static bool is_eol(const struct file_search *f, char c)
 	return c == f->eol || (f->zap_nul && c == '\0');
 }
 
-/* Start of the line holding buf[pos-1]... i.e. of the line containing pos,
- * not looking before lo. */
+/* Start of the line containing buf[pos], not looking before lo. */
 static size_t line_start(const struct file_search *f, size_t lo, size_t pos)
 {
 	if (!f->zap_nul) {
@@ -175,7 +174,7 @@ static void select_line(struct file_search *f, size_t ls, size_t le)
 	}
 }
 
-/* Lines of the window in [from, to) that are not selected: after-context. */
+/* Non-selected lines before window position `to`: pending after-context. */
 static void skip_lines(struct file_search *f, size_t to)
 {
 	if (f->pending > 0 && !f->quiet)
