@@ -25,6 +25,16 @@ enum ac_scan_path {
 	AC_PATH_DFA = 1,    /* no prefilter: step the automaton on every byte */
 	AC_PATH_BITMAP = 2, /* 64-byte candidate bitmaps walked with ctz */
 	AC_PATH_MEMCHR = 3, /* memchr for a rare byte shared by every pattern */
+	AC_PATH_TEDDY = 4,  /* SIMD fingerprint bitmaps (teddy.h), for small sets */
+};
+
+/* Vector kernels the prefilter may use, widest last. */
+enum ac_simd {
+	AC_SIMD_BEST = 0, /* the widest this CPU runs (the default) */
+	AC_SIMD_SCALAR = 1,
+	AC_SIMD_SSSE3 = 2,
+	AC_SIMD_AVX2 = 3,
+	AC_SIMD_AVX512 = 4,
 };
 
 enum ac_semantics {
@@ -45,6 +55,11 @@ ac_automaton *ac_new(unsigned flags);
  * Returns 0, or -1 when out of memory.  Precondition: not yet compiled. */
 int ac_add(ac_automaton *ac, const void *p, size_t len);
 
+/* Caps the vector kernels ac_compile may choose (the CPU's own limit also
+ * applies: see ac_simd_used).  For tests and benchmarks; call before
+ * ac_compile. */
+void ac_limit_simd(ac_automaton *ac, enum ac_simd cap);
+
 /* Builds failure links, byte classes, transition tables and the prefilter.
  * `path` forces a scan path (AC_PATH_AUTO to choose); a forced path that
  * cannot serve this pattern set falls back to the nearest one that can (see
@@ -56,16 +71,27 @@ int ac_compile(ac_automaton *ac, enum ac_scan_path path);
 bool ac_find(const ac_automaton *ac, const uint8_t *buf, size_t len, size_t from,
 	     enum ac_semantics sem, ac_match *m);
 
+typedef int (*ac_match_fn)(const ac_match *m, void *ctx);
+
+/* Calls cb for each match ac_find(AC_LEFTMOST_LONGEST) would return from
+ * `from`, then from that match's end (one past it for an empty match), and
+ * so on: the non-overlapping leftmost-longest matches, as grep -o prints
+ * them.  The prefilter is not restarted between matches, so this is much
+ * cheaper than repeated ac_find calls on match-dense text.  A non-zero
+ * return from cb stops the scan and is returned; otherwise returns 0. */
+int ac_scan_leftmost(const ac_automaton *ac, const uint8_t *buf, size_t len, size_t from,
+		     ac_match_fn cb, void *ctx);
+
 /* Calls cb for every match (overlapping ones too) starting at or after
  * `from`, in order of end position, longest first for equal ends.  Duplicate
  * patterns are reported once.  A non-zero return from cb stops the scan and
  * is returned; otherwise returns 0. */
-typedef int (*ac_match_fn)(const ac_match *m, void *ctx);
 int ac_scan_overlapping(const ac_automaton *ac, const uint8_t *buf, size_t len, size_t from,
 			ac_match_fn cb, void *ctx);
 
 /* Facts about a compiled automaton, for tests, --debug output and benchmarks. */
 enum ac_scan_path ac_scan_path_used(const ac_automaton *ac);
+enum ac_simd ac_simd_used(const ac_automaton *ac); /* the Teddy kernel, if that path */
 size_t ac_state_count(const ac_automaton *ac);
 size_t ac_max_pattern_len(const ac_automaton *ac);
 size_t ac_memory_bytes(const ac_automaton *ac);

@@ -18,31 +18,31 @@
 #include <stdint.h>
 
 #include "ac.h"
+#include "teddy.h"
 
 #define AC_MATCH_BIT 0x80000000u
 #define AC_ID_MASK 0x7fffffffu
 #define AC_NONE 0xffffffffu
 #define AC_ROOT 0u
 
-/* Build-time trie, discarded by ac_compile: depth-first ids from the sorted
- * patterns, then renumbered breadth-first (parent no longer kept). */
+/* What prefilter_build sees of the trie while ac_compile runs: views of
+ * state tables (ac_trie.h) before they take their final form; not owned,
+ * cleared before ac_compile returns. */
 struct ac_trie {
-	uint32_t *parent, *terminal; /* per node; terminal = pattern id or AC_NONE */
-	uint8_t *inbyte;             /* byte on the edge from parent */
-	uint32_t *depth;
+	const uint32_t *terminal; /* per state: the pattern id it ends, or AC_NONE */
+	const uint8_t *inbyte;    /* byte on the edge from the parent */
 	size_t n_nodes;
 };
-
-struct pattern_ref;
 
 struct ac_automaton {
 	unsigned flags;
 	bool compiled;
 	struct ac_trie trie;
-	uint8_t *pat_bytes;    /* added patterns, folded, until compiled */
+	uint8_t *pat_bytes;    /* added patterns back to back, folded, until compiled */
 	size_t pat_used, pat_cap;
-	struct pattern_ref *refs;
-	size_t n_refs, refs_cap;
+	uint32_t *pat_end;     /* per pattern id: offset just past its bytes */
+	size_t pat_end_cap;
+	uint32_t n_nonempty;   /* ac_add calls with len > 0 */
 	uint32_t n_patterns;   /* ac_add calls */
 	size_t max_len;
 	size_t min_len;        /* shortest non-empty pattern */
@@ -63,11 +63,18 @@ struct ac_automaton {
 
 	/* prefilter */
 	enum ac_scan_path path;
+	enum ac_simd simd_cap; /* ac_limit_simd */
+	enum teddy_level simd; /* the vector kernels in use (Teddy's and the pair gathers) */
+	struct teddy teddy;    /* AC_PATH_TEDDY */
 	uint64_t pair[1024];   /* bit (b0 << 8 | b1): a match may start with b0 b1 */
 	uint8_t first_byte[256]; /* 1 if a match may start with this byte */
 	uint32_t rare_offset;  /* memchr path: the byte every match has at this offset */
 	uint8_t rare_byte;
 	size_t memory;
 };
+
+/* Chooses the scan path (`want` unless it cannot serve this set) and fills
+ * the prefilter tables, from the trie, first[] and classes (ac_prefilter.c). */
+void ac_prefilter_build(ac_automaton *ac, enum ac_scan_path want);
 
 #endif

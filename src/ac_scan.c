@@ -17,6 +17,7 @@
  */
 #include "ac_internal.h"
 #include "bits.h"
+#include "pair_simd.h"
 
 #include <string.h>
 
@@ -54,15 +55,52 @@ static uint64_t block_mask(const ac_automaton *ac, const uint8_t *p, size_t avai
 	return m;
 }
 
-/* The prefilter's place in the text: the current block and its candidates. */
-struct cursor {
-	size_t block;  /* start of the block `mask` describes, or SIZE_MAX */
-	uint64_t mask; /* candidates not yet consumed */
+/* From pos in steps of 64, the first block with a pair candidate: returns
+ * its start and sets *mask, or returns len. */
+static size_t pair_next_block(const ac_automaton *ac, const uint8_t *buf, size_t len, size_t pos,
+			      uint64_t *mask)
+{
+	uint64_t m = 0;
+#if TEDDY_X86
+	if (ac->simd == TEDDY_AVX512)
+		pos = pair_scan_avx512(ac->pair, buf, len, pos, &m);
+	else if (ac->simd == TEDDY_AVX2)
+		pos = pair_scan_avx2(ac->pair, buf, len, pos, &m);
+#endif
+	for (; !m && pos < len; pos += 64)
+		if ((m = block_mask(ac, buf + pos, len - pos)) != 0)
+			break;
+	*mask = m;
+	return m ? pos : len;
+}
+
+/* Where a scan over one buffer stands between calls to run(): the
+ * prefilter's current block and its unconsumed candidates, and the
+ * dense-text switch.  Kept across the matches of one ac_scan_leftmost or
+ * ac_scan_overlapping call, so reporting a match does not restart the
+ * prefilter.  Positions may move backwards (leftmost-longest looks ahead
+ * and resumes at the match end): a block is reused only when it covers pos
+ * and was computed with the same buffer length. */
+struct scan {
+	size_t block;        /* start of the block `mask` describes, or SIZE_MAX */
+	size_t block_len;    /* the buffer length `mask` was computed for */
+	uint64_t mask;       /* candidates of that block */
+	size_t direct_until; /* step without the prefilter up to here */
+	unsigned dense_run;  /* dense candidates in a row */
 };
+
+static void scan_init(const ac_automaton *ac, struct scan *sc, size_t len)
+{
+	sc->block = SIZE_MAX;
+	sc->block_len = 0;
+	sc->mask = 0;
+	sc->direct_until = ac->path == AC_PATH_DFA ? len : 0;
+	sc->dense_run = 0;
+}
 
 /* Next position >= pos where a match may start, or len. */
 static size_t next_candidate(const ac_automaton *ac, const uint8_t *buf, size_t len,
-			     size_t pos, struct cursor *cur)
+			     size_t pos, struct scan *sc)
 {
 	if (ac->path == AC_PATH_MEMCHR) {
 		if (len - pos <= ac->rare_offset)
@@ -71,42 +109,41 @@ static size_t next_candidate(const ac_automaton *ac, const uint8_t *buf, size_t 
 					    len - pos - ac->rare_offset);
 		return hit ? (size_t)(hit - buf) - ac->rare_offset : len;
 	}
-	if (cur->block != SIZE_MAX && pos - cur->block < 64) {
-		uint64_t m = cur->mask & (~UINT64_C(0) << (pos - cur->block));
+	if (sc->block_len == len && pos - sc->block < 64) {
+		uint64_t m = sc->mask & (~UINT64_C(0) << (pos - sc->block));
 		if (m)
-			return cur->block + ctz64(m);
-		pos = cur->block + 64;
+			return sc->block + ctz64(m);
+		pos = sc->block + 64;
 	}
-	for (; pos < len; pos += 64) {
-		uint64_t m = block_mask(ac, buf + pos, len - pos);
-		if (m) {
-			cur->block = pos;
-			cur->mask = m;
-			return pos + ctz64(m);
-		}
-	}
-	return len;
+	uint64_t m = 0;
+	if (ac->path == AC_PATH_TEDDY)
+		pos = teddy_next_block(&ac->teddy, buf, len, pos, &m);
+	else
+		pos = pair_next_block(ac, buf, len, pos, &m);
+	if (pos >= len)
+		return len;
+	sc->block = pos;
+	sc->block_len = len;
+	sc->mask = m;
+	return pos + ctz64(m);
 }
 
 /* Steps the automaton from state *sp at buf[pos] until it enters a match
  * state.  Returns the position just past the byte that completed the match
  * (with *sp that state), or SIZE_MAX when buf ends first. */
 static size_t run(const ac_automaton *ac, const uint8_t *buf, size_t len, size_t pos,
-		  uint32_t *sp)
+		  uint32_t *sp, struct scan *sc)
 {
 	uint32_t s = *sp;
-	struct cursor cur = { SIZE_MAX, 0 };
-	size_t direct_until = ac->path == AC_PATH_DFA ? len : pos;
-	unsigned dense_run = 0;
 	while (pos < len) {
-		if (s == AC_ROOT && pos >= direct_until) {
-			size_t c = next_candidate(ac, buf, len, pos, &cur);
+		if (s == AC_ROOT && pos >= sc->direct_until) {
+			size_t c = next_candidate(ac, buf, len, pos, sc);
 			if (c >= len)
 				break;
-			dense_run = c - pos < AC_DENSE_SKIP ? dense_run + 1 : 0;
-			if (dense_run > AC_DENSE_RUN) {
-				direct_until = c + AC_DENSE_STRETCH;
-				dense_run = 0;
+			sc->dense_run = c - pos < AC_DENSE_SKIP ? sc->dense_run + 1 : 0;
+			if (sc->dense_run > AC_DENSE_RUN) {
+				sc->direct_until = c + AC_DENSE_STRETCH;
+				sc->dense_run = 0;
 			}
 			pos = c;
 		}
@@ -117,7 +154,7 @@ static size_t run(const ac_automaton *ac, const uint8_t *buf, size_t len, size_t
 				return pos;
 			}
 		} while (s != AC_ROOT && pos < len);
-		while (pos < direct_until && pos < len) { /* dense text: no prefilter */
+		while (pos < sc->direct_until && pos < len) { /* dense text: no prefilter */
 			s = ac_step(ac, s, buf[pos++]);
 			if (s & AC_MATCH_BIT) {
 				*sp = s;
@@ -131,13 +168,13 @@ static size_t run(const ac_automaton *ac, const uint8_t *buf, size_t len, size_t
 
 /* Leftmost-longest among the non-empty patterns, starting at or after from. */
 static bool leftmost_longest(const ac_automaton *ac, const uint8_t *buf, size_t len,
-			     size_t from, ac_match *m)
+			     size_t from, ac_match *m, struct scan *sc)
 {
 	uint32_t s = AC_ROOT;
 	size_t pos = from;
 	bool found = false;
 	while (pos < len) {
-		pos = run(ac, buf, len, pos, &s);
+		pos = run(ac, buf, len, pos, &s, sc);
 		if (pos == SIZE_MAX)
 			break;
 		uint32_t id = s & AC_ID_MASK;
@@ -157,26 +194,28 @@ static bool leftmost_longest(const ac_automaton *ac, const uint8_t *buf, size_t 
 	return found;
 }
 
-bool ac_find(const ac_automaton *ac, const uint8_t *buf, size_t len, size_t from,
-	     enum ac_semantics sem, ac_match *m)
+/* ac_find's work, continuing the scan sc over this buffer. */
+static bool find_from(const ac_automaton *ac, const uint8_t *buf, size_t len, size_t from,
+		      enum ac_semantics sem, ac_match *m, struct scan *sc)
 {
 	if (from > len)
 		return false;
 	if (ac->has_empty) {
 		/* The empty pattern matches at `from`; only a longer match
-		 * starting exactly there can beat it. */
+		 * starting exactly there can beat it, and it ends by from + max_len. */
 		m->start = m->end = from;
 		m->pattern = ac->empty_id;
 		ac_match longer;
-		if (sem == AC_LEFTMOST_LONGEST && leftmost_longest(ac, buf, len, from, &longer) &&
+		size_t horizon = len - from > ac->max_len ? from + ac->max_len : len;
+		if (sem == AC_LEFTMOST_LONGEST && leftmost_longest(ac, buf, horizon, from, &longer, sc) &&
 		    longer.start == from)
 			*m = longer;
 		return true;
 	}
 	if (sem == AC_LEFTMOST_LONGEST)
-		return leftmost_longest(ac, buf, len, from, m);
+		return leftmost_longest(ac, buf, len, from, m, sc);
 	uint32_t s = AC_ROOT;
-	size_t end = run(ac, buf, len, from, &s);
+	size_t end = run(ac, buf, len, from, &s, sc);
 	if (end == SIZE_MAX)
 		return false;
 	uint32_t id = s & AC_ID_MASK;
@@ -186,6 +225,29 @@ bool ac_find(const ac_automaton *ac, const uint8_t *buf, size_t len, size_t from
 	return true;
 }
 
+bool ac_find(const ac_automaton *ac, const uint8_t *buf, size_t len, size_t from,
+	     enum ac_semantics sem, ac_match *m)
+{
+	struct scan sc;
+	scan_init(ac, &sc, len);
+	return find_from(ac, buf, len, from, sem, m, &sc);
+}
+
+int ac_scan_leftmost(const ac_automaton *ac, const uint8_t *buf, size_t len, size_t from,
+		     ac_match_fn cb, void *ctx)
+{
+	struct scan sc;
+	ac_match m;
+	int rc;
+	scan_init(ac, &sc, len);
+	while (find_from(ac, buf, len, from, AC_LEFTMOST_LONGEST, &m, &sc)) {
+		if ((rc = cb(&m, ctx)) != 0)
+			return rc;
+		from = m.end > m.start ? m.end : m.end + 1;
+	}
+	return 0;
+}
+
 int ac_scan_overlapping(const ac_automaton *ac, const uint8_t *buf, size_t len, size_t from,
 			ac_match_fn cb, void *ctx)
 {
@@ -193,8 +255,10 @@ int ac_scan_overlapping(const ac_automaton *ac, const uint8_t *buf, size_t len, 
 	size_t pos = from;
 	int rc;
 	ac_match m;
+	struct scan sc;
 	if (from > len)
 		return 0;
+	scan_init(ac, &sc, len);
 	if (ac->has_empty) { /* empty matches at every position, longest-first per end */
 		m.pattern = ac->empty_id;
 		m.start = m.end = from;
@@ -206,7 +270,7 @@ int ac_scan_overlapping(const ac_automaton *ac, const uint8_t *buf, size_t len, 
 		if (ac->has_empty) { /* a report at every position: no skipping */
 			s = ac_step(ac, s, buf[pos]);
 			end = pos + 1;
-		} else if ((end = run(ac, buf, len, pos, &s)) == SIZE_MAX) {
+		} else if ((end = run(ac, buf, len, pos, &s, &sc)) == SIZE_MAX) {
 			break;
 		}
 		uint32_t id = s & AC_ID_MASK;

@@ -86,6 +86,7 @@ struct config {
 	bool utf8_locale;     /* LC_CTYPE is UTF-8 */
 	size_t read_chunk;    /* --buffer-size (hidden, tests): read() chunk in bytes */
 	int scan_path;        /* --scan-path (hidden, tests): enum ac_scan_path */
+	int simd;             /* --simd (hidden, tests): enum ac_simd cap */
 	struct opts_private *opts_private; /* opts.c's own allocations; opaque, freed by opts_free */
 };
 

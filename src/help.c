@@ -3,7 +3,7 @@
  * Owns: the wording of the option summary.  Every long option listed here
  * must also be documented in man/acgrep.1 and vice versa;
  * tests/help_man_agree.sh checks that.  Hidden test-only options
- * (--buffer-size, --scan-path) and obsolete aliases are left out of both.
+ * (--buffer-size, --scan-path, --simd) and obsolete aliases are left out of both.
  */
 #include "help.h"
 

@@ -1,10 +1,12 @@
 /* input.c - the bytes of one input, handed out a window of whole lines at a
  * time.
  *
- * Owns: opening and fstat'ing an input, choosing mmap or read(), the read()
- * buffer (growth, carrying an unfinished line into the next window, keeping
- * the lines a before-context needs), the file offset of a shared standard
- * input, and the SIGBUS guard.
+ * Owns: opening and fstat'ing an input, choosing mmap or read() (read() by
+ * default, switching a regular file to mmap at a long line; docs/perf.md
+ * "I/O policy"), the read() buffer (page-aligned, reused from input to input,
+ * growth, carrying an unfinished line into the next window, keeping the lines
+ * a before-context needs), the file offset of a shared standard input, and
+ * the SIGBUS guard.
  * Refuses to know: patterns, matching, output, messages.  Errors are errno
  * values for the caller to print; nothing here writes to stdout or stderr.
  */
@@ -23,6 +25,31 @@
 
 #define DEFAULT_CHUNK ((size_t)128 * 1024)
 #define MIN_BUFFER ((size_t)4096)
+/* read() lands on page-aligned addresses: the buffer is allocated aligned
+ * and the carried unfinished line is placed so that it ends on a boundary. */
+#define READ_ALIGN ((size_t)4096)
+
+/* The mapped path's tuning.  scripts/perf/io.sh builds its variants by
+ * editing these three lines in a copy of this file; keep them one line each.
+ * MAP_FLAGS: extra mmap(2) flags (MAP_POPULATE); MAP_ADVICE: madvise(2)
+ * advice for the whole mapping, -1 for none; MAP_WINDOW: 0 hands out the
+ * whole mapping as one window, N > 0 windows of about N bytes (whole lines),
+ * each one's page tables populated (MADV_POPULATE_READ) before it is used. */
+#define MAP_FLAGS 0
+#define MAP_ADVICE MADV_SEQUENTIAL
+#define MAP_WINDOW ((size_t)0)
+
+#ifndef MADV_POPULATE_READ
+#define MADV_POPULATE_READ 22 /* Linux 5.14; older kernels say EINVAL, harmless */
+#endif
+
+/* The read() buffer of the last closed input, handed to the next one: acgrep
+ * searches its inputs one after another, so one page-aligned buffer serves a
+ * whole run (-r over 78,579 files allocates it once).  Besides the SIGBUS
+ * guard, the only process-wide state of this module; not thread-safe. */
+#define SPARE_MAX ((size_t)16 << 20) /* a buffer grown past this for a long line is freed */
+static char *spare_mem;
+static size_t spare_cap;
 
 static void input_reset(struct input *in)
 {
@@ -30,30 +57,49 @@ static void input_reset(struct input *in)
 	in->fd = -1;
 }
 
-/* Maps the rest of the regular file open on in->fd, from in->start to
- * `size`.  Returns true when mapped; false (nothing changed) when the file
- * should be read() instead: empty, too large for the address space, or
- * mmap refused. */
-static bool map_file(struct input *in, uint64_t size)
+/* Maps the regular file open on in->fd from input offset `from` (file
+ * position in->start + from) to its end, `size` (its st_size).  Returns true
+ * when mapped; false (nothing changed) when the file should be read()
+ * instead: nothing left there, too large for the address space, or mmap
+ * refused. */
+static bool map_file(struct input *in, uint64_t from, uint64_t size)
 {
-	if (size <= in->start)
+	uint64_t at = in->start + from;
+	if (size <= at)
 		return false;
 	long page = sysconf(_SC_PAGESIZE);
 	if (page <= 0)
 		page = 4096;
-	uint64_t aligned = in->start - in->start % (uint64_t)page;
+	uint64_t aligned = at - at % (uint64_t)page;
 	uint64_t span = size - aligned;
 	if (span > SIZE_MAX || aligned > (uint64_t)INT64_MAX)
 		return false;
-	void *p = mmap(NULL, (size_t)span, PROT_READ, MAP_PRIVATE, in->fd, (off_t)aligned);
+	void *p = mmap(NULL, (size_t)span, PROT_READ, MAP_PRIVATE | MAP_FLAGS, in->fd, (off_t)aligned);
 	if (p == MAP_FAILED)
 		return false;
-	(void)madvise(p, (size_t)span, MADV_SEQUENTIAL);
+#if MAP_ADVICE >= 0
+	(void)madvise(p, (size_t)span, MAP_ADVICE);
+#endif
 	in->map = p;
 	in->map_len = (size_t)span;
-	in->map_skip = (size_t)(in->start - aligned);
+	in->map_skip = (size_t)(at - aligned);
+	in->map_offset = from;
+	in->map_pos = 0;
 	in->mapped = true;
 	return true;
+}
+
+bool input_auto_maps(mode_t mode, uint64_t size)
+{
+	/* Measured (scripts/perf/io.sh, docs/perf.md "I/O policy"): on regular
+	 * files of 1 MiB to 256 MiB, read() in 128 KiB chunks ties the best
+	 * mapping up to 8 MiB and beats every mapping variant above (english.txt:
+	 * 185 ms CPU against 324-425 ms); below 1 MiB the mapping's setup costs
+	 * more (-r over Linux: 13.8 s mapped, 4.1 s read).  Only a long line
+	 * maps (switch_to_map); pipes, ttys and devices cannot be mapped. */
+	(void)mode;
+	(void)size;
+	return false;
 }
 
 int input_open(struct input *in, const char *path, const struct input_options *opts)
@@ -90,88 +136,150 @@ int input_open(struct input *in, const char *path, const struct input_options *o
 	in->dev = st.st_dev;
 	in->ino = st.st_ino;
 	in->is_regular = S_ISREG(st.st_mode);
+	in->size_at_open = in->is_regular ? (uint64_t)st.st_size : 0;
 
 	if (in->is_regular && is_stdin) {
 		/* A stdin partly consumed by an earlier process starts there. */
 		off_t cur = lseek(fd, 0, SEEK_CUR);
 		in->start = cur > 0 ? (uint64_t)cur : 0;
 	}
-	/* Automatic: map only large files.  Setting up and faulting in a mapping
-	 * costs more than reading a small file (-r over the Linux tree: 13.8 s
-	 * mapped, 4.1 s read; docs/perf.md). */
-	bool map = opts->io == INPUT_IO_MMAP || (opts->io == INPUT_IO_AUTO && st.st_size >= INPUT_MAP_MIN);
+	bool map = opts->io == INPUT_IO_MMAP ||
+		   (opts->io == INPUT_IO_AUTO && input_auto_maps(st.st_mode, (uint64_t)st.st_size));
+	in->may_switch = opts->io == INPUT_IO_AUTO && in->is_regular;
 	if (in->is_regular && map && st.st_size > 0)
-		(void)map_file(in, (uint64_t)st.st_size);
+		(void)map_file(in, 0, (uint64_t)st.st_size);
 	return 0;
 }
 
-/* The single window of a mapped input. */
-static int next_mapped(struct input *in, struct window *w)
+/* Start (in data[0..pos), which ends at a line boundary) of its last
+ * `keep` complete lines. */
+static size_t lines_back(const char *data, size_t pos, size_t keep, char eol)
 {
-	if (in->map_done || in->map_len <= in->map_skip)
-		return 0;
-	in->map_done = true;
-	w->data = in->map + in->map_skip;
-	w->len = in->map_len - in->map_skip;
-	w->offset = 0;
-	w->last = true;
-	w->before = 0;
-	if (!in->owns_fd) {
-		/* What a read() consumer would leave: stdin positioned after
-		 * everything it took. */
-		(void)lseek(in->fd, (off_t)(in->start + w->len), SEEK_SET);
-	}
-	in->eof = true;
-	return 1;
-}
-
-/* Start (in buf) of the kept lines: the last in->keep_lines complete lines
- * of buf[0..in->consumed), which always ends at a line boundary. */
-static size_t keep_from(const struct input *in)
-{
-	size_t pos = in->consumed;
-	for (size_t k = 0; k < in->keep_lines && pos > 0; k++) {
-		/* buf[pos - 1] ends the line; find where it starts. */
-		const char *p = pos > 1 ? memrchr(in->buf, in->eol, pos - 1) : NULL;
-		pos = p ? (size_t)(p - in->buf) + 1 : 0;
+	for (size_t k = 0; k < keep && pos > 0; k++) {
+		/* data[pos - 1] ends the line; find where it starts. */
+		const char *p = pos > 1 ? memrchr(data, eol, pos - 1) : NULL;
+		pos = p ? (size_t)(p - data) + 1 : 0;
 	}
 	return pos;
 }
 
-/* Drops handed-out bytes that are not kept, moving the rest to buf[0]. */
+/* The next window of a mapped input: the whole mapping (MAP_WINDOW 0), or
+ * the whole lines of the next MAP_WINDOW bytes (a longer line whole). */
+static int next_mapped(struct input *in, struct window *w)
+{
+	const char *data = in->map + in->map_skip;
+	size_t total = in->map_len - in->map_skip, pos = in->map_pos;
+	if (in->map_done || in->map_len <= in->map_skip || pos >= total)
+		return 0;
+	size_t end = total;
+	if (MAP_WINDOW > 0 && total - pos > MAP_WINDOW) {
+		uintptr_t page = (uintptr_t)READ_ALIGN, from = (uintptr_t)(data + pos) & ~(page - 1);
+		(void)madvise((void *)from, (uintptr_t)(data + pos + MAP_WINDOW) - from, MADV_POPULATE_READ);
+		const char *p = memrchr(data + pos, in->eol, MAP_WINDOW);
+		if (!p)
+			p = memchr(data + pos + MAP_WINDOW, in->eol, total - pos - MAP_WINDOW);
+		end = p ? (size_t)(p - data) + 1 : total;
+	}
+	w->data = data + pos;
+	w->len = end - pos;
+	w->offset = in->map_offset + pos;
+	w->last = end == total;
+	w->before = pos - lines_back(data, pos, in->keep_lines, in->eol);
+	in->map_pos = end;
+	if (!in->owns_fd) {
+		/* What a read() consumer would leave: stdin positioned after
+		 * everything it took. */
+		(void)lseek(in->fd, (off_t)(in->start + in->map_offset + end), SEEK_SET);
+	}
+	if (w->last) {
+		in->map_done = true;
+		in->eof = true;
+	}
+	return 1;
+}
+
+/* Where in the allocation `n` bytes go so that they end page-aligned (the
+ * next read() then lands on a page boundary). */
+static size_t pad_for(size_t n)
+{
+	return (READ_ALIGN - n % READ_ALIGN) % READ_ALIGN;
+}
+
+/* Drops handed-out bytes that are not kept, moving the rest to the front
+ * of the allocation (buf = mem + pad, so that buf + len is page-aligned). */
 static void compact(struct input *in)
 {
-	size_t drop = keep_from(in);
+	size_t drop = lines_back(in->buf, in->consumed, in->keep_lines, in->eol);
 	if (drop == 0)
 		return;
-	memmove(in->buf, in->buf + drop, in->len - drop);
-	in->len -= drop;
+	size_t keep = in->len - drop, pad = pad_for(keep);
+	char *to = in->mem + pad;
+	if (pad + keep > in->mem_cap) { /* no room for the pad: stay unaligned */
+		pad = 0;
+		to = in->mem;
+	}
+	memmove(to, in->buf + drop, keep);
+	in->buf = to;
+	in->cap = in->mem_cap - pad;
+	in->len = keep;
 	in->consumed -= drop;
 	in->offset += drop;
 }
 
-/* Makes room for `more` bytes after buf[len]; geometric growth.
+/* Makes room for `more` bytes after buf[len]; geometric growth of a
+ * page-aligned anonymous mapping (mremap: no copy, the pages already touched
+ * stay), the spare buffer of an earlier input taken first.
  * Returns 0 or -1 (ENOMEM). */
 static int reserve(struct input *in, size_t more)
 {
+	if (!in->mem && spare_mem) {
+		in->mem = in->buf = spare_mem;
+		in->mem_cap = in->cap = spare_cap;
+		spare_mem = NULL;
+		spare_cap = 0;
+	}
 	if (in->cap - in->len >= more)
 		return 0;
-	if (more > SIZE_MAX - in->len) {
+	size_t pad = (size_t)(in->buf - in->mem);
+	if (more > SIZE_MAX - in->len - pad - READ_ALIGN) {
 		errno = ENOMEM;
 		return -1;
 	}
-	size_t need = in->len + more;
-	size_t cap = in->cap ? in->cap : MIN_BUFFER;
+	size_t need = pad + in->len + more;
+	size_t cap = in->mem_cap ? in->mem_cap : MIN_BUFFER;
 	while (cap < need)
 		cap = cap > SIZE_MAX / 2 ? need : cap * 2;
-	char *p = realloc(in->buf, cap);
-	if (!p) {
+	void *p = in->mem ? mremap(in->mem, in->mem_cap, cap, MREMAP_MAYMOVE)
+			  : mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED) {
 		errno = ENOMEM;
 		return -1;
 	}
-	in->buf = p;
-	in->cap = cap;
+	in->mem = p;
+	in->mem_cap = cap;
+	in->buf = in->mem + pad;
+	in->cap = cap - pad;
 	return 0;
+}
+
+/* AUTO on a regular file whose unfinished line has grown to INPUT_LONG_LINE
+ * bytes: maps the rest of the file, from the kept lines on, instead of
+ * growing the buffer (x100M.txt, one 100 MB line: 1.4 s read, 0.1 s mapped;
+ * docs/perf.md).  Call after compact(), so buf[0] is the first kept byte.
+ * Returns true when the input is mapped now. */
+static bool switch_to_map(struct input *in)
+{
+	struct stat st;
+	if (fstat(in->fd, &st) != 0 || !map_file(in, in->offset, (uint64_t)st.st_size))
+		return false;
+	if (in->map_len - in->map_skip < in->len) { /* shrank: forget the mapping */
+		munmap(in->map, in->map_len);
+		in->map = NULL;
+		in->mapped = false;
+		return false;
+	}
+	in->map_pos = in->consumed;
+	return true;
 }
 
 static void fill_window(struct input *in, struct window *w, size_t end, bool last)
@@ -195,6 +303,11 @@ static int next_read(struct input *in, struct window *w)
 				return 0;
 			fill_window(in, w, in->len, true);
 			return 1;
+		}
+		if (in->may_switch && in->len - in->consumed >= INPUT_LONG_LINE) {
+			in->may_switch = false;
+			if (switch_to_map(in))
+				return next_mapped(in, w);
 		}
 		if (reserve(in, in->chunk) != 0)
 			return -1;
@@ -233,7 +346,14 @@ void input_close(struct input *in)
 {
 	if (in->map)
 		munmap(in->map, in->map_len);
-	free(in->buf);
+	if (in->mem && in->mem_cap <= SPARE_MAX) { /* the next input reuses it */
+		if (spare_mem)
+			munmap(spare_mem, spare_cap);
+		spare_mem = in->mem;
+		spare_cap = in->mem_cap;
+	} else if (in->mem) {
+		munmap(in->mem, in->mem_cap);
+	}
 	if (in->owns_fd && in->fd >= 0)
 		close(in->fd);
 	input_reset(in);
@@ -277,7 +397,9 @@ void input_guard_install(void)
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_sigbus;
 	sigemptyset(&sa.sa_mask);
-	sa.sa_flags = 0;
+	/* Not blocked while handled, so the jump out of the handler needs no
+	 * saved signal mask: sigsetjmp(jb, 0) costs no system call per file. */
+	sa.sa_flags = SA_NODEFER;
 	sigaction(SIGBUS, &sa, NULL);
 }
 
@@ -298,13 +420,21 @@ void input_guard_disarm(void)
 
 bool input_head_has_nul(const struct input *in, size_t n)
 {
-	if (in->mapped)
+	if (in->mapped && in->map_offset == 0)
 		return memchr(in->map + in->map_skip, '\0',
 			      n < in->map_len - in->map_skip ? n : in->map_len - in->map_skip) != NULL;
 	if (!in->is_regular)
 		return false;
+	size_t done = 0;
+	if (!in->mapped && in->offset == 0) { /* the first read() is usually enough */
+		done = in->len < n ? in->len : n;
+		if (memchr(in->buf, '\0', done))
+			return true;
+		if (done == n || in->eof || in->start + done >= in->size_at_open)
+			return false; /* the whole file (as it was at open) is in buf */
+	}
 	char buf[4096];
-	for (size_t done = 0; done < n;) {
+	while (done < n) {
 		size_t want = n - done < sizeof buf ? n - done : sizeof buf;
 		ssize_t got = pread(in->fd, buf, want, (off_t)(in->start + done));
 		if (got <= 0)

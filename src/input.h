@@ -1,7 +1,8 @@
 /* input.h - getting the bytes of one input into memory, a window at a time.
  *
- * Owns: open/fstat, mmap (with madvise) for regular files, read() into a
- * growing buffer for stdin, pipes, ttys and special files, carrying an
+ * Owns: open/fstat, the choice of mmap or read() (by kind, size and line
+ * length: docs/perf.md "I/O policy"), mmap (with madvise) for regular files,
+ * read() into a page-aligned buffer reused from file to file, carrying an
  * unfinished line from one chunk to the next, and the SIGBUS guard for
  * files that shrink while mapped.  Knows nothing of patterns or output.
  *
@@ -27,11 +28,14 @@
 
 enum input_io { INPUT_IO_AUTO, INPUT_IO_MMAP, INPUT_IO_READ };
 
-/* With INPUT_IO_AUTO, regular files at least this large are mapped. */
-#define INPUT_MAP_MIN (1u << 20)
+/* With INPUT_IO_AUTO, every input is read(); a regular file is mapped from
+ * the line on whose unfinished line reaches this many bytes (a 100 MB line
+ * costs 1 s of buffer growth and copying through read(), 0.1 s mapped). */
+#define INPUT_LONG_LINE ((size_t)256 << 10)
 
 struct input_options {
-	enum input_io io;   /* AUTO: mmap for regular files >= INPUT_MAP_MIN, read() otherwise */
+	enum input_io io;   /* AUTO: read(), mapping a regular file at a long line;
+			       MMAP: map regular files; READ: never map */
 	size_t read_chunk;  /* bytes per read(); 0 = default (128 KiB); 1 is legal */
 	char eol;           /* line terminator, '\n' or '\0' */
 	size_t keep_lines;  /* lines of earlier windows kept readable (-B); 0 = none */
@@ -46,18 +50,25 @@ struct input {
 	size_t chunk;
 	char *map;          /* mmap base, or NULL */
 	size_t map_len;
-	char *buf;          /* read() buffer (malloc) */
-	size_t cap, len;    /* allocated / valid bytes in buf */
+	char *mem;          /* read() buffer: page-aligned allocation, or NULL */
+	size_t mem_cap;     /* its size */
+	char *buf;          /* mem + a pad < 4096 (buf + len stays page-aligned) */
+	size_t cap, len;    /* usable from buf / valid bytes in buf */
 	size_t consumed;    /* bytes of buf already handed out in windows */
 	uint64_t offset;    /* input offset of buf[0] */
 	uint64_t start;     /* file position of input offset 0 (non-zero for a
 			       stdin that was partly read before us) */
 	size_t keep_lines;
-	size_t map_skip;    /* map + map_skip is input offset 0 */
-	bool map_done;      /* the mapped window was handed out */
+	size_t map_skip;    /* map + map_skip is input offset map_offset */
+	bool map_done;      /* the last mapped window was handed out */
+	size_t map_pos;     /* bytes of the mapping (after map_skip) handed out */
+	uint64_t map_offset; /* input offset of map + map_skip (0, or where AUTO
+				switched from read() to the mapping) */
+	bool may_switch;    /* AUTO, regular file: a long line switches to mmap */
 	dev_t dev;
 	ino_t ino;
 	bool is_regular;
+	uint64_t size_at_open; /* st_size when opened (regular files) */
 };
 
 /* A run of complete lines. data[0..len) is valid; offset is the input offset
@@ -76,9 +87,18 @@ struct window {
 	size_t before;
 };
 
+/* The automatic choice (INPUT_IO_AUTO) at open for an input of kind `mode`
+ * (st_mode) and `size` bytes: true to map it at once, false to read() it
+ * (a regular file still switches to mmap at a line of INPUT_LONG_LINE
+ * bytes).  Pure; today false for every kind and size (measurements in
+ * docs/perf.md, "I/O policy"). */
+bool input_auto_maps(mode_t mode, uint64_t size);
+
 /* Opens `path` ("-" or NULL means standard input, fd 0, not closed later).
- * Regular files are mapped (io AUTO or MMAP) unless empty or mmap fails;
- * everything else, and io READ, uses read().  `opts` may be NULL (defaults).
+ * Regular files are mapped with io MMAP (or AUTO when input_auto_maps says
+ * so) unless empty or mmap fails; everything else, and io READ, uses
+ * read().  The read() buffer is page-aligned and passed from one closed
+ * input to the next (allocated once per run, not per file).  `opts` may be NULL (defaults).
  * Returns 0, or -1 with errno set (ENOENT, EACCES, EISDIR for a directory,
  * also when standard input is one, ...).  On failure `in` holds nothing to
  * close (input_close on it is harmless). */
@@ -98,7 +118,7 @@ void input_close(struct input *in);
 /* SIGBUS guard for mapped windows (a mapped file truncated under us).
  * The only process-wide state of this module.  Usage:
  *     sigjmp_buf jb;
- *     if (sigsetjmp(jb, 1)) { ...file shrank: report, treat as error... }
+ *     if (sigsetjmp(jb, 0)) { ...file shrank: report, treat as error... }
  *     input_guard_arm(&jb);  ...touch mapped bytes...  input_guard_disarm();
  * input_guard_install() must be called once at start-up.  A SIGBUS while
  * no target is armed gets the default action (the process dies). */

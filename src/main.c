@@ -123,7 +123,8 @@ static void walk_error(const char *path, int err, void *ctx)
 }
 
 /* A pattern containing NUL can only match text with NUL bytes, and unless
- * binary files are searched as text those bytes end lines: drop it. */
+ * binary files are searched as text those bytes end lines: drop it.  The
+ * list is copied only when there is one to drop (a huge -f list is not). */
 static struct pattern_set usable_patterns(const struct config *cfg)
 {
 	struct pattern_set ps = cfg->patterns;
@@ -134,6 +135,11 @@ static struct pattern_set usable_patterns(const struct config *cfg)
 		return ps;
 	}
 	if (cfg->binary == BINARY_TEXT || cfg->null_data)
+		return ps;
+	size_t with_nul = 0;
+	for (size_t i = 0; i < ps.count && !with_nul; i++)
+		with_nul = memchr(ps.items[i].bytes, '\0', ps.items[i].len) != NULL;
+	if (!with_nul)
 		return ps;
 	ps.items = malloc((ps.count + 1) * sizeof *ps.items);
 	if (!ps.items)
@@ -203,7 +209,7 @@ static struct matcher *build_matcher(const struct config *cfg)
 {
 	struct match_options mo = { cfg->ignore_case, cfg->word_regexp, cfg->line_regexp,
 				    cfg->utf8_locale, cfg->null_data ? '\0' : '\n', cfg->scan_path, false,
-				    cfg->binary != BINARY_TEXT && !cfg->null_data };
+				    cfg->binary != BINARY_TEXT && !cfg->null_data, cfg->simd };
 	const char *error = NULL;
 	struct pattern_set ps = usable_patterns(cfg);
 	mo.word_ignores_before_from = grep_kwset_word_quirk(cfg, &ps);

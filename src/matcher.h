@@ -28,9 +28,13 @@ struct match_options {
 	/* Binary files are searched with NUL bytes as line ends (grep's "NUL
 	 * zapping"): -x then also accepts a NUL as a line boundary. */
 	bool nul_ends_lines;
+	int simd;         /* enum ac_simd: the widest vector kernel allowed, 0 = best */
 };
 
 struct matcher;
+
+/* Called with each match [start, end) of an iteration; non-zero stops it. */
+typedef int (*matcher_match_fn)(size_t start, size_t end, void *ctx);
 
 struct matcher_ops {
 	/* Finds the first match that starts at or after `from` in buf[0..len).
@@ -41,6 +45,12 @@ struct matcher_ops {
 	 * Returns true when found.  Never allocates. */
 	bool (*find)(const struct matcher *m, const char *buf, size_t len, size_t from,
 		     bool exact, size_t *start, size_t *end);
+	/* Calls cb for the match find(exact = true) returns from `from`, then
+	 * for the one it returns from that match's end (one past an empty
+	 * match), and so on (grep -o's matches).  Returns cb's first non-zero
+	 * value, or 0 when no match is left.  Never allocates. */
+	int (*each)(const struct matcher *m, const char *buf, size_t len, size_t from,
+		    matcher_match_fn cb, void *ctx);
 	void (*destroy)(struct matcher *m);
 };
 
@@ -59,6 +69,26 @@ static inline bool matcher_find(const struct matcher *m, const char *buf, size_t
 				size_t from, bool exact, size_t *start, size_t *end)
 {
 	return m->ops->find(m, buf, len, from, exact, start, end);
+}
+
+static inline int matcher_each(const struct matcher *m, const char *buf, size_t len, size_t from,
+			       matcher_match_fn cb, void *ctx)
+{
+	return m->ops->each(m, buf, len, from, cb, ctx);
+}
+
+/* matcher_each by repeated find calls, for engines with nothing faster. */
+static inline int matcher_each_by_find(const struct matcher *m, const char *buf, size_t len,
+				       size_t from, matcher_match_fn cb, void *ctx)
+{
+	size_t start, end;
+	int rc;
+	while (from <= len && m->ops->find(m, buf, len, from, true, &start, &end)) {
+		if ((rc = cb(start, end, ctx)) != 0)
+			return rc;
+		from = end > start ? end : end + 1;
+	}
+	return 0;
 }
 
 static inline void matcher_free(struct matcher *m)

@@ -238,6 +238,28 @@ static bool ac_matcher_find(const struct matcher *base, const char *buf, size_t 
 	return true;
 }
 
+/* Adapts ac_scan_leftmost's reports to a matcher_match_fn. */
+struct each_adapter {
+	matcher_match_fn cb;
+	void *ctx;
+};
+
+static int each_adapter_cb(const ac_match *am, void *ctx)
+{
+	const struct each_adapter *a = ctx;
+	return a->cb(am->start, am->end, a->ctx);
+}
+
+static int ac_matcher_each(const struct matcher *base, const char *buf, size_t len, size_t from,
+			   matcher_match_fn cb, void *ctx)
+{
+	const struct matcher_ac *m = (const struct matcher_ac *)base;
+	if (m->opt.word || m->opt.line) /* qualification may depend on `from` */
+		return matcher_each_by_find(base, buf, len, from, cb, ctx);
+	struct each_adapter a = { cb, ctx };
+	return ac_scan_leftmost(m->ac, (const uint8_t *)buf, len, from, each_adapter_cb, &a);
+}
+
 static void ac_matcher_destroy(struct matcher *base)
 {
 	struct matcher_ac *m = (struct matcher_ac *)base;
@@ -245,7 +267,7 @@ static void ac_matcher_destroy(struct matcher *base)
 	free(m);
 }
 
-static const struct matcher_ops ac_ops = { ac_matcher_find, ac_matcher_destroy };
+static const struct matcher_ops ac_ops = { ac_matcher_find, ac_matcher_each, ac_matcher_destroy };
 
 struct matcher *matcher_ac_new(const struct pattern_set *patterns, const struct match_options *opts,
 			       const char **error)
@@ -268,6 +290,7 @@ struct matcher *matcher_ac_new(const struct pattern_set *patterns, const struct 
 		if (rc != 0)
 			goto fail;
 	}
+	ac_limit_simd(m->ac, (enum ac_simd)opts->simd);
 	if (ac_compile(m->ac, (enum ac_scan_path)opts->scan_path) != 0)
 		goto fail;
 	m->max_len = ac_max_pattern_len(m->ac);

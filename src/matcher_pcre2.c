@@ -407,7 +407,7 @@ static bool pcre2_find(const struct matcher *base, const char *buf, size_t len,
 	return true;
 }
 
-static const struct matcher_ops pcre2_ops = { pcre2_find, pcre2_destroy };
+static const struct matcher_ops pcre2_ops = { pcre2_find, matcher_each_by_find, pcre2_destroy };
 
 static struct matcher *fail(struct pcre2_matcher *m, struct build *b, const char *msg,
 			    const char **error)

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "help.h"
@@ -107,28 +108,39 @@ static void *grow(void *p, size_t *cap, size_t need, size_t size)
 	return np;
 }
 
+/* Patterns lie back to back in `bytes`, each followed by a NUL, so only
+ * their lengths are kept (items[].bytes is filled in by pb_finish, once
+ * `bytes` no longer moves): 16 bytes per pattern beyond its own. */
 struct pat_builder {
-	char *bytes;         /* all patterns, each followed by a NUL */
+	char *bytes;          /* all patterns, each followed by a NUL */
 	size_t len, cap;
-	size_t (*spans)[2];  /* offset in bytes, length */
+	struct pattern *items; /* lengths until pb_finish */
 	size_t n, ncap;
 };
+
+/* Records the pattern of `len` bytes just stored at the end of pb->bytes
+ * (its NUL included) and advances past it. */
+static bool pb_push(struct pat_builder *pb, size_t len)
+{
+	struct pattern *ni = grow(pb->items, &pb->ncap, pb->n + 1, sizeof *ni);
+	if (!ni)
+		return false;
+	pb->items = ni;
+	pb->items[pb->n].bytes = NULL;
+	pb->items[pb->n++].len = len;
+	pb->len += len + 1;
+	return true;
+}
 
 static bool pb_add(struct pat_builder *pb, const char *p, size_t len)
 {
 	char *nb = grow(pb->bytes, &pb->cap, pb->len + len + 1, 1);
-	size_t (*ns)[2] = nb ? grow(pb->spans, &pb->ncap, pb->n + 1, sizeof *ns) : NULL;
-	if (nb)
-		pb->bytes = nb;
-	if (!ns)
+	if (!nb)
 		return false;
-	pb->spans = ns;
+	pb->bytes = nb;
 	memcpy(pb->bytes + pb->len, p, len);
 	pb->bytes[pb->len + len] = '\0';
-	pb->spans[pb->n][0] = pb->len;
-	pb->spans[pb->n++][1] = len;
-	pb->len += len + 1;
-	return true;
+	return pb_push(pb, len);
 }
 
 /* Splits `text` on '\n'.  An -e argument "a\n" is two patterns ("a" and
@@ -155,16 +167,14 @@ static bool pb_split(struct pat_builder *pb, const char *text, size_t len, bool 
 /* Moves the builder's contents into *set. */
 static bool pb_finish(struct pat_builder *pb, struct pattern_set *set)
 {
-	set->items = pb->n ? malloc(pb->n * sizeof *set->items) : NULL;
-	if (pb->n && !set->items)
-		return false;
+	size_t off = 0;
 	for (size_t i = 0; i < pb->n; i++) {
-		set->items[i].bytes = pb->bytes + pb->spans[i][0];
-		set->items[i].len = pb->spans[i][1];
+		pb->items[i].bytes = pb->bytes + off;
+		off += pb->items[i].len + 1;
 	}
+	set->items = pb->items;
 	set->count = pb->n;
 	set->storage = pb->bytes;
-	free(pb->spans);
 	memset(pb, 0, sizeof *pb);
 	return true;
 }
@@ -213,16 +223,62 @@ static int file_error(const char *path, int err)
 	return 2;
 }
 
-/* Reads all of -f `path` and adds its lines.  Returns 0 or 2. */
+/* Reads all of -f `path` ("-" is standard input) straight into the
+ * builder's storage (sized from fstat for a regular file) and splits it
+ * there, each newline becoming its line's NUL: a huge pattern file is
+ * neither copied nor read twice.  Returns 0 or 2. */
 static int read_pattern_file(struct pat_builder *pb, const char *path)
 {
-	char *buf;
-	size_t len;
-	int err = slurp(path, &buf, &len);
-	if (!err && !pb_split(pb, buf, len, true))
-		err = ENOMEM;
-	free(buf);
-	return err ? file_error(path, err) : 0;
+	bool is_stdin = strcmp(path, "-") == 0;
+	int fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
+	int err = fd < 0 ? errno : 0;
+	struct stat st;
+	size_t start = pb->len, len = 0, chunk = 65536;
+	if (!err && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    (uintmax_t)st.st_size < SIZE_MAX / 2)
+		chunk = (size_t)st.st_size + 1; /* + 1: read() sees the end at once */
+	while (!err) {
+		char *nb = grow(pb->bytes, &pb->cap, start + len + chunk + 1, 1);
+		if (!nb) {
+			err = ENOMEM;
+			break;
+		}
+		pb->bytes = nb;
+		ssize_t r = read(fd, pb->bytes + start + len, pb->cap - start - len - 1);
+		if (r == 0)
+			break;
+		if (r > 0)
+			len += (size_t)r;
+		else if (errno != EINTR)
+			err = errno;
+		chunk = 65536;
+	}
+	if (fd >= 0 && !is_stdin)
+		close(fd);
+	if (err)
+		return file_error(path, err);
+	if (len == 0)
+		return 0; /* an empty file contributes nothing */
+	char *text = pb->bytes + start;
+	if (text[len - 1] == '\n')
+		len--; /* the final newline only ends the last line */
+	text[len] = '\n';
+	size_t lines = 0; /* room for every line at once: no copies while growing */
+	for (const char *q = text; (q = memchr(q, '\n', (size_t)(text + len - q) + 1)) != NULL; q++)
+		lines++;
+	struct pattern *ni = grow(pb->items, &pb->ncap, pb->n + lines, sizeof *ni);
+	if (!ni)
+		return oom();
+	pb->items = ni;
+	for (char *line = text, *end = text + len;;) {
+		char *nl = memchr(line, '\n', (size_t)(end - line) + 1);
+		*nl = '\0';
+		if (!pb_push(pb, (size_t)(nl - line)))
+			return oom();
+		if (nl == end)
+			return 0;
+		line = nl + 1;
+	}
 }
 
 /* ---- lists ---- */
@@ -311,7 +367,8 @@ static const char *const binary_names[] = {"binary", "text", "without-match", NU
 static const char *const dir_names[] = {"read", "recurse", "skip", NULL};
 static const enum dir_action dir_actions[] = {DIRS_READ, DIRS_RECURSE, DIRS_SKIP};
 static const char *const engine_names[] = {"ac", "pcre2", NULL};
-static const char *const scan_names[] = {"auto", "dfa", "bitmap", "memchr", NULL};
+static const char *const scan_names[] = {"auto", "dfa", "bitmap", "memchr", "teddy", NULL};
+static const char *const simd_names[] = {"best", "scalar", "ssse3", "avx2", "avx512", NULL};
 
 /* State of one parse beyond what lands in the config. */
 struct parse_state {
@@ -467,6 +524,12 @@ static int apply_option(struct config *cfg, struct parse_state *st, int c)
 			return usage_error();
 		cfg->scan_path = k;
 		return -1;
+	case OPT_SIMD:
+		k = opts_argmatch("--simd", optarg, simd_names, true);
+		if (k < 0)
+			return usage_error();
+		cfg->simd = k;
+		return -1;
 	default: /* '?': getopt_long has printed why */
 		return usage_error();
 	}
@@ -604,7 +667,7 @@ int opts_parse(int argc, char **argv, struct config *cfg)
 		status = finish(argc, args, cfg, &st);
 
 	free(st.pb.bytes);
-	free(st.pb.spans);
+	free(st.pb.items);
 	if (status >= 0)
 		opts_free(cfg);
 	return status;

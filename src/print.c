@@ -48,26 +48,38 @@ void printer_flush(struct printer *pr)
 	pr->len = 0;
 }
 
-static void out(struct printer *pr, const void *p, size_t n)
+/* The slow path of out(): flushes, and writes a chunk larger than the whole
+ * buffer straight through. */
+static void out_slow(struct printer *pr, const void *p, size_t n)
 {
-	if (pr->len + n > pr->cap) {
+	printer_flush(pr);
+	if (n > pr->cap) {
+		pr->len = n; /* write a huge line straight through */
+		char *save = pr->buf;
+		pr->buf = (char *)(uintptr_t)p;
 		printer_flush(pr);
-		if (n > pr->cap) {
-			pr->len = n; /* write a huge line straight through */
-			char *save = pr->buf;
-			pr->buf = (char *)(uintptr_t)p;
-			printer_flush(pr);
-			pr->buf = save;
-			return;
-		}
+		pr->buf = save;
+		return;
+	}
+	memcpy(pr->buf, p, n);
+	pr->len = n;
+}
+
+static inline void out(struct printer *pr, const void *p, size_t n)
+{
+	if (n > pr->cap - pr->len) {
+		out_slow(pr, p, n);
+		return;
 	}
 	memcpy(pr->buf + pr->len, p, n);
 	pr->len += n;
 }
 
-static void out_char(struct printer *pr, char c)
+static inline void out_char(struct printer *pr, char c)
 {
-	out(pr, &c, 1);
+	if (pr->len == pr->cap)
+		printer_flush(pr);
+	pr->buf[pr->len++] = c;
 }
 
 static void out_str(struct printer *pr, const char *s)
@@ -108,11 +120,43 @@ static void out_sep(struct printer *pr, char sep)
 	out_colored(pr, pr->cfg->colors.separator, &sep, 1);
 }
 
+/* "00".."99": two digits per division in put_decimal. */
+static const char digit_pairs[201] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
+/* Writes v in decimal at o and returns the position just past it; the same
+ * digits as printf's "%ju".  o must have room for DECIMAL_MAX bytes (all
+ * may be written; only the digits count). */
+#define DECIMAL_MAX 20
+static inline char *put_decimal(char *o, uintmax_t v)
+{
+	char tmp[2 * DECIMAL_MAX];
+	char *p = tmp + DECIMAL_MAX;
+	while (v >= 100) {
+		unsigned d = (unsigned)(v % 100) * 2;
+		v /= 100;
+		p -= 2;
+		p[0] = digit_pairs[d];
+		p[1] = digit_pairs[d + 1];
+	}
+	if (v >= 10) {
+		p -= 2;
+		p[0] = digit_pairs[v * 2];
+		p[1] = digit_pairs[v * 2 + 1];
+	} else {
+		*--p = (char)('0' + v);
+	}
+	/* a fixed-size copy (no call); the bytes past the digits are junk */
+	memcpy(o, p, DECIMAL_MAX);
+	return o + (tmp + DECIMAL_MAX - p);
+}
+
 static void out_number(struct printer *pr, const char *cap, uintmax_t v)
 {
-	char num[32];
-	int n = snprintf(num, sizeof num, "%ju", v);
-	out_colored(pr, cap, num, (size_t)n);
+	char num[DECIMAL_MAX];
+	out_colored(pr, cap, num, (size_t)(put_decimal(num, v) - num));
 }
 
 static void out_name(struct printer *pr)
@@ -129,6 +173,10 @@ static bool has_encoding_errors(const char *s, size_t n)
 	for (size_t i = 0; i < n;) {
 		if ((unsigned char)s[i] < 0x80) {
 			i++;
+			/* skip ASCII eight bytes at a time */
+			uint64_t w;
+			while (n - i >= 8 && (memcpy(&w, s + i, 8), (w & UINT64_C(0x8080808080808080)) == 0))
+				i += 8;
 			continue;
 		}
 		size_t len = mbrlen(s + i, n - i, &st);
@@ -165,44 +213,69 @@ static bool line_head(struct printer *pr, const char *text, size_t len, struct l
 	return true;
 }
 
+/* line_middle's state while the matcher reports the line's matches. */
+struct middle {
+	struct printer *pr;
+	const char *text;
+	struct line_pos pos;
+	const char *line_cap, *match_cap;
+	size_t content;    /* the line without its terminator */
+	size_t cur;        /* written up to here */
+	size_t mid;        /* where plain text resumes after empty matches, or SIZE_MAX */
+	bool dropped;      /* -o: a line_head refused, the rest of the line is dropped */
+};
+
+static int middle_match(size_t ms, size_t me, void *ctx)
+{
+	struct middle *md = ctx;
+	struct printer *pr = md->pr;
+	const struct config *cfg = pr->cfg;
+	if (ms >= md->content)
+		return 1;
+	if (me == ms) { /* an empty match: the matcher steps over one byte */
+		if (md->mid == SIZE_MAX)
+			md->mid = md->cur;
+		md->cur = ms + 1;
+		return 0;
+	}
+	if (cfg->only_matching) {
+		struct line_pos mpos = { md->pos.lineno, md->pos.offset + ms };
+		if (!line_head(pr, md->text + ms, me - ms, mpos, cfg->invert ? SEP_CONTEXT : SEP_SELECTED)) {
+			md->dropped = true; /* as grep: the rest of the line is dropped */
+			return 1;
+		}
+	} else {
+		if (md->mid != SIZE_MAX) {
+			md->cur = md->mid;
+			md->mid = SIZE_MAX;
+		}
+		if (colored(pr, md->line_cap))
+			sgr_start(pr, md->line_cap);
+		out(pr, md->text + md->cur, ms - md->cur);
+	}
+	out_colored(pr, md->match_cap, md->text + ms, me - ms);
+	if (cfg->only_matching)
+		out_char(pr, cfg->null_data ? '\0' : '\n');
+	md->cur = me;
+	return 0;
+}
+
 /* Colours (or, with -o, prints) the matches of a matching line; returns
- * how much of the line remains to be written plainly. */
+ * how much of the line remains to be written plainly (SIZE_MAX: none). */
 static size_t line_middle(struct printer *pr, const char *text, size_t len, struct line_pos pos,
 			  const char *line_cap, const char *match_cap)
 {
 	const struct config *cfg = pr->cfg;
-	size_t cur = 0, mid = SIZE_MAX, ms, me;
-	size_t content = len - (len > 0 && text[len - 1] == (cfg->null_data ? '\0' : '\n'));
-	while (cur < len && matcher_find(pr->matcher, text, len, cur, true, &ms, &me)) {
-		if (ms >= content)
-			break;
-		if (me == ms) { /* an empty match: step over one byte */
-			if (mid == SIZE_MAX)
-				mid = cur;
-			cur = ms + 1;
-			continue;
-		}
-		if (cfg->only_matching) {
-			struct line_pos mpos = { pos.lineno, pos.offset + ms };
-			if (!line_head(pr, text + ms, me - ms, mpos, cfg->invert ? SEP_CONTEXT : SEP_SELECTED))
-				return SIZE_MAX; /* as grep: the rest of the line is dropped */
-		} else {
-			if (mid != SIZE_MAX) {
-				cur = mid;
-				mid = SIZE_MAX;
-			}
-			if (colored(pr, line_cap))
-				sgr_start(pr, line_cap);
-			out(pr, text + cur, ms - cur);
-		}
-		out_colored(pr, match_cap, text + ms, me - ms);
-		if (cfg->only_matching)
-			out_char(pr, cfg->null_data ? '\0' : '\n');
-		cur = me;
-	}
+	struct middle md = { pr, text, pos, line_cap, match_cap,
+			     len - (len > 0 && text[len - 1] == (cfg->null_data ? '\0' : '\n')),
+			     0, SIZE_MAX, false };
+	if (len > 0)
+		matcher_each(pr->matcher, text, len, 0, middle_match, &md);
+	if (md.dropped)
+		return SIZE_MAX;
 	if (cfg->only_matching)
 		return len;
-	return mid != SIZE_MAX ? mid : cur;
+	return md.mid != SIZE_MAX ? md.mid : md.cur;
 }
 
 /* Writes text[from..len) in line colour, leaving the terminator (and a CR
@@ -220,9 +293,59 @@ static size_t line_tail(struct printer *pr, const char *text, size_t from, size_
 	return from + tail;
 }
 
+/* print_line without colours or -o: the head and the line are laid down
+ * straight into the buffer.  Returns false when they do not fit even into
+ * an empty buffer, so print_line's general path must write them. */
+static bool print_plain(struct printer *pr, const char *text, size_t len, struct line_pos pos, char sep)
+{
+	const struct config *cfg = pr->cfg;
+	const char eol = cfg->null_data ? '\0' : '\n';
+	size_t name_len = pr->show_name ? strlen(pr->name) : 0;
+	/* name, two numbers, three separators, the line, a terminator */
+	size_t need = name_len + 2 * DECIMAL_MAX + 3 + len + 1;
+	if (need > pr->cap - pr->len) {
+		if (need > pr->cap)
+			return false;
+		printer_flush(pr);
+	}
+	char *o = pr->buf + pr->len;
+	if (pr->show_name) {
+		memcpy(o, pr->name, name_len);
+		o += name_len;
+		*o++ = cfg->null_after_name ? '\0' : sep;
+	}
+	if (cfg->line_number) {
+		o = put_decimal(o, (uintmax_t)pos.lineno);
+		*o++ = sep;
+	}
+	if (cfg->byte_offset) {
+		o = put_decimal(o, pos.offset);
+		*o++ = sep;
+	}
+	memcpy(o, text, len);
+	o += len;
+	if (len == 0 || text[len - 1] != eol)
+		*o++ = eol;
+	pr->len = (size_t)(o - pr->buf);
+	return true;
+}
+
 bool print_line(struct printer *pr, const char *text, size_t len, struct line_pos pos, char sep)
 {
 	const struct config *cfg = pr->cfg;
+	if (!cfg->color && !cfg->only_matching) {
+		if (pr->utf8_check &&
+		    has_encoding_errors(text, len - (len > 0 && text[len - 1] == (cfg->null_data ? '\0' : '\n')))) {
+			pr->encoding_error = true;
+			return false;
+		}
+		if (print_plain(pr, text, len, pos, sep)) {
+			if (cfg->line_buffered)
+				printer_flush(pr);
+			return true;
+		}
+		/* too long for the buffer: the general path writes it through */
+	}
 	const struct color_spec *cs = &cfg->colors;
 	if (!cfg->only_matching && !line_head(pr, text, len - (len > 0 && text[len - 1] == (cfg->null_data ? '\0' : '\n')), pos, sep))
 		return false;
@@ -267,9 +390,16 @@ void print_count(struct printer *pr, intmax_t count)
 		else
 			out_sep(pr, SEP_SELECTED);
 	}
-	char num[32];
-	int n = snprintf(num, sizeof num, "%jd\n", count);
-	out(pr, num, (size_t)n);
+	char num[DECIMAL_MAX + 2];
+	char *e = num;
+	if (count < 0) { /* never, but keep "%jd" */
+		*e++ = '-';
+		e = put_decimal(e, -(uintmax_t)count);
+	} else {
+		e = put_decimal(e, (uintmax_t)count);
+	}
+	*e++ = '\n';
+	out(pr, num, (size_t)(e - num));
 	printer_line_done(pr);
 }
 

@@ -15,6 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 /* GNU grep 3.8 reads a file in buffers of about this size and decides per
  * buffer whether it is binary; a NUL this early makes the whole file binary. */
 #define GREP_FIRST_BUFFER (96u << 10)
@@ -70,15 +74,70 @@ static size_t line_end(const struct file_search *f, size_t pos)
 	return pos < f->len ? pos + 1 : f->len;
 }
 
+/* Number of bytes equal to c in p[0..n), without a branch per byte: with
+ * SSE2 sixteen bytes per step (byte compares summed in eight-bit lanes,
+ * folded with SAD every 255 steps), else eight bytes per step in a word. */
+static size_t count_byte(const char *p, size_t n, char c)
+{
+	size_t count = 0, i = 0;
+#ifdef __SSE2__
+	const __m128i needle = _mm_set1_epi8(c);
+	while (n - i >= 16) {
+		/* a lane gains at most 4 per 64 bytes: fold before it passes 255 */
+		size_t blocks = (n - i) / 64 < 63 ? (n - i) / 64 : 63;
+		__m128i acc = _mm_setzero_si128();
+		for (size_t k = 0; k < blocks; k++, i += 64) {
+			const __m128i *q = (const __m128i *)(const void *)(p + i);
+			__m128i e0 = _mm_cmpeq_epi8(_mm_loadu_si128(q), needle);
+			__m128i e1 = _mm_cmpeq_epi8(_mm_loadu_si128(q + 1), needle);
+			__m128i e2 = _mm_cmpeq_epi8(_mm_loadu_si128(q + 2), needle);
+			__m128i e3 = _mm_cmpeq_epi8(_mm_loadu_si128(q + 3), needle);
+			acc = _mm_sub_epi8(acc, _mm_add_epi8(_mm_add_epi8(e0, e1), _mm_add_epi8(e2, e3)));
+		}
+		if (blocks < 63) /* under 64 bytes left: up to three 16-byte steps */
+			for (; n - i >= 16; i += 16) {
+				__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+				acc = _mm_sub_epi8(acc, _mm_cmpeq_epi8(v, needle));
+			}
+		__m128i sums = _mm_sad_epu8(acc, _mm_setzero_si128());
+		count += (size_t)_mm_cvtsi128_si32(sums) + (size_t)_mm_extract_epi16(sums, 4);
+	}
+	if (n >= 16 && i < n) { /* the last 16 bytes, counting only the unseen r */
+		static const unsigned char last_r[32] = {
+			0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+			1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+		};
+		size_t r = n - i;
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + n - 16));
+		__m128i keep = _mm_loadu_si128((const __m128i *)(const void *)(last_r + r));
+		__m128i sums = _mm_sad_epu8(_mm_and_si128(_mm_cmpeq_epi8(v, needle), keep), _mm_setzero_si128());
+		count += (size_t)_mm_cvtsi128_si32(sums) + (size_t)_mm_extract_epi16(sums, 4);
+		i = n;
+	}
+#else
+	const uint64_t ones = UINT64_C(0x0101010101010101), low7 = UINT64_C(0x7f7f7f7f7f7f7f7f);
+	const uint64_t pattern = ones * (unsigned char)c;
+	while (n - i >= 8) {
+		uint64_t w;
+		memcpy(&w, p + i, 8);
+		w ^= pattern; /* a zero byte where p[i..] == c */
+		/* high bit set in each non-zero byte, exactly */
+		uint64_t nz = (((w & low7) + low7) | w) & ~low7;
+		count += 8 - (size_t)(((nz >> 7) * ones) >> 56);
+		i += 8;
+	}
+#endif
+	for (; i < n; i++)
+		count += p[i] == c;
+	return count;
+}
+
 /* Line number of the line starting at buf[pos], counted incrementally from
  * the last position asked about (backwards too, for kept lines). */
 static intmax_t lineno_at(struct file_search *f, size_t pos)
 {
 	size_t lo = pos < f->cnt_pos ? pos : f->cnt_pos, hi = pos < f->cnt_pos ? f->cnt_pos : pos;
-	intmax_t n = 0;
-	for (const char *p = f->buf + lo, *end = f->buf + hi;
-	     p < end && (p = memchr(p, f->eol, (size_t)(end - p))) != NULL; p++)
-		n++;
+	intmax_t n = (intmax_t)count_byte(f->buf + lo, hi - lo, f->eol);
 	f->cnt_lines += pos < f->cnt_pos ? -n : n;
 	f->cnt_pos = pos;
 	return f->cnt_lines + 1;
@@ -135,18 +194,28 @@ static void print_before(struct file_search *f, size_t ls)
 	}
 }
 
+/* count_line_matches' tally over one line ending at `le`. */
+struct match_tally {
+	const struct file_search *f;
+	size_t le;
+	intmax_t n;
+};
+
+static int tally_match(size_t ms, size_t me, void *ctx)
+{
+	struct match_tally *t = ctx;
+	if (ms >= t->le || (ms == me && (ms + 1 >= t->le || is_eol(t->f, t->f->buf[ms]))))
+		return 1;
+	t->n += me > ms;
+	return 0;
+}
+
 /* Counts the non-empty leftmost-longest matches in a line (--count-matches). */
 static intmax_t count_line_matches(const struct file_search *f, size_t ls, size_t le)
 {
-	intmax_t n = 0;
-	size_t cur = ls, ms, me;
-	while (cur < le && matcher_find(f->s->matcher, f->buf, le, cur, true, &ms, &me)) {
-		if (ms >= le || (ms == me && (ms + 1 >= le || is_eol(f, f->buf[ms]))))
-			break;
-		n += me > ms;
-		cur = me > ms ? me : ms + 1;
-	}
-	return n;
+	struct match_tally t = { f, le, 0 };
+	matcher_each(f->s->matcher, f->buf, le, ls, tally_match, &t);
+	return t.n;
 }
 
 static void select_line(struct file_search *f, size_t ls, size_t le)
@@ -161,7 +230,8 @@ static void select_line(struct file_search *f, size_t ls, size_t le)
 			return;
 		}
 	} else {
-		print_before(f, ls);
+		if (context_on(cfg))
+			print_before(f, ls);
 		/* Even when the line is suppressed (encoding error), grep 3.8
 		 * starts its after-context and counts it as output. */
 		print_window_line(f, ls, le, SEP_SELECTED);
@@ -260,7 +330,7 @@ void search_input(struct searcher *s, struct input *in, const char *name, struct
 	volatile bool binary = false, without_match = false;
 
 	sigjmp_buf jb;
-	if (sigsetjmp(jb, 1)) {
+	if (sigsetjmp(jb, 0)) {
 		res->truncated = true;
 		goto finish;
 	}

@@ -91,7 +91,7 @@ class Tool:
                     'print': (base + ['-n', '-f', pat, inp], 'lines'),
                     'recursive': (base + ['-r', '-a', '-c', '-f', pat, inp], 'sum')}[kind]
         if k == 'rg':
-            base = [self.exe, '--no-config', '-F'] + fl
+            base = [self.exe, '--no-config', '-F'] + self.extra + fl
             return {'lines': (base + ['-c', '-f', pat, inp], 'int'),
                     'matches': (base + ['--count-matches', '-f', pat, inp], 'int'),
                     'print': (base + ['-n', '-f', pat, inp], 'lines'),
@@ -118,11 +118,13 @@ class Tool:
 
 def make_peer_tools(names, acgrep):
     table = {
-        'acgrep': lambda: Tool('acgrep', 'acgrep', acgrep, ['--mmap'], True),
+        'acgrep': lambda: Tool('acgrep', 'acgrep', acgrep, [], True),
+        'acgrep-mmap': lambda: Tool('acgrep --mmap', 'acgrep', acgrep, ['--mmap'], True),
         'acgrep-read': lambda: Tool('acgrep --no-mmap', 'acgrep', acgrep, ['--no-mmap'], True),
         'acgrep-pcre2': lambda: Tool('acgrep --engine=pcre2', 'acgrep', acgrep, ['--engine=pcre2'], True),
         'grep': lambda: Tool('grep -F', 'grep', 'grep'),
         'rg': lambda: Tool('rg -F', 'rg', 'rg'),
+        'rg-read': lambda: Tool('rg -F --no-mmap', 'rg', 'rg', ['--no-mmap']),
         'ugrep': lambda: Tool('ugrep -F', 'ugrep', 'ugrep'),
         'pcre2grep': lambda: Tool('pcre2grep -F', 'pcre2grep', 'pcre2grep'),
     }
@@ -439,7 +441,7 @@ def main():
     ap.add_argument('--runs', type=int, default=5)
     ap.add_argument('--timeout', type=float, default=60.0, help='limit for each check run (s)')
     ap.add_argument('--workloads', default='')
-    ap.add_argument('--tools', default='acgrep,acgrep-read,acgrep-pcre2,grep,rg,ugrep,pcre2grep')
+    ap.add_argument('--tools', default='acgrep,acgrep-mmap,acgrep-read,acgrep-pcre2,grep,rg,rg-read,ugrep,pcre2grep')
     ap.add_argument('--acgrep', default='acgrep')
     ap.add_argument('--old')
     ap.add_argument('--new')

@@ -3,7 +3,7 @@
 # acgrep --engine=pcre2 over the full suite.
 #
 # Usage: scripts/perf/peers.sh [--runs N] [--timeout S] [--workloads a,b,...]
-#                              [--tools acgrep,acgrep-read,acgrep-pcre2,grep,rg,ugrep,pcre2grep]
+#                              [--tools acgrep,acgrep-mmap,acgrep-read,acgrep-pcre2,grep,rg,rg-read,ugrep,pcre2grep]
 #                              [--acgrep BIN]
 #
 # For each workload of $ACGREP_BENCH_DIR/manifest.tsv (corpus.sh): warm the input,
@@ -13,13 +13,14 @@
 # cell says n/c), then time N interleaved runs of every tool (default 5), each
 # with stdout to a file.  A tool whose check run takes more than S seconds
 # (default 60) is not timed on that workload.  Prints medians with ratios to
-# acgrep (--mmap), throughput in GB/s, CPU time and peak RSS; acgrep is measured
-# with --mmap and with --no-mmap.  The result is kept under $ACGREP_BENCH_DIR/results.
+# acgrep (its default I/O), throughput in GB/s, CPU time and peak RSS; acgrep
+# and rg are also measured with each I/O path forced (--mmap, --no-mmap).
+# The result is kept under $ACGREP_BENCH_DIR/results.
 set -euo pipefail
 # shellcheck source=scripts/perf/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-runs=5 timeout=60 workloads='' tools=acgrep,acgrep-read,acgrep-pcre2,grep,rg,ugrep,pcre2grep
+runs=5 timeout=60 workloads='' tools=acgrep,acgrep-mmap,acgrep-read,acgrep-pcre2,grep,rg,rg-read,ugrep,pcre2grep
 acgrep=$REPO/acgrep
 while (($#)); do
 	case $1 in

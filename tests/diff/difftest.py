@@ -409,6 +409,7 @@ def main():
         if has_pcre2(ACGREP):
             variants.append(("pcre2", [ACGREP, "--engine=pcre2"], False))
         variants.append(("readpath", [ACGREP, "--no-mmap", "--buffer-size=1"], True))
+        variants.append(("scalar", [ACGREP, "--simd=scalar"], True))
     print("diff: seed=%s cases=%d first=%d jobs=%d acgrep=%s variants=%s%s" % (
         seed, ncases, first, jobs, ACGREP, ",".join(v[0] for v in variants),
         " (ACGREP is GNU grep: self-test)" if self_test else ""))

@@ -1,7 +1,8 @@
 /* test_ac.c - the Aho-Corasick engine against a brute-force oracle.
  *
  * Every case runs through every scan path (DFA, candidate bitmap, memchr
- * where it applies), with and without ASCII folding, and with the dense
+ * where it applies, Teddy with each vector kernel, the pair bitmap scalar
+ * and with gathers), with and without ASCII folding, and with the dense
  * budget both large and tiny is covered by the 100k-pattern case.  Boundary
  * sweeps put matches at offsets 0..130 so they straddle 64-byte blocks.
  */
@@ -13,7 +14,19 @@
 
 #include "check.h"
 
-static const enum ac_scan_path paths[] = { AC_PATH_DFA, AC_PATH_BITMAP, AC_PATH_MEMCHR, AC_PATH_AUTO };
+/* Every scan path, and the Teddy path with each vector kernel (capped to
+ * what this CPU runs: main prints which those are). */
+static const struct {
+	enum ac_scan_path path;
+	enum ac_simd simd;
+} paths[] = {
+	{ AC_PATH_DFA, AC_SIMD_BEST },     { AC_PATH_BITMAP, AC_SIMD_BEST },
+	{ AC_PATH_MEMCHR, AC_SIMD_BEST },  { AC_PATH_AUTO, AC_SIMD_BEST },
+	{ AC_PATH_AUTO, AC_SIMD_SCALAR },  { AC_PATH_TEDDY, AC_SIMD_SCALAR },
+	{ AC_PATH_TEDDY, AC_SIMD_SSSE3 },  { AC_PATH_TEDDY, AC_SIMD_AVX2 },
+	{ AC_PATH_TEDDY, AC_SIMD_AVX512 }, { AC_PATH_BITMAP, AC_SIMD_SCALAR },
+	{ AC_PATH_BITMAP, AC_SIMD_AVX2 },
+};
 
 static int lower(int c)
 {
@@ -101,7 +114,8 @@ static void check_case(const char *const *pats, size_t np, const char *text, siz
 		ac_automaton *ac = ac_new(fold ? AC_FOLD_ASCII : 0);
 		for (size_t k = 0; k < np; k++)
 			ac_add(ac, pats[k], strlen(pats[k]));
-		CHECK(ac_compile(ac, paths[pi]) == 0, "%s: compile", name);
+		ac_limit_simd(ac, paths[pi].simd);
+		CHECK(ac_compile(ac, paths[pi].path) == 0, "%s: compile", name);
 		/* leftmost-longest iteration, as grep -o walks a line */
 		size_t from = 0;
 		for (;;) {
@@ -111,7 +125,7 @@ static void check_case(const char *const *pats, size_t np, const char *text, siz
 			int got = ac_find(ac, (const uint8_t *)text, tlen, from, AC_LEFTMOST_LONGEST, &m);
 			CHECK(want == got && (!want || (m.start == es && m.end == ee)),
 			      "%s path %d fold %d from %zu: want %d [%zu,%zu) got %d [%zu,%zu)", name,
-			      (int)paths[pi], fold, from, want, want ? es : 0, want ? ee : 0, got,
+			      (int)pi, fold, from, want, want ? es : 0, want ? ee : 0, got,
 			      got ? m.start : 0, got ? m.end : 0);
 			if (!want || !got)
 				break;
@@ -119,20 +133,31 @@ static void check_case(const char *const *pats, size_t np, const char *text, siz
 			if (from > tlen)
 				break;
 		}
+		/* the same iteration inside the engine (grep -o, --count-matches) */
+		static struct collect lm;
+		lm.n = 0;
+		ac_scan_leftmost(ac, (const uint8_t *)text, tlen, 0, collect_cb, &lm);
+		size_t nm = 0;
+		for (size_t lf = 0, es, ee; lf <= tlen && naive_ll(pats, np, text, tlen, lf, fold, &es, &ee);
+		     lf = ee > es ? ee : es + 1, nm++)
+			CHECK(nm < lm.n && lm.start[nm] == es && lm.end[nm] == ee,
+			      "%s scan_leftmost path %d fold %d match %zu: want [%zu,%zu)", name, (int)pi, fold,
+			      nm, es, ee);
+		CHECK(nm == lm.n, "%s scan_leftmost path %d: want %zu matches, got %zu", name, (int)pi, nm, lm.n);
 		/* first end from every offset */
 		for (size_t f = 0; f <= tlen; f += 1 + tlen / 40) {
 			ac_match m;
 			long want = naive_first_end(pats, np, text, tlen, f, fold);
 			int got = ac_find(ac, (const uint8_t *)text, tlen, f, AC_FIRST_END, &m);
 			CHECK((want < 0 && !got) || (got && (long)m.end == want && m.start >= f),
-			      "%s first-end path %d from %zu: want %ld got %d/%zu", name, (int)paths[pi], f,
+			      "%s first-end path %d from %zu: want %ld got %d/%zu", name, (int)pi, f,
 			      want, got, got ? m.end : 0);
 		}
 		static struct collect c;
 		c.n = 0;
 		ac_scan_overlapping(ac, (const uint8_t *)text, tlen, 0, collect_cb, &c);
 		size_t want_n = naive_overlap_count(pats, np, text, tlen, fold);
-		CHECK(c.n == want_n, "%s overlapping path %d: want %zu got %zu", name, (int)paths[pi], want_n, c.n);
+		CHECK(c.n == want_n, "%s overlapping path %d: want %zu got %zu", name, (int)pi, want_n, c.n);
 		if (c.n != want_n) {
 			for (size_t k = 0; k < np; k++)
 				fprintf(stderr, "  pattern '%s'\n", pats[k]);
@@ -224,6 +249,30 @@ static void random_cases(void)
 	}
 }
 
+/* Sets of 9-40 patterns: Teddy buckets shared by several fingerprints,
+ * texts long enough for whole vector blocks. */
+static void random_many(void)
+{
+	static const char alpha[] = "abcdAB \n";
+	for (int iter = 0; iter < 60; iter++) {
+		char store[40][8];
+		const char *pats[40];
+		size_t np = 9 + rnd(32);
+		for (size_t k = 0; k < np; k++) {
+			size_t pl = 1 + rnd(6);
+			for (size_t j = 0; j < pl; j++)
+				store[k][j] = alpha[rnd(6)];
+			store[k][pl] = 0;
+			pats[k] = store[k];
+		}
+		char text[200];
+		size_t tl = rnd(sizeof text);
+		for (size_t j = 0; j < tl; j++)
+			text[j] = alpha[rnd(sizeof alpha - 1)];
+		check_case(pats, np, text, tl, (int)rnd(2), "random-many");
+	}
+}
+
 /* A large set forces sparse (non-dense) states; compare with a small DFA. */
 static void large_set(void)
 {
@@ -246,12 +295,57 @@ static void large_set(void)
 	ac_free(ac);
 }
 
+/* Duplicates cost nothing: a set with every pattern added twice (the
+ * copies in another order, some differing only in case under folding)
+ * compiles to the same states and memory as the set itself, and a match
+ * reports the first id of its duplicates. */
+static void duplicates_cost_nothing(void)
+{
+	enum { N = 5000 };
+	for (unsigned fold = 0; fold < 2; fold++) {
+		ac_automaton *once = ac_new(fold ? AC_FOLD_ASCII : 0);
+		ac_automaton *twice = ac_new(fold ? AC_FOLD_ASCII : 0);
+		char p[32];
+		for (unsigned i = 0; i < N; i++) {
+			int n = snprintf(p, sizeof p, "k%uz%u", (i * 7919u) % N, i % 13);
+			ac_add(once, p, (size_t)n);
+			ac_add(twice, p, (size_t)n);
+		}
+		for (unsigned i = N; i-- > 0;) {
+			int n = snprintf(p, sizeof p, "%c%uz%u", fold ? 'K' : 'k', (i * 7919u) % N, i % 13);
+			ac_add(twice, p, (size_t)n);
+		}
+		CHECK(ac_compile(once, AC_PATH_AUTO) == 0 && ac_compile(twice, AC_PATH_AUTO) == 0,
+		      "duplicates: compile");
+		CHECK(ac_state_count(once) == ac_state_count(twice), "duplicates: states %zu vs %zu",
+		      ac_state_count(once), ac_state_count(twice));
+		CHECK(ac_memory_bytes(once) == ac_memory_bytes(twice), "duplicates: memory %zu vs %zu",
+		      ac_memory_bytes(once), ac_memory_bytes(twice));
+		ac_match m;
+		const char *text = "xx k2919z1 yy";
+		CHECK(ac_find(twice, (const uint8_t *)text, strlen(text), 0, AC_LEFTMOST_LONGEST, &m) &&
+			      m.start == 3 && m.end == 10 && m.pattern == 1,
+		      "duplicates: first id wins (fold %u)", fold);
+		ac_free(once);
+		ac_free(twice);
+	}
+}
+
 int main(void)
 {
+	static const char *const kernels[] = { "scalar", "SSSE3", "AVX2", "AVX-512BW" };
+	ac_automaton *probe = ac_new(0);
+	ac_add(probe, "probe", 5);
+	ac_compile(probe, AC_PATH_TEDDY);
+	printf("Teddy kernels up to %s run on this CPU; wider ones are tested as that one\n",
+	       kernels[ac_simd_used(probe) - AC_SIMD_SCALAR]);
+	ac_free(probe);
 	table_cases();
 	boundary_sweep();
 	random_cases();
+	random_many();
 	large_set();
+	duplicates_cost_nothing();
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed != 0;
 }

@@ -5,7 +5,10 @@
  * before-context lines, and checks that the windows concatenate back to the
  * input, end on a terminator (all but the last), carry the right offsets and
  * kept lines.  Pipes (with EINTR storms), a partly consumed stdin, a 10 MB
- * single line, errors and the SIGBUS guard have their own cases.
+ * single line, errors and the SIGBUS guard have their own cases.  The
+ * automatic policy has its own: which kinds and sizes it maps at open, the
+ * switch from read() to the mapping at a long line (same bytes, offsets and
+ * kept lines as both forced paths), and the aligned, reused read() buffer.
  */
 #include "input.h"
 
@@ -14,6 +17,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/time.h>
@@ -137,8 +141,7 @@ static void file_cases(void)
 						CHECK(0, "%s: open: %s", what, strerror(errno));
 						continue;
 					}
-					bool want_map = ct->len > 0 && (io == INPUT_IO_MMAP ||
-									(io == INPUT_IO_AUTO && ct->len >= INPUT_MAP_MIN));
+					bool want_map = ct->len > 0 && io == INPUT_IO_MMAP;
 					CHECK(in.mapped == want_map, "%s: mapped %d", what, in.mapped);
 					CHECK(in.owns_fd, "%s: owns_fd", what);
 					long n = drain_and_check(&in, ct->data, ct->len, ct->eol, keep, what);
@@ -242,6 +245,153 @@ static void with_stdin(int fd, void (*fn)(void *), void *arg)
 	close(saved);
 }
 
+/* input_auto_maps: nothing is mapped at open, whatever its kind and size. */
+static void policy_table(void)
+{
+	static const struct {
+		mode_t mode;
+		const char *kind;
+	} kinds[] = {
+		{ S_IFREG, "regular" }, { S_IFIFO, "fifo" }, { S_IFCHR, "char device" },
+		{ S_IFBLK, "block device" }, { S_IFSOCK, "socket" },
+	};
+	static const uint64_t sizes[] = { 0, 1, 4096, 1u << 20, 4u << 20, 32u << 20,
+					  256u << 20, (uint64_t)1 << 40 };
+	for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++)
+		for (size_t z = 0; z < sizeof sizes / sizeof sizes[0]; z++)
+			CHECK(!input_auto_maps(kinds[k].mode | 0644, sizes[z]),
+			      "policy: %s of %llu bytes mapped at open", kinds[k].kind,
+			      (unsigned long long)sizes[z]);
+	/* A 4 MiB file of short lines: AUTO reads it to the end. */
+	char path[256];
+	snprintf(path, sizeof path, "%s/policy", tmpdir);
+	size_t len = 4u << 20;
+	char *text = random_text(len, 11);
+	write_file(path, text, len);
+	struct input in;
+	CHECK(input_open(&in, path, NULL) == 0, "policy: open");
+	CHECK(!in.mapped, "policy: 4 MiB file mapped at open");
+	drain_and_check(&in, text, len, '\n', 0, "policy: 4 MiB auto");
+	CHECK(!in.mapped, "policy: 4 MiB file of short lines switched to mmap");
+	input_close(&in);
+	free(text);
+}
+
+struct switch_case {
+	const char *text;
+	size_t len, skip, chunk, keep;
+	enum input_io io;
+};
+
+/* Drains standard input (a regular file at offset sc->skip). */
+static void switch_reader(void *arg)
+{
+	struct switch_case *sc = arg;
+	char what[120];
+	snprintf(what, sizeof what, "long line stdin at %zu io %d chunk %zu keep %zu", sc->skip,
+		 sc->io, sc->chunk, sc->keep);
+	struct input_options o = { sc->io, sc->chunk, '\n', sc->keep };
+	struct input in;
+	CHECK(input_open(&in, NULL, &o) == 0, "%s: open", what);
+	drain_and_check(&in, sc->text + sc->skip, sc->len - sc->skip, '\n', sc->keep, what);
+	CHECK(in.mapped == (sc->io != INPUT_IO_READ), "%s: mapped %d", what, in.mapped);
+	input_close(&in);
+	CHECK(lseek(STDIN_FILENO, 0, SEEK_CUR) == (off_t)sc->len, "%s: stdin left at %lld", what,
+	      (long long)lseek(STDIN_FILENO, 0, SEEK_CUR));
+}
+
+/* Short lines, one line of 3 * INPUT_LONG_LINE bytes, short lines: AUTO
+ * reads, then maps from the long line on; every path gives the same bytes,
+ * offsets and kept lines.  Also as a partly consumed stdin (offsets, and
+ * where stdin is left), and input_head_has_nul after the switch. */
+static void long_line_switch(void)
+{
+	char path[256];
+	snprintf(path, sizeof path, "%s/switch", tmpdir);
+	size_t head = 300 * 1024 + 5, longl = 3 * INPUT_LONG_LINE, tail = 50 * 1024;
+	size_t len = head + longl + 1 + tail;
+	char *text = random_text(len, 5);
+	for (size_t i = 0; i < head + longl + 1 + tail; i++)
+		if (text[i] == '\0')
+			text[i] = 'n';
+	text[5] = '\0'; /* a NUL in the first buffer */
+	memset(text + head, 'L', longl);
+	text[head - 1] = '\n';
+	text[head + longl] = '\n';
+	write_file(path, text, len);
+	static const size_t sw_chunks[] = { 4096, 7, 0 };
+	for (size_t k = 0; k < 3; k++)
+		for (int io = INPUT_IO_AUTO; io <= INPUT_IO_READ; io++)
+			for (size_t keep = 0; keep <= 3; keep += 3) {
+				char what[120];
+				snprintf(what, sizeof what, "long line chunk %zu io %d keep %zu", sw_chunks[k], io, keep);
+				/* Tiny chunks: one system call per 7 bytes; only the AUTO path. */
+				if (sw_chunks[k] == 7 && io != INPUT_IO_AUTO)
+					continue;
+				struct input_options o = { (enum input_io)io, sw_chunks[k], '\n', keep };
+				struct input in;
+				CHECK(input_open(&in, path, &o) == 0, "%s: open", what);
+				CHECK(in.mapped == (io == INPUT_IO_MMAP), "%s: mapped at open %d", what, in.mapped);
+				long n = drain_and_check(&in, text, len, '\n', keep, what);
+				CHECK(in.mapped == (io != INPUT_IO_READ), "%s: mapped at the end %d", what, in.mapped);
+				if (io == INPUT_IO_AUTO) {
+					CHECK(n >= 2, "%s: %ld windows", what, n);
+					CHECK(in.map_offset > 0 && in.map_offset <= head, "%s: mapped from %llu", what,
+					      (unsigned long long)in.map_offset);
+				}
+				CHECK(input_head_has_nul(&in, 100), "%s: NUL at 5 not seen", what);
+				CHECK(!input_head_has_nul(&in, 5), "%s: NUL seen in 5 bytes", what);
+				input_close(&in);
+			}
+	static const size_t skips[] = { 0, 5000, 300 * 1024 };
+	for (size_t s = 0; s < 3; s++)
+		for (int io = INPUT_IO_AUTO; io <= INPUT_IO_READ; io++) {
+			int fd = open(path, O_RDONLY);
+			lseek(fd, (off_t)skips[s], SEEK_SET);
+			struct switch_case sc = { text, len, skips[s], 0, 2, (enum input_io)io };
+			with_stdin(fd, switch_reader, &sc);
+			close(fd);
+		}
+	free(text);
+}
+
+/* The read() buffer: page-aligned, the carried bytes within its first
+ * page, and a closed input's buffer serves the next input. */
+static void buffer_reuse(void)
+{
+	char a[256], b[256];
+	snprintf(a, sizeof a, "%s/reuse-a", tmpdir);
+	snprintf(b, sizeof b, "%s/reuse-b", tmpdir);
+	size_t len = 600 * 1024 + 11;
+	char *text = random_text(len, 21);
+	write_file(a, text, len);
+	write_file(b, text + 1, len - 1);
+	struct input_options o = { INPUT_IO_READ, 0, '\n', 1 };
+	struct input in;
+	struct window w;
+	CHECK(input_open(&in, a, &o) == 0, "reuse: open a");
+	int windows = 0;
+	while (input_next(&in, &w) == 1) {
+		windows++;
+		CHECK((uintptr_t)in.mem % 4096 == 0, "reuse: buffer not page-aligned");
+		/* The kept line sits at buf, less than a page into the allocation. */
+		CHECK(w.data - w.before == in.buf && in.buf >= in.mem && in.buf - in.mem < 4096,
+		      "reuse: kept data at mem + %td", in.buf - in.mem);
+	}
+	CHECK(windows > 2, "reuse: %d windows", windows);
+	const char *mem = in.mem;
+	size_t cap = in.mem_cap;
+	input_close(&in);
+	CHECK(input_open(&in, b, &o) == 0, "reuse: open b");
+	CHECK(input_next(&in, &w) == 1, "reuse: first window of b");
+	CHECK(in.mem == mem && in.mem_cap == cap, "reuse: b got a new buffer");
+	input_close(&in);
+	CHECK(input_open(&in, b, &o) == 0, "reuse: reopen b");
+	drain_and_check(&in, text + 1, len - 1, '\n', 1, "reuse: b with a's buffer");
+	input_close(&in);
+	free(text);
+}
+
 struct pipe_case {
 	const char *text;
 	size_t len;
@@ -324,7 +474,7 @@ static void stdin_reader(void *arg)
 	struct input_options o = { sc->io, 0, '\n', 0 };
 	struct input in;
 	CHECK(input_open(&in, NULL, &o) == 0, "%s: open", what);
-	bool want_map = sc->io == INPUT_IO_MMAP || (sc->io == INPUT_IO_AUTO && sc->len >= INPUT_MAP_MIN);
+	bool want_map = sc->io == INPUT_IO_MMAP;
 	CHECK(in.mapped == want_map, "%s: mapped %d", what, in.mapped);
 	CHECK(in.start == sc->skip, "%s: start %llu", what, (unsigned long long)in.start);
 	drain_and_check(&in, sc->text + sc->skip, sc->len - sc->skip, '\n', 0, what);
@@ -516,6 +666,9 @@ int main(void)
 	file_cases();
 	random_cases();
 	long_line();
+	policy_table();
+	long_line_switch();
+	buffer_reuse();
 	pipe_cases();
 	stdin_file_cases();
 	error_cases();

@@ -84,7 +84,7 @@ static char *run_acgrep(const struct optset *o, struct pattern_set *ps, const ch
 	cfg.with_filename = 0;
 	cfg.group_separator = "--";
 	cfg.binary = BINARY_BINARY;
-	struct match_options mo = { o->icase, o->word, o->line, false, '\n', scan_path, o->only && o->word, true };
+	struct match_options mo = { o->icase, o->word, o->line, false, '\n', scan_path, o->only && o->word, true, 0 };
 	const char *err;
 	struct matcher *m = matcher_ac_new(ps, &mo, &err);
 	struct printer pr;
@@ -132,7 +132,7 @@ static void check(const char *name, const char *const *pats, size_t np, const ch
 	}
 	spew(patfile, joined, jl);
 	struct pattern_set ps = { items, np, NULL };
-	static const int scan_paths[] = { AC_PATH_DFA, AC_PATH_BITMAP, AC_PATH_MEMCHR };
+	static const int scan_paths[] = { AC_PATH_DFA, AC_PATH_BITMAP, AC_PATH_MEMCHR, AC_PATH_TEDDY };
 	static const size_t chunks[] = { 1, 2, 3, 7, 64, 0 };
 	for (size_t oi = 0; oi < sizeof optsets / sizeof *optsets; oi++) {
 		const struct optset *o = &optsets[oi];
@@ -143,7 +143,7 @@ static void check(const char *name, const char *const *pats, size_t np, const ch
 		char *ref = slurp(refpath, &ref_len);
 		if (!ref)
 			continue;
-		for (size_t si = 0; si < 3; si++)
+		for (size_t si = 0; si < sizeof scan_paths / sizeof *scan_paths; si++)
 			for (size_t ci = 0; ci < sizeof chunks / sizeof *chunks; ci++)
 				for (int io = 0; io < 2; io++) {
 					if (io == 0 && ci > 0)

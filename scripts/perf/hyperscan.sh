@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# hyperscan.sh - a reference for acgrep's engine: Hyperscan 5.4's literal
+# engine used as a library (hs_count.c: hs_compile_lit_multi, one hs_scan over
+# the whole input, matching lines counted in the callback; no line logic in
+# the engine), next to `acgrep --no-mmap -c -F -f PAT [flags] INPUT`.
+#
+# Usage: scripts/perf/hyperscan.sh [--runs N] [--workloads a,b,...] [--acgrep BIN]
+#
+# Builds hs_count with `cc -O2 -lhs` in a temporary directory (libhyperscan-dev,
+# installed with apt-get when root).  For each workload (default names5,
+# words1k, rare, the, lit32x20, words100, absent1k, dict10k, names5-i,
+# words1k-i; -w rows are skipped: Hyperscan has no word logic here), N rounds
+# (default 5): warm the input, then run hs_count and acgrep, in an order that
+# alternates by round, each with stdout to a file; every count is checked
+# against manifest.tsv (a mismatch stops the run and prints the command).
+# Prints medians: hs_count's wall time and the compile, read and scan times it
+# reports itself, acgrep's wall time, and acgrep's time over Hyperscan's wall
+# and over Hyperscan's engine alone (compile + scan).  The result is kept
+# under $ACGREP_BENCH_DIR/results.
+set -euo pipefail
+# shellcheck source=scripts/perf/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+runs=5 workloads=names5,words1k,rare,the,lit32x20,words100,absent1k,dict10k,names5-i,words1k-i
+acgrep=$REPO/acgrep
+while (($#)); do
+	case $1 in
+	--runs) runs=$2; shift 2 ;;
+	--workloads) workloads=$2; shift 2 ;;
+	--acgrep) acgrep=$(realpath "$2"); shift 2 ;;
+	-h | --help) sed -n '2,19s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	*) die "hyperscan.sh: unknown argument $1 (try --help)" ;;
+	esac
+done
+((runs >= 1)) || die "hyperscan.sh: --runs needs a positive count"
+need gcc:cc make:make libhyperscan-dev:/usr/include/hs/hs.h
+if [[ $acgrep == "$REPO/acgrep" ]]; then ensure_acgrep; fi
+need_corpus
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/acgrep-hyperscan.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+hs=$tmp/hs_count
+"${CC:-cc}" -std=c11 -O2 -o "$hs" "$PERF_DIR/hs_count.c" -lhs || die "building hs_count failed"
+hsver=$(printf '#include <hs/hs.h>\n#include <stdio.h>\nint main(void){puts(hs_version());return 0;}\n' |
+	"${CC:-cc}" -x c -o "$tmp/hsver" - -lhs && "$tmp/hsver")
+
+# The workloads: name, input, patterns, flags, expected count (manifest.tsv).
+names=() inputs=() pats=() flagss=() expect=()
+IFS=, read -r -a wl <<<"$workloads"
+for w in "${wl[@]}"; do
+	row=$(awk -F'\t' -v w="$w" '$1 == w && $2 == "lines" { print $3 "\t" $5 "\t" ($7 == "" ? "-" : $7) "\t" $8 }' "$BENCH_DIR/manifest.tsv")
+	[[ -n $row ]] || die "no 'lines' workload $w in $BENCH_DIR/manifest.tsv"
+	IFS=$'\t' read -r input pat flags exp <<<"$row"
+	[[ $flags == - ]] && flags=''
+	if [[ $flags == *-w* || $flags == *-x* ]]; then
+		say "skipping $w ($flags): hs_count has no word or line-match logic"
+		continue
+	fi
+	names+=("$w") inputs+=("$BENCH_DIR/$input") pats+=("$BENCH_DIR/$pat") flagss+=("$flags") expect+=("$exp")
+done
+((${#names[@]})) || die "no workloads left to run"
+
+# run_one TOOL INDEX - one timed run; appends "wall_ms [compile read scan]" to
+# $tmp/t.TOOL.INDEX, after checking the count.
+TIMEFORMAT=%R
+run_one() {
+	local tool=$1 i=$2 t got e
+	local -a f=() cmd
+	read -r -a f <<<"${flagss[i]}"
+	if [[ $tool == hs ]]; then
+		cmd=("$hs" "${f[@]}" "${pats[i]}" "${inputs[i]}")
+	else
+		cmd=("$acgrep" --no-mmap -c -F -f "${pats[i]}" "${f[@]}" "${inputs[i]}")
+	fi
+	e=0
+	t=$({ time "${cmd[@]}" >"$tmp/out" 2>"$tmp/err"; } 2>&1) || e=$?
+	got=$(<"$tmp/out")
+	if ((e > 1)) || [[ $got != "${expect[i]}" ]]; then
+		say "$(cat "$tmp/err")"
+		die "${names[i]}: counted '$got' (status $e), grep -F counted ${expect[i]}: ${cmd[*]}"
+	fi
+	if [[ $tool == hs ]]; then
+		awk -v w="$t" '{ for (k = 1; k < NF; k++) v[$k] = $(k + 1) }
+			END { printf "%.3f %s %s %s\n", w * 1000, v["compile_ms"], v["read_ms"] + v["touch_ms"], v["scan_ms"] }' \
+			"$tmp/err" >>"$tmp/t.$tool.$i"
+	else
+		awk -v w="$t" 'BEGIN { printf "%.3f\n", w * 1000 }' >>"$tmp/t.$tool.$i"
+	fi
+}
+
+say "$runs rounds x ${#names[@]} workloads x 2 tools"
+for ((r = 0; r < runs; r++)); do
+	for i in "${!names[@]}"; do
+		warm "${inputs[i]}"
+		if ((r % 2)); then
+			run_one acgrep "$i"
+			run_one hs "$i"
+		else
+			run_one hs "$i"
+			run_one acgrep "$i"
+		fi
+	done
+done
+
+# median COLUMN FILE - the median of a column (ms), to 0.1 ms.
+median() {
+	sort -g -k"$1,$1" "$2" | awk -v c="$1" '{ v[NR] = $c } END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%.1f", m }'
+}
+
+out=$(results_file hyperscan)
+command_line="scripts/perf/hyperscan.sh --runs $runs --workloads $(IFS=,; echo "${names[*]}")"
+{
+	machine_header "acgrep and Hyperscan's literal engine (scripts/perf/hyperscan.sh)" "$command_line"
+	binary_facts acgrep "$acgrep"
+	printf '# hs_count: scripts/perf/hs_count.c, %s -std=c11 -O2 -lhs; Hyperscan %s (Debian libhyperscan5 %s)\n' \
+		"${CC:-cc}" "$hsver" "$(dpkg-query -W -f '${Version}' libhyperscan5 2>/dev/null || echo '?')"
+	printf '# corpus: %s; LC_ALL=C; page cache warmed; stdout to files; medians of %d interleaved runs, ms\n' "$BENCH_DIR" "$runs"
+	printf '# hs_*: hs_count: wall; compile = hs_compile_lit_multi + scratch; read = read() of the whole input + first touch; scan = hs_scan\n'
+	printf '# acgrep: %s --no-mmap -c -F -f PAT [flags] INPUT, wall\n' "${acgrep/#$REPO/.}"
+	printf '# x_wall = acgrep / hs wall; x_engine = acgrep / (hs compile + scan)\n\n'
+	printf '%-10s %9s %9s %10s %8s %8s %10s %7s %8s\n' workload count hs_wall hs_compile hs_read hs_scan acgrep x_wall x_engine
+	for i in "${!names[@]}"; do
+		hw=$(median 1 "$tmp/t.hs.$i")
+		hc=$(median 2 "$tmp/t.hs.$i")
+		hr=$(median 3 "$tmp/t.hs.$i")
+		hsc=$(median 4 "$tmp/t.hs.$i")
+		aw=$(median 1 "$tmp/t.acgrep.$i")
+		printf '%-10s %9s %9s %10s %8s %8s %10s %7s %8s\n' "${names[i]}" "${expect[i]}" "$hw" "$hc" "$hr" "$hsc" "$aw" \
+			"$(awk -v a="$aw" -v b="$hw" 'BEGIN { printf "%.2f", a / b }')" \
+			"$(awk -v a="$aw" -v b="$hc" -v c="$hsc" 'BEGIN { printf "%.2f", a / (b + c) }')"
+	done
+} | tee "$out"
+say "kept in $out"

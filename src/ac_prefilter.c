@@ -1,0 +1,201 @@
+/* ac_prefilter.c - choosing how the scan skips text that cannot start a
+ * match, and building the tables for that choice.
+ *
+ * Owns: the scan-path decision and the prefilter tables of struct
+ * ac_automaton: the 2-byte pair bitmap (any set), the rare byte for memchr
+ * (one distinct pattern) and the Teddy fingerprint buckets (small sets, on
+ * CPUs with byte shuffles).  Reads the compiled trie; knows nothing of files,
+ * lines or options.
+ *
+ * References: B. Commentz-Walter, "A string matching algorithm fast on the
+ * average", ICALP 1979, and S. Wu and U. Manber, "A fast algorithm for
+ * multi-pattern searching", TR-94-17, 1994 - skipping text that cannot
+ * start a match, done here with fingerprints instead of shifts; Hyperscan's
+ * Teddy and FDR (see teddy.h and ac_scan.c).
+ */
+#include "ac_internal.h"
+
+#include <string.h>
+
+/* Teddy serves sets with at most this many distinct fingerprints; past it
+ * the 8 buckets fill up and the pair bitmap rejects more. */
+#define TEDDY_MAX_FINGERPRINTS 64
+
+/* Byte frequency rank in a mixed English/C/man-page corpus: 0 is rarest.
+ * Generated once from text on a Debian system; used to pick memchr bytes. */
+static const uint8_t byte_rank[256] = {
+	  0,   1,   2,   3,   4,   5,   6,  91,   7, 196, 242,   8, 142,   9,  10,  11,
+	 12,  13,  14,  15,  16,  17,  18,  19,  20,  21,  22,  23,  24,  25,  26,  27,
+	255, 155, 197, 190, 156, 162, 175, 183, 209, 208, 214, 170, 224, 225, 234, 249,
+	222, 211, 213, 199, 189, 181, 187, 176, 182, 193, 203, 192, 179, 191, 180, 154,
+	171, 219, 205, 215, 207, 229, 206, 201, 200, 230, 177, 174, 217, 202, 220, 216,
+	212, 169, 226, 228, 231, 204, 184, 194, 186, 195, 178, 173, 218, 172, 163, 236,
+	165, 248, 239, 243, 241, 254, 235, 233, 240, 252, 185, 210, 245, 237, 246, 250,
+	244, 198, 247, 251, 253, 238, 227, 221, 223, 232, 188, 168, 164, 167, 166,  28,
+	160,  92, 122, 125, 136, 120,  84, 110, 109,  93,  76,  77,  78, 130,  94, 105,
+	 95,  29, 106, 148,  96,  85,  90,  30, 129, 151,  79,  86, 152, 153,  31, 119,
+	137, 139, 134, 132, 147, 114, 115, 141, 143, 159,  97, 124,  80, 144,  98, 102,
+	111, 150, 116, 145, 138, 133, 149,  87, 117,  88, 113, 126, 135, 118,  99, 123,
+	 32,  33, 158, 157, 131, 146, 107,  34,  89, 108,  35,  36,  37,  38, 112, 100,
+	127, 101,  39,  40,  41,  42,  43,  44, 103, 104,  45,  46,  47,  48,  49,  50,
+	140, 128, 161,  51,  81,  52,  53,  82,  83,  54,  55,  56,  57,  58,  59, 121,
+	 60,  61,  62,  63,  64,  65,  66,  67,  68,  69,  70,  71,  72,  73,  74,  75,
+};
+
+static bool is_ascii_letter(uint8_t b)
+{
+	uint8_t lower = b | 0x20;
+	return lower >= 'a' && lower <= 'z';
+}
+
+/* Marks b0 (and its other case when folding) followed by b1 (any byte when
+ * b1 < 0) as a possible start of a match in the pair bitmap. */
+static void mark_start(ac_automaton *ac, uint8_t b0, int b1)
+{
+	uint8_t v0[2] = { b0, b0 }, v1[2];
+	if ((ac->flags & AC_FOLD_ASCII) && is_ascii_letter(b0))
+		v0[1] = (uint8_t)(b0 ^ 0x20);
+	for (int i = 0; i < 2; i++) {
+		ac->first_byte[v0[i]] = 1;
+		if (b1 < 0) {
+			for (int x = 0; x < 4; x++)
+				ac->pair[v0[i] * 4 + x] = ~UINT64_C(0);
+			continue;
+		}
+		v1[0] = v1[1] = (uint8_t)b1;
+		if ((ac->flags & AC_FOLD_ASCII) && is_ascii_letter((uint8_t)b1))
+			v1[1] = (uint8_t)(b1 ^ 0x20);
+		for (int j = 0; j < 2; j++) {
+			unsigned idx = (unsigned)v0[i] << 8 | v1[j];
+			ac->pair[idx >> 6] |= UINT64_C(1) << (idx & 63);
+		}
+	}
+}
+
+static void pair_build(ac_automaton *ac)
+{
+	const struct ac_trie *t = &ac->trie;
+	const uint32_t *first = ac->first;
+	memset(ac->pair, 0, sizeof ac->pair);
+	memset(ac->first_byte, 0, sizeof ac->first_byte);
+	for (uint32_t c = first[AC_ROOT]; c < first[AC_ROOT + 1]; c++) {
+		if (t->terminal[c] != AC_NONE)
+			mark_start(ac, t->inbyte[c], -1);
+		for (uint32_t g = first[c]; g < first[c + 1]; g++)
+			mark_start(ac, t->inbyte[c], t->inbyte[g]);
+	}
+}
+
+/* The one distinct pattern's bytes when the trie is a single chain (at most
+ * max of them), else 0. */
+static size_t chain_bytes(const ac_automaton *ac, uint8_t *out, size_t max)
+{
+	const struct ac_trie *t = &ac->trie;
+	if (t->n_nodes < 2 || t->n_nodes - 1 != ac->max_len)
+		return 0;
+	size_t n = 0;
+	for (uint32_t node = ac->first[AC_ROOT]; n < max && node < t->n_nodes; node = ac->first[node]) {
+		out[n++] = t->inbyte[node];
+		if (ac->first[node] == ac->first[node + 1])
+			break;
+	}
+	return n;
+}
+
+/* memchr needs one byte at a fixed offset in every match, and no letter
+ * when folding: returns whether the chain has one (then sets rare_*). */
+static bool rare_byte_pick(ac_automaton *ac, const uint8_t *chain, size_t n)
+{
+	bool found = false;
+	for (size_t off = 0; off < n && off < ac->min_len; off++) {
+		uint8_t b = chain[off];
+		if ((ac->flags & AC_FOLD_ASCII) && is_ascii_letter(b))
+			continue;
+		if (!found || byte_rank[b] < byte_rank[ac->rare_byte]) {
+			found = true;
+			ac->rare_byte = b;
+			ac->rare_offset = (uint32_t)off;
+		}
+	}
+	return found;
+}
+
+/* Appends the distinct `width`-byte prefixes below `node` (at `depth`) to
+ * fp in sorted order; false once there would be more than max. */
+static bool prefixes_collect(const ac_automaton *ac, uint32_t node, uint32_t depth,
+			     uint32_t width, uint8_t *path, uint8_t *fp, size_t *n, size_t max)
+{
+	if (depth == width) {
+		if (*n == max)
+			return false;
+		memcpy(fp + *n * width, path, width);
+		++*n;
+		return true;
+	}
+	for (uint32_t c = ac->first[node]; c < ac->first[node + 1]; c++) {
+		path[depth] = ac->trie.inbyte[c];
+		if (!prefixes_collect(ac, c, depth + 1, width, path, fp, n, max))
+			return false;
+	}
+	return true;
+}
+
+/* Fills ac->teddy if the set suits it; returns whether it does. */
+static bool teddy_pick(ac_automaton *ac, const uint8_t *chain, size_t chain_len,
+		       enum teddy_level level)
+{
+	uint32_t width = ac->min_len < TEDDY_MAX_WIDTH ? (uint32_t)ac->min_len : TEDDY_MAX_WIDTH;
+	bool fold = ac->flags & AC_FOLD_ASCII;
+	if (width == 0)
+		return false;
+	if (chain_len >= ac->min_len) { /* one pattern: its rarest window */
+		uint32_t best = 0, best_cost = UINT32_MAX;
+		for (uint32_t off = 0; off + width <= ac->min_len; off++) {
+			uint32_t cost = 0;
+			for (uint32_t j = 0; j < width; j++)
+				cost += byte_rank[chain[off + j]] + (fold && is_ascii_letter(chain[off + j]) ? 16 : 0);
+			if (cost < best_cost) {
+				best_cost = cost;
+				best = off;
+			}
+		}
+		teddy_build(&ac->teddy, chain + best, 1, width, best, fold, level);
+		return true;
+	}
+	uint8_t fp[TEDDY_MAX_FINGERPRINTS * TEDDY_MAX_WIDTH], path[TEDDY_MAX_WIDTH];
+	size_t n = 0;
+	if (!prefixes_collect(ac, AC_ROOT, 0, width, path, fp, &n, TEDDY_MAX_FINGERPRINTS))
+		return false;
+	teddy_build(&ac->teddy, fp, n, width, 0, fold, level);
+	return true;
+}
+
+/* The Teddy kernel allowed by the CPU and by ac_limit_simd. */
+static enum teddy_level teddy_level_allowed(const ac_automaton *ac)
+{
+	enum teddy_level cpu = teddy_cpu_level();
+	if (ac->simd_cap == AC_SIMD_BEST)
+		return cpu;
+	enum teddy_level cap = (enum teddy_level)(ac->simd_cap - AC_SIMD_SCALAR);
+	return cap < cpu ? cap : cpu;
+}
+
+void ac_prefilter_build(ac_automaton *ac, enum ac_scan_path want)
+{
+	uint8_t chain[256];
+	size_t chain_len = chain_bytes(ac, chain, sizeof chain);
+	enum teddy_level level = teddy_level_allowed(ac);
+	ac->simd = level;
+	pair_build(ac);
+	bool rare = rare_byte_pick(ac, chain, chain_len);
+	bool teddy = want == AC_PATH_TEDDY || (want == AC_PATH_AUTO && level > TEDDY_SCALAR);
+	if (teddy && teddy_pick(ac, chain, chain_len, level)) {
+		ac->path = AC_PATH_TEDDY;
+	} else if (want == AC_PATH_AUTO || want == AC_PATH_TEDDY) {
+		ac->path = rare ? AC_PATH_MEMCHR : AC_PATH_BITMAP;
+	} else {
+		ac->path = want == AC_PATH_MEMCHR && !rare ? AC_PATH_BITMAP : want;
+	}
+	if (ac->trie.n_nodes == 1) /* only empty patterns, or none: nothing to skip to */
+		ac->path = AC_PATH_DFA;
+}

@@ -1,0 +1,365 @@
+/* ac_trie.c - collecting patterns and building the trie, breadth-first.
+ *
+ * Owns: ac_add's pattern store (bytes back to back plus one end offset per
+ * pattern: 4 bytes of bookkeeping each), sorting it (MSD radix sort, stable,
+ * so the first of duplicates wins), and the trie built from the sorted
+ * patterns directly in breadth-first numbering, with no intermediate
+ * depth-first trie and no renumbering; also the allocator for the
+ * automaton's large tables.  Knows nothing of failure links, byte classes or
+ * scanning (ac_build.c).
+ *
+ * The breadth-first construction: in sorted order a pattern adds the nodes
+ * at depths lcp+1..len, where lcp is its common prefix with its predecessor
+ * (duplicates add none).  Breadth-first order with children in byte order
+ * is order by (depth, prefix), so counting the new nodes per depth gives
+ * each depth's first id, and a second pass hands out ids per depth in
+ * sorted order.  Each pass is sequential within a depth.
+ */
+#include "ac_trie.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+/* Tables of 256 KiB and more get their own mapping with transparent huge
+ * pages requested: on virtual machines 4 KiB page faults and TLB misses
+ * dominate building a large automaton, and a mapping grows by mremap
+ * without copying.  Memory comes zeroed.  A header keeps the size for
+ * ac_table_grow and ac_table_free. */
+#define TABLE_HEADER 64
+#define TABLE_HUGE (256u << 10)
+
+void *ac_table_alloc(size_t bytes)
+{
+	if (bytes > SIZE_MAX - TABLE_HEADER)
+		return NULL;
+	size_t total = bytes + TABLE_HEADER;
+	char *p;
+	if (total >= TABLE_HUGE) {
+		p = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
+			return NULL;
+		(void)madvise(p, total, MADV_HUGEPAGE);
+	} else if ((p = calloc(1, total)) == NULL) {
+		return NULL;
+	}
+	memcpy(p, &total, sizeof total);
+	return p + TABLE_HEADER;
+}
+
+void ac_table_free(void *q)
+{
+	if (!q)
+		return;
+	char *p = (char *)q - TABLE_HEADER;
+	size_t total;
+	memcpy(&total, p, sizeof total);
+	if (total >= TABLE_HUGE)
+		munmap(p, total);
+	else
+		free(p);
+}
+
+void *ac_table_grow(void *q, size_t bytes)
+{
+	if (!q)
+		return ac_table_alloc(bytes);
+	if (bytes > SIZE_MAX - TABLE_HEADER)
+		return NULL;
+	char *p = (char *)q - TABLE_HEADER;
+	size_t old, total = bytes + TABLE_HEADER;
+	memcpy(&old, p, sizeof old);
+	if (total <= old)
+		return q;
+	if (old >= TABLE_HUGE) { /* new pages of an anonymous mapping are zero */
+		char *np = mremap(p, old, total, MREMAP_MAYMOVE);
+		if (np == MAP_FAILED)
+			return NULL;
+		(void)madvise(np, total, MADV_HUGEPAGE);
+		memcpy(np, &total, sizeof total);
+		return np + TABLE_HEADER;
+	}
+	char *nq = ac_table_alloc(bytes);
+	if (!nq)
+		return NULL;
+	memcpy(nq, q, old - TABLE_HEADER);
+	ac_table_free(q);
+	return nq;
+}
+
+/* ---- the pattern store -------------------------------------------------- */
+
+static uint8_t fold_ascii(uint8_t b)
+{
+	return (b >= 'A' && b <= 'Z') ? (uint8_t)(b + 32) : b;
+}
+
+ac_automaton *ac_new(unsigned flags)
+{
+	ac_automaton *ac = calloc(1, sizeof *ac);
+	if (ac)
+		ac->flags = flags;
+	return ac;
+}
+
+/* Empty patterns are stored too (zero length), so a pattern's id is its
+ * index in pat_end; the trie skips them. */
+int ac_add(ac_automaton *ac, const void *p, size_t len)
+{
+	uint32_t id = ac->n_patterns;
+	if (ac->compiled || id == AC_NONE || len > AC_ID_MASK - ac->pat_used)
+		return -1;
+	if (ac->pat_used + len > ac->pat_cap) {
+		size_t cap = ac->pat_cap ? ac->pat_cap : 4096;
+		while (cap < ac->pat_used + len)
+			cap *= 2;
+		uint8_t *b = ac_table_grow(ac->pat_bytes, cap);
+		if (!b)
+			return -1;
+		ac->pat_bytes = b;
+		ac->pat_cap = cap;
+	}
+	if (id == ac->pat_end_cap) {
+		size_t cap = ac->pat_end_cap ? ac->pat_end_cap * 2 : 1024;
+		uint32_t *e = ac_table_grow(ac->pat_end, cap * sizeof *e);
+		if (!e)
+			return -1;
+		ac->pat_end = e;
+		ac->pat_end_cap = cap;
+	}
+	uint8_t *dst = ac->pat_bytes + ac->pat_used;
+	if (ac->flags & AC_FOLD_ASCII) {
+		const uint8_t *src = p;
+		for (size_t i = 0; i < len; i++)
+			dst[i] = fold_ascii(src[i]);
+	} else if (len) {
+		memcpy(dst, p, len);
+	}
+	ac->pat_used += len;
+	ac->pat_end[id] = (uint32_t)ac->pat_used;
+	if (len == 0) {
+		if (!ac->has_empty)
+			ac->empty_id = id;
+		ac->has_empty = true;
+	} else {
+		ac->n_nonempty++;
+		if (len > ac->max_len)
+			ac->max_len = len;
+		if (!ac->min_len || len < ac->min_len)
+			ac->min_len = len;
+	}
+	ac->n_patterns++;
+	return 0;
+}
+
+void ac_store_free(ac_automaton *ac)
+{
+	ac_table_free(ac->pat_bytes);
+	ac_table_free(ac->pat_end);
+	ac->pat_bytes = NULL;
+	ac->pat_end = NULL;
+	ac->pat_used = ac->pat_cap = ac->pat_end_cap = 0;
+}
+
+/* ---- sorting ------------------------------------------------------------ */
+
+struct store {
+	const uint8_t *bytes;
+	const uint32_t *end;
+};
+
+static inline uint32_t pat_start(const struct store *st, uint32_t i)
+{
+	return i ? st->end[i - 1] : 0;
+}
+
+/* Orders patterns i and j by bytes from offset `depth` on (the first depth
+ * bytes are equal), shorter first, then by id. */
+static int pat_cmp(const struct store *st, uint32_t i, uint32_t j, uint32_t depth)
+{
+	uint32_t si = pat_start(st, i), sj = pat_start(st, j);
+	uint32_t li = st->end[i] - si, lj = st->end[j] - sj;
+	uint32_t n = li < lj ? li : lj;
+	int c = n > depth ? memcmp(st->bytes + si + depth, st->bytes + sj + depth, n - depth) : 0;
+	if (c)
+		return c;
+	if (li != lj)
+		return li < lj ? -1 : 1;
+	return i < j ? -1 : i > j;
+}
+
+struct range {
+	uint32_t lo, hi, depth;
+};
+
+/* Sorts ord[0..m) (pattern ids, ascending on entry) by pattern bytes:
+ * an MSD radix sort with an explicit stack, insertion sort for small
+ * ranges.  Distribution is stable, so equal patterns keep id order.
+ * tmp and key hold m entries.  Returns 0, or -1 when out of memory. */
+static int radix_sort(const struct store *st, uint32_t *ord, uint32_t *tmp, uint16_t *key, uint32_t m)
+{
+	size_t cap = 64, top = 0;
+	struct range *stack = malloc(cap * sizeof *stack);
+	if (!stack)
+		return -1;
+	stack[top++] = (struct range){ 0, m, 0 };
+	while (top) {
+		struct range r = stack[--top];
+		if (r.hi - r.lo <= 16) {
+			for (uint32_t k = r.lo + 1; k < r.hi; k++) {
+				uint32_t v = ord[k], j = k;
+				for (; j > r.lo && pat_cmp(st, ord[j - 1], v, r.depth) > 0; j--)
+					ord[j] = ord[j - 1];
+				ord[j] = v;
+			}
+			continue;
+		}
+		uint32_t count[257] = { 0 };
+		for (uint32_t k = r.lo; k < r.hi; k++) {
+			uint32_t i = ord[k], s = pat_start(st, i);
+			key[k] = r.depth < st->end[i] - s ? (uint16_t)(st->bytes[s + r.depth] + 1) : 0;
+			count[key[k]]++;
+		}
+		if (count[key[r.lo]] == r.hi - r.lo) { /* one bucket: look one byte further */
+			if (key[r.lo] != 0) {
+				r.depth++;
+				stack[top++] = r;
+			}
+			continue;
+		}
+		uint32_t pos[257], sum = r.lo;
+		for (int b = 0; b < 257; b++) {
+			pos[b] = sum;
+			sum += count[b];
+		}
+		for (uint32_t k = r.lo; k < r.hi; k++)
+			tmp[pos[key[k]]++] = ord[k];
+		memcpy(ord + r.lo, tmp + r.lo, (size_t)(r.hi - r.lo) * sizeof *ord);
+		if (top + 256 > cap) {
+			struct range *ns = realloc(stack, (cap *= 2) * sizeof *ns);
+			if (!ns) {
+				free(stack);
+				return -1;
+			}
+			stack = ns;
+		}
+		for (int b = 1; b < 257; b++) /* bucket 0: ended here, all equal */
+			if (count[b] > 1)
+				stack[top++] = (struct range){ pos[b] - count[b], pos[b], r.depth + 1 };
+	}
+	free(stack);
+	return 0;
+}
+
+/* ---- the breadth-first trie --------------------------------------------- */
+
+/* Fills ord[0..m) with the ids of the non-empty patterns in sorted order. */
+static int sort_patterns(const struct store *st, uint32_t n_ids, uint32_t *ord, uint32_t *tmp,
+			 uint32_t m)
+{
+	uint32_t k = 0;
+	for (uint32_t i = 0; i < n_ids; i++)
+		if (st->end[i] != pat_start(st, i))
+			ord[k++] = i;
+	bool sorted = true;
+	for (k = 1; k < m && sorted; k++)
+		sorted = pat_cmp(st, ord[k - 1], ord[k], 0) < 0;
+	if (sorted)
+		return 0;
+	uint16_t *key = ac_table_alloc((size_t)m * sizeof *key);
+	int rc = key ? radix_sort(st, ord, tmp, key, m) : -1;
+	ac_table_free(key);
+	return rc;
+}
+
+/* Common prefix length of patterns i and j. */
+static uint32_t pat_lcp(const struct store *st, uint32_t i, uint32_t j)
+{
+	uint32_t si = pat_start(st, i), sj = pat_start(st, j);
+	uint32_t li = st->end[i] - si, lj = st->end[j] - sj, n = li < lj ? li : lj, c = 0;
+	const uint8_t *a = st->bytes + si, *b = st->bytes + sj;
+	while (c < n && a[c] == b[c])
+		c++;
+	return c;
+}
+
+/* Second pass: hands out ids depth by depth.  next[d] is the next free id
+ * at depth d; path[d] the current pattern's node at depth d. */
+static void assign_ids(ac_automaton *ac, const struct store *st, const uint32_t *ord,
+		       const uint32_t *lcp, uint32_t m, uint32_t *next, uint32_t *path)
+{
+	uint32_t *first = ac->first, *out_len = ac->out_len, *out_id = ac->out_id;
+	uint8_t *inbyte = ac->in_cls;
+	path[0] = AC_ROOT;
+	out_id[AC_ROOT] = AC_NONE;
+	for (uint32_t k = 0; k < m; k++) {
+		uint32_t i = ord[k], s = pat_start(st, i), len = st->end[i] - s;
+		const uint8_t *p = st->bytes + s;
+		if (lcp[k] == len)
+			continue; /* a duplicate: its first copy is the terminal */
+		for (uint32_t d = lcp[k] + 1; d <= len; d++) {
+			uint32_t id = next[d]++;
+			path[d] = id;
+			inbyte[id] = p[d - 1];
+			out_id[id] = AC_NONE;
+			first[path[d - 1] + 1]++; /* child counts, summed below */
+		}
+		out_len[path[len]] = len | AC_OWN_BIT;
+		out_id[path[len]] = i;
+	}
+	first[AC_ROOT] = 1;
+	for (uint32_t s = 0; s < ac->n_states; s++)
+		first[s + 1] += first[s];
+}
+
+int ac_trie_build(ac_automaton *ac)
+{
+	struct store st = { ac->pat_bytes, ac->pat_end };
+	uint32_t m = ac->n_nonempty;
+	size_t depths = ac->max_len + 2;
+	uint32_t *ord = ac_table_alloc((size_t)m * sizeof *ord);
+	uint32_t *lcp = ac_table_alloc((size_t)m * sizeof *lcp);
+	uint32_t *next = ac_table_alloc(depths * sizeof *next);
+	uint32_t *path = ac_table_alloc(depths * sizeof *path);
+	int rc = -1;
+	if (!ord || !lcp || !next || !path || sort_patterns(&st, ac->n_patterns, ord, lcp, m) != 0)
+		goto out;
+	/* First pass: new nodes per depth, as differences (+1 at lcp+1, -1 past len). */
+	size_t n = 1;
+	for (uint32_t k = 0; k < m; k++) {
+		uint32_t i = ord[k], len = st.end[i] - pat_start(&st, i);
+		lcp[k] = k ? pat_lcp(&st, ord[k - 1], i) : 0;
+		if (lcp[k] < len) {
+			next[lcp[k] + 1]++;
+			next[len + 1]--;
+			n += len - lcp[k];
+		}
+	}
+	if (n > AC_ID_MASK)
+		goto out;
+	uint32_t id = 1, run = 0; /* depth d's first id: 1 + the nodes above it */
+	for (size_t d = 1; d < depths; d++) {
+		run += next[d];
+		next[d] = id;
+		id += run;
+	}
+	ac->n_states = (uint32_t)n;
+	ac->first = ac_table_alloc((n + 1) * sizeof *ac->first);
+	ac->in_cls = ac_table_alloc(n);
+	ac->out_len = ac_table_alloc(n * sizeof *ac->out_len);
+	ac->out_id = ac_table_alloc(n * sizeof *ac->out_id);
+	if (!ac->first || !ac->in_cls || !ac->out_len || !ac->out_id)
+		goto out;
+	assign_ids(ac, &st, ord, lcp, m, next, path);
+	ac->trie.terminal = ac->out_id;
+	ac->trie.inbyte = ac->in_cls;
+	ac->trie.n_nodes = n;
+	rc = 0;
+out:
+	ac_table_free(ord);
+	ac_table_free(lcp);
+	ac_table_free(next);
+	ac_table_free(path);
+	return rc;
+}

@@ -1,0 +1,29 @@
+/* pair_simd.h - the 2-byte pair prefilter's vector kernels.
+ *
+ * Owns: computing the candidate bitmap of the pair prefilter (bit
+ * (b0 << 8 | b1) of a 64 Kibit table, as ac_scan.c's scalar block_mask
+ * does) for 8 or 16 positions at a time with gathers (AVX2, AVX-512F).
+ * For sets too large for Teddy's buckets.  Built with target attributes;
+ * call only a kernel teddy_cpu_level() allows (AVX2 needs TEDDY_AVX2 or
+ * more, AVX-512 TEDDY_AVX512).
+ */
+#ifndef ACGREP_PAIR_SIMD_H
+#define ACGREP_PAIR_SIMD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "teddy.h"
+
+#if TEDDY_X86
+/* From pos, in steps of 64 bytes, over the blocks with 65 bytes readable
+ * (buf[0..len)): returns the first block with a candidate (and its *mask,
+ * bit i set when pair[] has the pair at block + i), or the first block
+ * not handled (with *mask = 0), which the caller finishes in scalar code. */
+size_t pair_scan_avx2(const uint64_t pair[1024], const uint8_t *buf, size_t len, size_t pos,
+		      uint64_t *mask);
+size_t pair_scan_avx512(const uint64_t pair[1024], const uint8_t *buf, size_t len, size_t pos,
+			uint64_t *mask);
+#endif
+
+#endif

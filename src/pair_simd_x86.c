@@ -1,0 +1,71 @@
+/* pair_simd_x86.c - gather kernels of the pair prefilter (see pair_simd.h).
+ *
+ * Per group of lanes: zero-extend the bytes at p and p + 1 to 32-bit lanes,
+ * form the 16-bit pair index, gather the 32-bit table word holding its bit
+ * (the 64-bit words of pair[] are little-endian, so bit i of the table is
+ * bit i % 32 of 32-bit word i / 32), shift the bit down and test it.
+ */
+#include "pair_simd.h"
+
+#if TEDDY_X86
+#include <immintrin.h>
+
+#define TARGET_AVX2 __attribute__((target("avx2")))
+#define TARGET_AVX512 __attribute__((target("avx512f,avx512bw")))
+
+/* Candidates among the 8 positions at p. */
+static inline TARGET_AVX2 uint32_t pairs8(const int *table, const uint8_t *p)
+{
+	__m256i b0 = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)p));
+	__m256i b1 = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)(p + 1)));
+	__m256i idx = _mm256_or_si256(_mm256_slli_epi32(b0, 8), b1);
+	__m256i word = _mm256_i32gather_epi32(table, _mm256_srli_epi32(idx, 5), 4);
+	__m256i bit = _mm256_srlv_epi32(word, _mm256_and_si256(idx, _mm256_set1_epi32(31)));
+	bit = _mm256_slli_epi32(bit, 31); /* the bit into the sign for movemask */
+	return (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(bit));
+}
+
+TARGET_AVX2 size_t pair_scan_avx2(const uint64_t pair[1024], const uint8_t *buf, size_t len,
+				  size_t pos, uint64_t *mask)
+{
+	const int *table = (const int *)(const void *)pair;
+	for (; pos < len && len - pos >= 65; pos += 64) {
+		uint64_t m = 0;
+		for (int g = 0; g < 8; g++)
+			m |= (uint64_t)pairs8(table, buf + pos + 8 * g) << (8 * g);
+		if (m) {
+			*mask = m;
+			return pos;
+		}
+	}
+	*mask = 0;
+	return pos;
+}
+
+TARGET_AVX512 size_t pair_scan_avx512(const uint64_t pair[1024], const uint8_t *buf, size_t len,
+				      size_t pos, uint64_t *mask)
+{
+	const int *table = (const int *)(const void *)pair;
+	const __m512i low5 = _mm512_set1_epi32(31), one = _mm512_set1_epi32(1);
+	for (; pos < len && len - pos >= 65; pos += 64) {
+		uint64_t m = 0;
+		for (int g = 0; g < 4; g++) {
+			const uint8_t *p = buf + pos + 16 * g;
+			__m512i b0 = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)p));
+			__m512i b1 = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(p + 1)));
+			__m512i idx = _mm512_or_si512(_mm512_slli_epi32(b0, 8), b1);
+			__m512i word = _mm512_i32gather_epi32(_mm512_srli_epi32(idx, 5), table, 4);
+			__m512i bit = _mm512_srlv_epi32(word, _mm512_and_si512(idx, low5));
+			m |= (uint64_t)_mm512_test_epi32_mask(bit, one) << (16 * g);
+		}
+		if (m) {
+			*mask = m;
+			return pos;
+		}
+	}
+	*mask = 0;
+	return pos;
+}
+#else
+typedef int pair_simd_x86_not_built; /* ISO C wants something in every file */
+#endif
