@@ -26,6 +26,7 @@ enum ac_scan_path {
 	AC_PATH_BITMAP = 2, /* 64-byte candidate bitmaps walked with ctz */
 	AC_PATH_MEMCHR = 3, /* memchr for a rare byte shared by every pattern */
 	AC_PATH_TEDDY = 4,  /* SIMD fingerprint bitmaps (teddy.h), for small sets */
+	AC_PATH_HASH = 5,   /* like BITMAP, on a hash of each 3-4 byte window */
 };
 
 /* Vector kernels the prefilter may use, widest last. */

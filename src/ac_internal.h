@@ -66,12 +66,26 @@ struct ac_automaton {
 	enum ac_simd simd_cap; /* ac_limit_simd */
 	enum teddy_level simd; /* the vector kernels in use (Teddy's and the pair gathers) */
 	struct teddy teddy;    /* AC_PATH_TEDDY */
-	uint64_t pair[1024];   /* bit (b0 << 8 | b1): a match may start with b0 b1 */
+	uint64_t pair[1024];   /* BITMAP: bit (b0 << 8 | b1): a match may start with b0 b1;
+				  HASH: bit ac_window_hash(window): a match may start there */
+	uint32_t window_mask;  /* HASH: the window's bytes (3 or 4) within a 32-bit load */
+	uint32_t window_fold;  /* HASH: 0x20 in those bytes under AC_FOLD_ASCII, else 0 */
 	uint8_t first_byte[256]; /* 1 if a match may start with this byte */
 	uint32_t rare_offset;  /* memchr path: the byte every match has at this offset */
 	uint8_t rare_byte;
 	size_t memory;
 };
+
+/* The HASH prefilter's index of a window: the 4 bytes at a position as one
+ * 32-bit load (memcpy, so byte order does not matter to the table),
+ * masked to the window and OR-ed with the fold bits (which make every
+ * letter lowercase, so text that matches ignoring case hashes alike), then
+ * a multiplicative hash to 16 bits. */
+#define AC_WINDOW_MUL 0x9E3779B1u
+static inline unsigned ac_window_hash(uint32_t load, uint32_t mask, uint32_t fold)
+{
+	return (((load & mask) | fold) * AC_WINDOW_MUL) >> 16;
+}
 
 /* Chooses the scan path (`want` unless it cannot serve this set) and fills
  * the prefilter tables, from the trie, first[] and classes (ac_prefilter.c). */

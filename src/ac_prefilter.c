@@ -20,6 +20,10 @@
 /* Teddy serves sets with at most this many distinct fingerprints; past it
  * the 8 buckets fill up and the pair bitmap rejects more. */
 #define TEDDY_MAX_FINGERPRINTS 64
+/* The hashed-window bitmap serves sets with at most this many distinct 3-4
+ * byte prefixes (at most 1/8 of its 64 Ki bits set); past it, like the
+ * pair bitmap, it passes too much to pay and dense stepping takes over. */
+#define HASH_MAX_WINDOWS 8192
 
 /* Byte frequency rank in a mixed English/C/man-page corpus: 0 is rarest.
  * Generated once from text on a Debian system; used to pick memchr bytes. */
@@ -170,6 +174,33 @@ static bool teddy_pick(ac_automaton *ac, const uint8_t *chain, size_t chain_len,
 	return true;
 }
 
+/* Fills the HASH prefilter's table from the distinct `width`-byte prefixes
+ * if the set has at most HASH_MAX_WINDOWS of them; returns whether it did.
+ * The pair bitmap is rebuilt by the caller if not. */
+static bool hash_pick(ac_automaton *ac)
+{
+	static uint8_t fp[HASH_MAX_WINDOWS * 4];
+	uint32_t width = ac->min_len >= 4 ? 4 : 3;
+	uint8_t path[4], mask_bytes[4] = { 0xff, 0xff, 0xff, 0xff }, fold_bytes[4] = { 0 };
+	size_t n = 0;
+	if (ac->min_len < 3 || !prefixes_collect(ac, AC_ROOT, 0, width, path, fp, &n, HASH_MAX_WINDOWS))
+		return false;
+	if (width == 3)
+		mask_bytes[3] = 0;
+	if (ac->flags & AC_FOLD_ASCII)
+		memset(fold_bytes, 0x20, width);
+	memcpy(&ac->window_mask, mask_bytes, 4);
+	memcpy(&ac->window_fold, fold_bytes, 4);
+	memset(ac->pair, 0, sizeof ac->pair);
+	for (size_t i = 0; i < n; i++) {
+		uint32_t load = 0;
+		memcpy(&load, fp + i * width, width);
+		unsigned h = ac_window_hash(load, ac->window_mask, ac->window_fold);
+		ac->pair[h >> 6] |= UINT64_C(1) << (h & 63);
+	}
+	return true;
+}
+
 /* The Teddy kernel allowed by the CPU and by ac_limit_simd. */
 static enum teddy_level teddy_level_allowed(const ac_automaton *ac)
 {
@@ -191,8 +222,12 @@ void ac_prefilter_build(ac_automaton *ac, enum ac_scan_path want)
 	bool teddy = want == AC_PATH_TEDDY || (want == AC_PATH_AUTO && level > TEDDY_SCALAR);
 	if (teddy && teddy_pick(ac, chain, chain_len, level)) {
 		ac->path = AC_PATH_TEDDY;
-	} else if (want == AC_PATH_AUTO || want == AC_PATH_TEDDY) {
-		ac->path = rare ? AC_PATH_MEMCHR : AC_PATH_BITMAP;
+	} else if ((want == AC_PATH_AUTO || want == AC_PATH_TEDDY) && rare) {
+		ac->path = AC_PATH_MEMCHR;
+	} else if (want == AC_PATH_AUTO || want == AC_PATH_TEDDY || want == AC_PATH_HASH) {
+		ac->path = hash_pick(ac) ? AC_PATH_HASH : AC_PATH_BITMAP;
+		if (ac->path == AC_PATH_BITMAP)
+			pair_build(ac); /* hash_pick may have left its table half built */
 	} else {
 		ac->path = want == AC_PATH_MEMCHR && !rare ? AC_PATH_BITMAP : want;
 	}

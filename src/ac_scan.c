@@ -4,8 +4,10 @@
  * leftmost-longest, overlapping).  While the automaton sits in its start
  * state no match is under way, so the loop asks the prefilter for the next
  * position where one may start: a 64-bit candidate bitmap per 64-byte block
- * (bit i set when the bytes at block+i begin some pattern's 2-byte
- * fingerprint), walked with ctz; or memchr for a rare byte every match
+ * (bit i set when the bytes at block+i may begin a match: by Teddy's SIMD
+ * fingerprint buckets, teddy.h; by a 2-byte pair table; or by a hashed 3-4
+ * byte window, both looked up with gathers where the CPU has them,
+ * pair_simd.h), walked with ctz; or memchr for a rare byte every match
  * contains.  Each candidate is confirmed by stepping the automaton until it
  * falls back to the start state.  When candidates come too densely for the
  * bitmap to pay, the loop steps the automaton directly for a stretch and
@@ -55,21 +57,43 @@ static uint64_t block_mask(const ac_automaton *ac, const uint8_t *p, size_t avai
 	return m;
 }
 
-/* From pos in steps of 64, the first block with a pair candidate: returns
- * its start and sets *mask, or returns len. */
+/* The same for the HASH prefilter: a position is a candidate when the hash
+ * of its window is in the table; a window past the end cannot start a match
+ * (every pattern is at least as long), the bytes past the end of a 3-byte
+ * window are masked off. */
+static uint64_t block_mask_hash(const ac_automaton *ac, const uint8_t *p, size_t avail)
+{
+	uint64_t m = 0;
+	uint32_t width = ac->window_mask >> 24 ? 4 : 3;
+	for (size_t i = 0; i < 64 && i + width <= avail; i++) {
+		uint32_t load = 0;
+		memcpy(&load, p + i, avail - i < 4 ? avail - i : 4);
+		unsigned h = ac_window_hash(load, ac->window_mask, ac->window_fold);
+		m |= ((ac->pair[h >> 6] >> (h & 63)) & 1) << i;
+	}
+	return m;
+}
+
+/* From pos in steps of 64, the first block with a BITMAP or HASH
+ * candidate: returns its start and sets *mask, or returns len. */
 static size_t pair_next_block(const ac_automaton *ac, const uint8_t *buf, size_t len, size_t pos,
 			      uint64_t *mask)
 {
 	uint64_t m = 0;
+	bool hash = ac->path == AC_PATH_HASH;
 #if TEDDY_X86
 	if (ac->simd == TEDDY_AVX512)
-		pos = pair_scan_avx512(ac->pair, buf, len, pos, &m);
+		pos = hash ? window_scan_avx512(ac->pair, ac->window_mask, ac->window_fold, buf, len, pos, &m)
+			   : pair_scan_avx512(ac->pair, buf, len, pos, &m);
 	else if (ac->simd == TEDDY_AVX2)
-		pos = pair_scan_avx2(ac->pair, buf, len, pos, &m);
+		pos = hash ? window_scan_avx2(ac->pair, ac->window_mask, ac->window_fold, buf, len, pos, &m)
+			   : pair_scan_avx2(ac->pair, buf, len, pos, &m);
 #endif
-	for (; !m && pos < len; pos += 64)
-		if ((m = block_mask(ac, buf + pos, len - pos)) != 0)
+	for (; !m && pos < len; pos += 64) {
+		m = hash ? block_mask_hash(ac, buf + pos, len - pos) : block_mask(ac, buf + pos, len - pos);
+		if (m)
 			break;
+	}
 	*mask = m;
 	return m ? pos : len;
 }

@@ -2,7 +2,8 @@
  *
  * Owns: computing the candidate bitmap of the pair prefilter (bit
  * (b0 << 8 | b1) of a 64 Kibit table, as ac_scan.c's scalar block_mask
- * does) for 8 or 16 positions at a time with gathers (AVX2, AVX-512F).
+ * does), or of the hashed-window prefilter (ac_window_hash), for 8 or 16
+ * positions at a time with gathers (AVX2, AVX-512F).
  * For sets too large for Teddy's buckets.  Built with target attributes;
  * call only a kernel teddy_cpu_level() allows (AVX2 needs TEDDY_AVX2 or
  * more, AVX-512 TEDDY_AVX512).
@@ -24,6 +25,13 @@ size_t pair_scan_avx2(const uint64_t pair[1024], const uint8_t *buf, size_t len,
 		      uint64_t *mask);
 size_t pair_scan_avx512(const uint64_t pair[1024], const uint8_t *buf, size_t len, size_t pos,
 			uint64_t *mask);
+
+/* The same for the HASH prefilter (bit ac_window_hash(load, wmask, fold) of
+ * the table), over the blocks with 67 bytes readable. */
+size_t window_scan_avx2(const uint64_t table[1024], uint32_t wmask, uint32_t fold, const uint8_t *buf,
+			size_t len, size_t pos, uint64_t *mask);
+size_t window_scan_avx512(const uint64_t table[1024], uint32_t wmask, uint32_t fold,
+			  const uint8_t *buf, size_t len, size_t pos, uint64_t *mask);
 #endif
 
 #endif

@@ -1,8 +1,8 @@
 /* test_ac.c - the Aho-Corasick engine against a brute-force oracle.
  *
  * Every case runs through every scan path (DFA, candidate bitmap, memchr
- * where it applies, Teddy with each vector kernel, the pair bitmap scalar
- * and with gathers), with and without ASCII folding, and with the dense
+ * where it applies, Teddy with each vector kernel, the pair and hashed-window
+ * bitmaps scalar and with gathers), with and without ASCII folding, and with the dense
  * budget both large and tiny is covered by the 100k-pattern case.  Boundary
  * sweeps put matches at offsets 0..130 so they straddle 64-byte blocks.
  */
@@ -25,7 +25,8 @@ static const struct {
 	{ AC_PATH_AUTO, AC_SIMD_SCALAR },  { AC_PATH_TEDDY, AC_SIMD_SCALAR },
 	{ AC_PATH_TEDDY, AC_SIMD_SSSE3 },  { AC_PATH_TEDDY, AC_SIMD_AVX2 },
 	{ AC_PATH_TEDDY, AC_SIMD_AVX512 }, { AC_PATH_BITMAP, AC_SIMD_SCALAR },
-	{ AC_PATH_BITMAP, AC_SIMD_AVX2 },
+	{ AC_PATH_BITMAP, AC_SIMD_AVX2 },  { AC_PATH_HASH, AC_SIMD_BEST },
+	{ AC_PATH_HASH, AC_SIMD_SCALAR },  { AC_PATH_HASH, AC_SIMD_AVX2 },
 };
 
 static int lower(int c)
@@ -254,12 +255,13 @@ static void random_cases(void)
 static void random_many(void)
 {
 	static const char alpha[] = "abcdAB \n";
-	for (int iter = 0; iter < 60; iter++) {
+	for (int iter = 0; iter < 120; iter++) {
 		char store[40][8];
 		const char *pats[40];
 		size_t np = 9 + rnd(32);
+		size_t min = iter % 2 ? 3 : 1; /* every other set suits the hashed windows */
 		for (size_t k = 0; k < np; k++) {
-			size_t pl = 1 + rnd(6);
+			size_t pl = min + rnd(7 - (unsigned)min);
 			for (size_t j = 0; j < pl; j++)
 				store[k][j] = alpha[rnd(6)];
 			store[k][pl] = 0;

@@ -132,7 +132,8 @@ static void check(const char *name, const char *const *pats, size_t np, const ch
 	}
 	spew(patfile, joined, jl);
 	struct pattern_set ps = { items, np, NULL };
-	static const int scan_paths[] = { AC_PATH_DFA, AC_PATH_BITMAP, AC_PATH_MEMCHR, AC_PATH_TEDDY };
+	static const int scan_paths[] = { AC_PATH_DFA, AC_PATH_BITMAP, AC_PATH_MEMCHR, AC_PATH_TEDDY,
+					  AC_PATH_HASH };
 	static const size_t chunks[] = { 1, 2, 3, 7, 64, 0 };
 	for (size_t oi = 0; oi < sizeof optsets / sizeof *optsets; oi++) {
 		const struct optset *o = &optsets[oi];
