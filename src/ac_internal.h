@@ -25,6 +25,11 @@
 #define AC_NONE 0xffffffffu
 #define AC_ROOT 0u
 
+/* The HASH prefilter's table: 2^AC_WINDOW_BITS bits (32 KiB, an L1 cache),
+ * and its hash multiplier (Knuth's golden-ratio constant). */
+#define AC_WINDOW_BITS 18
+#define AC_WINDOW_MUL 0x9E3779B1u
+
 /* What prefilter_build sees of the trie while ac_compile runs: views of
  * state tables (ac_trie.h) before they take their final form; not owned,
  * cleared before ac_compile returns. */
@@ -66,8 +71,9 @@ struct ac_automaton {
 	enum ac_simd simd_cap; /* ac_limit_simd */
 	enum teddy_level simd; /* the vector kernels in use (Teddy's and the pair gathers) */
 	struct teddy teddy;    /* AC_PATH_TEDDY */
-	uint64_t pair[1024];   /* BITMAP: bit (b0 << 8 | b1): a match may start with b0 b1;
-				  HASH: bit ac_window_hash(window): a match may start there */
+	uint64_t pair[1024];   /* bit (b0 << 8 | b1): a match may start with b0 b1 */
+	uint64_t window_bits[1u << (AC_WINDOW_BITS - 6)]; /* HASH: bit ac_window_hash(window):
+							     a match may start there */
 	uint32_t window_mask;  /* HASH: the window's bytes (3 or 4) within a 32-bit load */
 	uint32_t window_fold;  /* HASH: 0x20 in those bytes under AC_FOLD_ASCII, else 0 */
 	uint8_t first_byte[256]; /* 1 if a match may start with this byte */
@@ -80,11 +86,10 @@ struct ac_automaton {
  * 32-bit load (memcpy, so byte order does not matter to the table),
  * masked to the window and OR-ed with the fold bits (which make every
  * letter lowercase, so text that matches ignoring case hashes alike), then
- * a multiplicative hash to 16 bits. */
-#define AC_WINDOW_MUL 0x9E3779B1u
+ * a multiplicative hash to AC_WINDOW_BITS bits. */
 static inline unsigned ac_window_hash(uint32_t load, uint32_t mask, uint32_t fold)
 {
-	return (((load & mask) | fold) * AC_WINDOW_MUL) >> 16;
+	return (((load & mask) | fold) * AC_WINDOW_MUL) >> (32 - AC_WINDOW_BITS);
 }
 
 /* Chooses the scan path (`want` unless it cannot serve this set) and fills

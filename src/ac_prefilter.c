@@ -21,8 +21,8 @@
  * the 8 buckets fill up and the pair bitmap rejects more. */
 #define TEDDY_MAX_FINGERPRINTS 64
 /* The hashed-window bitmap serves sets with at most this many distinct 3-4
- * byte prefixes (at most 1/8 of its 64 Ki bits set); past it, like the
- * pair bitmap, it passes too much to pay and dense stepping takes over. */
+ * byte prefixes (at most 1/32 of its bits set); past it, like the pair
+ * bitmap, it passes too much to pay and dense stepping takes over. */
 #define HASH_MAX_WINDOWS 8192
 
 /* Byte frequency rank in a mixed English/C/man-page corpus: 0 is rarest.
@@ -175,8 +175,7 @@ static bool teddy_pick(ac_automaton *ac, const uint8_t *chain, size_t chain_len,
 }
 
 /* Fills the HASH prefilter's table from the distinct `width`-byte prefixes
- * if the set has at most HASH_MAX_WINDOWS of them; returns whether it did.
- * The pair bitmap is rebuilt by the caller if not. */
+ * if the set has at most HASH_MAX_WINDOWS of them; returns whether it did. */
 static bool hash_pick(ac_automaton *ac)
 {
 	static uint8_t fp[HASH_MAX_WINDOWS * 4];
@@ -191,12 +190,12 @@ static bool hash_pick(ac_automaton *ac)
 		memset(fold_bytes, 0x20, width);
 	memcpy(&ac->window_mask, mask_bytes, 4);
 	memcpy(&ac->window_fold, fold_bytes, 4);
-	memset(ac->pair, 0, sizeof ac->pair);
+	memset(ac->window_bits, 0, sizeof ac->window_bits);
 	for (size_t i = 0; i < n; i++) {
 		uint32_t load = 0;
 		memcpy(&load, fp + i * width, width);
 		unsigned h = ac_window_hash(load, ac->window_mask, ac->window_fold);
-		ac->pair[h >> 6] |= UINT64_C(1) << (h & 63);
+		ac->window_bits[h >> 6] |= UINT64_C(1) << (h & 63);
 	}
 	return true;
 }
@@ -226,8 +225,6 @@ void ac_prefilter_build(ac_automaton *ac, enum ac_scan_path want)
 		ac->path = AC_PATH_MEMCHR;
 	} else if (want == AC_PATH_AUTO || want == AC_PATH_TEDDY || want == AC_PATH_HASH) {
 		ac->path = hash_pick(ac) ? AC_PATH_HASH : AC_PATH_BITMAP;
-		if (ac->path == AC_PATH_BITMAP)
-			pair_build(ac); /* hash_pick may have left its table half built */
 	} else {
 		ac->path = want == AC_PATH_MEMCHR && !rare ? AC_PATH_BITMAP : want;
 	}

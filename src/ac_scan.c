@@ -69,7 +69,7 @@ static uint64_t block_mask_hash(const ac_automaton *ac, const uint8_t *p, size_t
 		uint32_t load = 0;
 		memcpy(&load, p + i, avail - i < 4 ? avail - i : 4);
 		unsigned h = ac_window_hash(load, ac->window_mask, ac->window_fold);
-		m |= ((ac->pair[h >> 6] >> (h & 63)) & 1) << i;
+		m |= ((ac->window_bits[h >> 6] >> (h & 63)) & 1) << i;
 	}
 	return m;
 }
@@ -83,10 +83,10 @@ static size_t pair_next_block(const ac_automaton *ac, const uint8_t *buf, size_t
 	bool hash = ac->path == AC_PATH_HASH;
 #if TEDDY_X86
 	if (ac->simd == TEDDY_AVX512)
-		pos = hash ? window_scan_avx512(ac->pair, ac->window_mask, ac->window_fold, buf, len, pos, &m)
+		pos = hash ? window_scan_avx512(ac->window_bits, ac->window_mask, ac->window_fold, buf, len, pos, &m)
 			   : pair_scan_avx512(ac->pair, buf, len, pos, &m);
 	else if (ac->simd == TEDDY_AVX2)
-		pos = hash ? window_scan_avx2(ac->pair, ac->window_mask, ac->window_fold, buf, len, pos, &m)
+		pos = hash ? window_scan_avx2(ac->window_bits, ac->window_mask, ac->window_fold, buf, len, pos, &m)
 			   : pair_scan_avx2(ac->pair, buf, len, pos, &m);
 #endif
 	for (; !m && pos < len; pos += 64) {

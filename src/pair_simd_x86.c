@@ -78,10 +78,11 @@ static inline TARGET_AVX2 __m256i windows8(const uint8_t *p, __m256i wmask, __m2
 		w = _mm256_or_si256(w, _mm256_slli_epi32(b, 8 * k));
 	}
 	w = _mm256_or_si256(_mm256_and_si256(w, wmask), fold);
-	return _mm256_srli_epi32(_mm256_mullo_epi32(w, _mm256_set1_epi32((int)AC_WINDOW_MUL)), 16);
+	return _mm256_srli_epi32(_mm256_mullo_epi32(w, _mm256_set1_epi32((int)AC_WINDOW_MUL)),
+				 32 - AC_WINDOW_BITS);
 }
 
-TARGET_AVX2 size_t window_scan_avx2(const uint64_t table[1024], uint32_t wmask, uint32_t fold,
+TARGET_AVX2 size_t window_scan_avx2(const uint64_t *table, uint32_t wmask, uint32_t fold,
 				    const uint8_t *buf, size_t len, size_t pos, uint64_t *mask)
 {
 	const int *words = (const int *)(const void *)table;
@@ -105,7 +106,7 @@ TARGET_AVX2 size_t window_scan_avx2(const uint64_t table[1024], uint32_t wmask, 
 	return pos;
 }
 
-TARGET_AVX512 size_t window_scan_avx512(const uint64_t table[1024], uint32_t wmask, uint32_t fold,
+TARGET_AVX512 size_t window_scan_avx512(const uint64_t *table, uint32_t wmask, uint32_t fold,
 					const uint8_t *buf, size_t len, size_t pos, uint64_t *mask)
 {
 	const int *words = (const int *)(const void *)table;
@@ -122,7 +123,7 @@ TARGET_AVX512 size_t window_scan_avx512(const uint64_t table[1024], uint32_t wma
 				w = _mm512_or_si512(w, _mm512_slli_epi32(b, (unsigned)(8 * k)));
 			}
 			w = _mm512_or_si512(_mm512_and_si512(w, vmask), vfold);
-			__m512i idx = _mm512_srli_epi32(_mm512_mullo_epi32(w, mul), 16);
+			__m512i idx = _mm512_srli_epi32(_mm512_mullo_epi32(w, mul), 32 - AC_WINDOW_BITS);
 			__m512i word = _mm512_i32gather_epi32(_mm512_srli_epi32(idx, 5), words, 4);
 			__m512i bit = _mm512_srlv_epi32(word, _mm512_and_si512(idx, low5));
 			m |= (uint64_t)_mm512_test_epi32_mask(bit, one) << (16 * g);
