@@ -19,6 +19,11 @@ ACFLAGS  = -std=c11 -D_GNU_SOURCE $(WARNINGS) $(EXTRA_CFLAGS)
 ifeq ($(CTZ),portable)
 ACFLAGS += -DACGREP_PORTABLE_CTZ
 endif
+# SIMD=none: no vector kernels (the scalar prefilters every CPU runs)
+SIMD    ?= runtime
+ifeq ($(SIMD),none)
+ACFLAGS += -DACGREP_NO_SIMD
+endif
 
 PCRE2_CFLAGS := $(shell pkg-config --cflags libpcre2-8 2>/dev/null)
 PCRE2_LIBS   := $(shell pkg-config --libs libpcre2-8 2>/dev/null)
@@ -35,7 +40,7 @@ LIB_OBJ  := $(LIB_SRC:src/%.c=$(O)/%.o)
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(O)/unit/%)
 
-.PHONY: acgrep all help check test unit cli diff asan ubsan valgrind demo install uninstall clean deps bench
+.PHONY: acgrep all help check test unit cli diff asan ubsan valgrind demo install uninstall clean deps bench portable
 
 ## all: build ./acgrep (the default)
 all: acgrep
@@ -83,7 +88,14 @@ check: deps
 	$(MAKE) clean
 	$(MAKE) EXTRA_CFLAGS=-Werror all
 	$(MAKE) EXTRA_CFLAGS=-Werror test
+	$(MAKE) portable
 	@echo "make check: all test suites passed"
+
+## portable: the unit tests on a build without vector kernels or ctz builtin
+## (what a CPU other than x86 gets), in build-portable/
+portable:
+	rm -rf build-portable
+	$(MAKE) O=build-portable SIMD=none CTZ=portable EXTRA_CFLAGS=-Werror unit
 
 ## asan: run the whole suite under AddressSanitizer + UBSan
 asan:

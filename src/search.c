@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifdef __SSE2__
+#if defined(__SSE2__) && !defined(ACGREP_NO_SIMD)
 #include <emmintrin.h>
 #endif
 
@@ -80,7 +80,7 @@ static size_t line_end(const struct file_search *f, size_t pos)
 static size_t count_byte(const char *p, size_t n, char c)
 {
 	size_t count = 0, i = 0;
-#ifdef __SSE2__
+#if defined(__SSE2__) && !defined(ACGREP_NO_SIMD)
 	const __m128i needle = _mm_set1_epi8(c);
 	while (n - i >= 16) {
 		/* a lane gains at most 4 per 64 bytes: fold before it passes 255 */

@@ -23,8 +23,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The vector kernels need x86-64 and GCC/Clang's target attributes. */
-#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
+/* The vector kernels need x86 and GCC/Clang's target attributes;
+ * `make SIMD=none` (ACGREP_NO_SIMD) leaves them out, as on other CPUs. */
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__) && !defined(ACGREP_NO_SIMD)
 #define TEDDY_X86 1
 #else
 #define TEDDY_X86 0
