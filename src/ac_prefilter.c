@@ -184,6 +184,7 @@ static bool hash_pick(ac_automaton *ac)
 	size_t n = 0;
 	if (ac->min_len < 3 || !prefixes_collect(ac, AC_ROOT, 0, width, path, fp, &n, HASH_MAX_WINDOWS))
 		return false;
+	ac->window_width = width;
 	if (width == 3)
 		mask_bytes[3] = 0;
 	if (ac->flags & AC_FOLD_ASCII)

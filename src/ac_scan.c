@@ -64,8 +64,7 @@ static uint64_t block_mask(const ac_automaton *ac, const uint8_t *p, size_t avai
 static uint64_t block_mask_hash(const ac_automaton *ac, const uint8_t *p, size_t avail)
 {
 	uint64_t m = 0;
-	uint32_t width = ac->window_mask >> 24 ? 4 : 3;
-	for (size_t i = 0; i < 64 && i + width <= avail; i++) {
+	for (size_t i = 0; i < 64 && i + ac->window_width <= avail; i++) {
 		uint32_t load = 0;
 		memcpy(&load, p + i, avail - i < 4 ? avail - i : 4);
 		unsigned h = ac_window_hash(load, ac->window_mask, ac->window_fold);
