@@ -42,6 +42,7 @@ struct file_search {
 	size_t cnt_pos;
 	intmax_t cnt_lines;
 	uint64_t lastout;    /* input offset just past the last printed line, or UINT64_MAX */
+	bool run_open;       /* -v: the last window ended in a run of selected lines */
 	struct search_result *res;
 };
 
@@ -218,7 +219,11 @@ static intmax_t count_line_matches(const struct file_search *f, size_t ls, size_
 	return t.n;
 }
 
-static void select_line(struct file_search *f, size_t ls, size_t le)
+/* Selects the line [ls, le).  With -v grep prints each run of selected
+ * lines between two matching ones in one go: leading context and a group
+ * separator come only before the run's first line (run_start), which
+ * matters when a line of the run was suppressed (encoding error). */
+static void select_line(struct file_search *f, size_t ls, size_t le, bool run_start)
 {
 	const struct config *cfg = f->cfg;
 	f->selected += cfg->count_matches && !cfg->invert ? count_line_matches(f, ls, le) : 1;
@@ -230,7 +235,7 @@ static void select_line(struct file_search *f, size_t ls, size_t le)
 			return;
 		}
 	} else {
-		if (context_on(cfg))
+		if (context_on(cfg) && run_start)
 			print_before(f, ls);
 		/* Even when the line is suppressed (encoding error), grep 3.8
 		 * starts its after-context and counts it as output. */
@@ -270,15 +275,17 @@ static void search_window(struct file_search *f)
 				break;
 			skip_lines(f, stop);
 			size_t le = line_end(f, ms);
-			select_line(f, stop, le);
+			select_line(f, stop, le, true);
 			p = le;
 			continue;
 		}
-		while (p < stop && !f->done && f->outleft > 0) {
+		/* a run goes on across windows, as within one of grep's buffers */
+		for (bool run_start = !f->run_open; p < stop && !f->done && f->outleft > 0; run_start = false) {
 			size_t le = line_end(f, p);
-			select_line(f, p, le);
+			select_line(f, p, le, run_start);
 			p = le;
 		}
+		f->run_open = !found;
 		if (p < stop) /* -m ended the selection inside the run */
 			continue;
 		if (!found)

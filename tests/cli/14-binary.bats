@@ -215,3 +215,14 @@ bin_setup() {
 		in_both_locales same_as_grep -B 1 b e
 	done
 }
+
+@test "binary: -v prints a run of selected lines in one go, suppressed lines included" {
+	# grep checks for a group separator (and prints pending context from
+	# the last printed line) once per run of -v lines, not once per line
+	fixture r 'x\377\nab\nzz\n'
+	in_both_locales same_as_grep -v -A 2 z r
+	fixture s 'x\342\202b\naab\n\ra b\n b\nb\r\r\nc\n b\n   \r\na\300\257\n\303  b\na\342\202ba\n'
+	in_both_locales same_as_grep -v -A 2 -e ' b' -e ' ' s
+	in_both_locales same_as_grep -v -A 1 -n -e ' ' s
+	in_both_locales same_as_grep -v -C 1 -e ' ' s
+}
