@@ -209,10 +209,11 @@ static struct matcher *build_matcher(const struct config *cfg)
 {
 	struct match_options mo = { cfg->ignore_case, cfg->word_regexp, cfg->line_regexp,
 				    cfg->utf8_locale, cfg->null_data ? '\0' : '\n', cfg->scan_path, false,
-				    cfg->binary != BINARY_TEXT && !cfg->null_data, cfg->simd };
+				    cfg->binary != BINARY_TEXT && !cfg->null_data, cfg->simd, false };
 	const char *error = NULL;
 	struct pattern_set ps = usable_patterns(cfg);
 	mo.word_ignores_before_from = grep_kwset_word_quirk(cfg, &ps);
+	mo.word_regex_rules = cfg->word_regexp && !cfg->line_regexp && !mo.word_ignores_before_from;
 	struct matcher *m = cfg->engine == ENGINE_PCRE2 ? matcher_pcre2_new(&ps, &mo, &error)
 							: matcher_ac_new(&ps, &mo, &error);
 	if (ps.items != cfg->patterns.items && cfg->patterns.count > 0)

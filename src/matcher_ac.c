@@ -197,12 +197,22 @@ static bool qualifies(const struct qualify *q, size_t s, size_t e)
 	       !(e < q->len && word_at(q->buf, q->len, e, utf8));
 }
 
+/* Does a non-empty pattern match at s? */
+static bool longer_match_at(const struct qualify *q, size_t s)
+{
+	ac_match lm;
+	return ac_find(q->m->ac, (const uint8_t *)q->buf, q->len, s, AC_LEFTMOST_LONGEST, &lm) &&
+	       lm.start == s && lm.end > s;
+}
+
 static int qualify_cb(const ac_match *am, void *ctx)
 {
 	struct qualify *q = ctx;
 	if (q->found && am->end > q->line_end)
 		return 1; /* later lines cannot hold a better match */
 	if (!qualifies(q, am->start, am->end))
+		return 0;
+	if (am->start == am->end && q->m->opt.word_regex_rules && longer_match_at(q, am->start))
 		return 0;
 	if (!q->found || am->start < q->start || (am->start == q->start && am->end > q->end)) {
 		q->start = am->start;

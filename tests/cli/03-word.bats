@@ -151,3 +151,11 @@ load helpers
 	in_both_locales same_as_grep -w -x foo in
 	in_both_locales same_as_grep -w -x 'foo bar' in
 }
+
+@test "word: -w, the empty pattern and an invalid UTF-8 pattern (grep's regex matcher)" {
+	# grep never accepts an empty match where a longer one starts and fails
+	fixture u ' \341\272\236\303\237\n \nab\n\n'
+	LC_ALL=C.UTF-8 same_as_grep -w -b -e ' ' -e '' -e $'S\303' u
+	LC_ALL=C.UTF-8 same_as_grep -w -c -e ' ' -e '' -e $'S\303' u
+	in_both_locales same_as_grep -w -b -e ' ' -e '' u
+}
