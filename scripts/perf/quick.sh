@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # quick.sh - `make bench`: a few workloads on a 32 MiB slice of the English text
-# and the 100 MB x file, acgrep (--mmap and --no-mmap) vs grep -F vs rg -F,
+# and the 100 MB x file, acgrep (default I/O, --mmap) vs grep -F vs rg -F,
 # 5 interleaved runs each; prints the table, fails on any count mismatch.
 # Takes a few minutes (the first time also builds the corpus: corpus.sh --quick).
 #
@@ -31,5 +31,5 @@ out=$(results_file quick)
 	printf '# corpus: %s; LC_ALL=C; page cache warmed; stdout to files\n\n' "$BENCH_DIR/manifest-quick.tsv"
 } | tee "$out"
 "$PY" "$PERF_DIR/bench.py" peers --dir "$BENCH_DIR" --manifest "$BENCH_DIR/manifest-quick.tsv" \
-	--runs "$runs" --timeout 60 --tools acgrep,acgrep-read,grep,rg --acgrep "$acgrep" | tee -a "$out"
+	--runs "$runs" --timeout 60 --tools acgrep,acgrep-mmap,grep,rg --acgrep "$acgrep" | tee -a "$out"
 say "kept in $out; the full suite: scripts/perf/peers.sh"
