@@ -178,7 +178,7 @@ static bool teddy_pick(ac_automaton *ac, const uint8_t *chain, size_t chain_len,
  * if the set has at most HASH_MAX_WINDOWS of them; returns whether it did. */
 static bool hash_pick(ac_automaton *ac)
 {
-	static uint8_t fp[HASH_MAX_WINDOWS * 4];
+	uint8_t fp[HASH_MAX_WINDOWS * 4]; /* 32 KiB */
 	uint32_t width = ac->min_len >= 4 ? 4 : 3;
 	uint8_t path[4], mask_bytes[4] = { 0xff, 0xff, 0xff, 0xff }, fold_bytes[4] = { 0 };
 	size_t n = 0;

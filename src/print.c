@@ -32,11 +32,12 @@ void printer_free(struct printer *pr)
 	pr->buf = NULL;
 }
 
-void printer_flush(struct printer *pr)
+/* Writes p[0..len) to stdout whole; a write error ends the run (status 2). */
+static void write_all(const char *p, size_t len)
 {
 	size_t done = 0;
-	while (done < pr->len) {
-		ssize_t n = write(STDOUT_FILENO, pr->buf + done, pr->len - done);
+	while (done < len) {
+		ssize_t n = write(STDOUT_FILENO, p + done, len - done);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
@@ -45,6 +46,11 @@ void printer_flush(struct printer *pr)
 		}
 		done += (size_t)n;
 	}
+}
+
+void printer_flush(struct printer *pr)
+{
+	write_all(pr->buf, pr->len);
 	pr->len = 0;
 }
 
@@ -54,11 +60,7 @@ static void out_slow(struct printer *pr, const void *p, size_t n)
 {
 	printer_flush(pr);
 	if (n > pr->cap) {
-		pr->len = n; /* write a huge line straight through */
-		char *save = pr->buf;
-		pr->buf = (char *)(uintptr_t)p;
-		printer_flush(pr);
-		pr->buf = save;
+		write_all(p, n); /* a huge line straight through */
 		return;
 	}
 	memcpy(pr->buf, p, n);
