@@ -15,7 +15,7 @@ WARNINGS = -Wall -Wextra -Wpedantic -Wshadow -Wpointer-arith -Wcast-qual \
 	   -Wdouble-promotion -Wimplicit-fallthrough
 OPT      ?= -O2 -g
 CFLAGS   ?= $(OPT)
-ACFLAGS  = -std=c11 -D_GNU_SOURCE $(WARNINGS) $(EXTRA_CFLAGS)
+ACFLAGS  = -std=c11 -D_GNU_SOURCE -pthread $(WARNINGS) $(EXTRA_CFLAGS)
 ifeq ($(CTZ),portable)
 ACFLAGS += -DACGREP_PORTABLE_CTZ
 endif
@@ -32,7 +32,7 @@ ACFLAGS += -DACGREP_NO_PCRE2
 else
 ACFLAGS += -DACGREP_HAVE_PCRE2 $(PCRE2_CFLAGS)
 endif
-LDLIBS += $(PCRE2_LIBS)
+LDLIBS += $(PCRE2_LIBS) -pthread
 
 SRC      := $(wildcard src/*.c)
 LIB_SRC  := $(filter-out src/main.c,$(SRC))

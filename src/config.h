@@ -87,6 +87,9 @@ struct config {
 	size_t read_chunk;    /* --buffer-size (hidden, tests): read() chunk in bytes */
 	int scan_path;        /* --scan-path (hidden, tests): enum ac_scan_path */
 	int simd;             /* --simd (hidden, tests): enum ac_simd cap */
+	unsigned threads;     /* --threads; 0 = one per CPU this process may use */
+	uint64_t segment_size; /* --segment-size (hidden, tests): bytes per segment
+				  of a split file; 0 = pool.h's default */
 	struct opts_private *opts_private; /* opts.c's own allocations; opaque, freed by opts_free */
 };
 

@@ -43,13 +43,13 @@
 #define MADV_POPULATE_READ 22 /* Linux 5.14; older kernels say EINVAL, harmless */
 #endif
 
-/* The read() buffer of the last closed input, handed to the next one: acgrep
- * searches its inputs one after another, so one page-aligned buffer serves a
- * whole run (-r over 78,579 files allocates it once).  Besides the SIGBUS
- * guard, the only process-wide state of this module; not thread-safe. */
+/* The read() buffer of the last input this thread closed, handed to the
+ * next one it opens: a thread searches its inputs one after another, so one
+ * page-aligned buffer serves it for a whole run (-r over 78,579 files
+ * allocates it once per thread).  Like the SIGBUS guard, per thread. */
 #define SPARE_MAX ((size_t)16 << 20) /* a buffer grown past this for a long line is freed */
-static char *spare_mem;
-static size_t spare_cap;
+static _Thread_local char *spare_mem;
+static _Thread_local size_t spare_cap;
 
 static void input_reset(struct input *in)
 {
@@ -64,6 +64,8 @@ static void input_reset(struct input *in)
  * refused. */
 static bool map_file(struct input *in, uint64_t from, uint64_t size)
 {
+	if (in->limit && size > in->limit)
+		size = in->limit;
 	uint64_t at = in->start + from;
 	if (size <= at)
 		return false;
@@ -186,7 +188,7 @@ static int next_mapped(struct input *in, struct window *w)
 	w->last = end == total;
 	w->before = pos - lines_back(data, pos, in->keep_lines, in->eol);
 	in->map_pos = end;
-	if (!in->owns_fd) {
+	if (!in->owns_fd && !in->shares_fd) {
 		/* What a read() consumer would leave: stdin positioned after
 		 * everything it took. */
 		(void)lseek(in->fd, (off_t)(in->start + in->map_offset + end), SEEK_SET);
@@ -312,8 +314,16 @@ static int next_read(struct input *in, struct window *w)
 		if (reserve(in, in->chunk) != 0)
 			return -1;
 		ssize_t n;
+		uint64_t at = in->start + in->offset + in->len;
+		size_t want = in->chunk;
+		if (in->limit) { /* reads end where a whole file's would (see input.h) */
+			want -= (size_t)(at % in->chunk);
+			if (in->limit - at < want)
+				want = (size_t)(in->limit - at);
+		}
 		do
-			n = read(in->fd, in->buf + in->len, in->chunk);
+			n = in->limit ? pread(in->fd, in->buf + in->len, want, (off_t)at)
+				      : read(in->fd, in->buf + in->len, want);
 		while (n < 0 && errno == EINTR);
 		if (n < 0)
 			return -1;
@@ -326,7 +336,8 @@ static int next_read(struct input *in, struct window *w)
 		/* A regular file read up to its size at open is at its end: no
 		 * read() just to see 0 (one system call per file saved, which is
 		 * much of -r's cost on VMs). */
-		if (in->size_at_open > 0 && in->start + in->offset + in->len == in->size_at_open)
+		if ((in->size_at_open > 0 && in->start + in->offset + in->len == in->size_at_open) ||
+		    (in->limit && in->offset + in->len == in->limit))
 			in->eof = true;
 		const char *p = memrchr(in->buf + fresh, in->eol, (size_t)n);
 		if (p) {
@@ -364,6 +375,45 @@ void input_close(struct input *in)
 	input_reset(in);
 }
 
+size_t input_read_size(const struct input_options *opts)
+{
+	return opts->read_chunk ? opts->read_chunk : DEFAULT_CHUNK;
+}
+
+void input_thread_done(void)
+{
+	if (spare_mem)
+		munmap(spare_mem, spare_cap);
+	spare_mem = NULL;
+	spare_cap = 0;
+}
+
+int input_open_range(struct input *in, const struct input *whole, uint64_t lo, uint64_t hi,
+		     const struct input_options *opts)
+{
+	input_reset(in);
+	if (!whole->is_regular || whole->start != 0 || lo >= hi) {
+		errno = EINVAL;
+		return -1;
+	}
+	in->fd = whole->fd;
+	in->owns_fd = false;
+	in->shares_fd = true;
+	in->eol = opts->eol;
+	in->chunk = opts->read_chunk ? opts->read_chunk : DEFAULT_CHUNK;
+	in->keep_lines = opts->keep_lines;
+	in->dev = whole->dev;
+	in->ino = whole->ino;
+	in->is_regular = true;
+	in->size_at_open = whole->size_at_open;
+	in->offset = lo;
+	in->limit = hi;
+	in->may_switch = opts->io == INPUT_IO_AUTO;
+	if (opts->io == INPUT_IO_MMAP && !map_file(in, lo, hi))
+		in->offset = lo; /* read() it */
+	return 0;
+}
+
 bool input_same_file(const struct input *in, int fd)
 {
 	struct stat st;
@@ -376,8 +426,8 @@ bool input_same_file(const struct input *in, int fd)
 
 /* The armed jump target.  `guard_armed` is what the handler trusts; the
  * pointer is only read after it. */
-static sigjmp_buf *volatile guard_target;
-static volatile sig_atomic_t guard_armed;
+static _Thread_local sigjmp_buf *volatile guard_target;
+static _Thread_local volatile sig_atomic_t guard_armed;
 
 static void on_sigbus(int sig)
 {
@@ -425,17 +475,22 @@ void input_guard_disarm(void)
 
 bool input_head_has_nul(const struct input *in, size_t n)
 {
-	if (in->mapped && in->map_offset == 0)
-		return memchr(in->map + in->map_skip, '\0',
-			      n < in->map_len - in->map_skip ? n : in->map_len - in->map_skip) != NULL;
+	size_t done = 0;
+	if (in->mapped && in->map_offset == 0) {
+		size_t have = in->map_len - in->map_skip;
+		done = n < have ? n : have;
+		if (memchr(in->map + in->map_skip, '\0', done))
+			return true;
+		if (done == n || !in->limit)
+			return false; /* a range maps less than its file */
+	}
 	if (!in->is_regular)
 		return false;
-	size_t done = 0;
 	if (!in->mapped && in->offset == 0) { /* the first read() is usually enough */
 		done = in->len < n ? in->len : n;
 		if (memchr(in->buf, '\0', done))
 			return true;
-		if (done == n || in->eof || in->start + done >= in->size_at_open)
+		if (done == n || (in->eof && !in->limit) || in->start + done >= in->size_at_open)
 			return false; /* the whole file (as it was at open) is in buf */
 	}
 	char buf[4096];

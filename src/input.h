@@ -43,7 +43,8 @@ struct input_options {
 
 struct input {
 	int fd;
-	bool owns_fd;       /* false for stdin */
+	bool owns_fd;       /* false for stdin and ranges */
+	bool shares_fd;     /* a range: another input's descriptor, read with pread() */
 	bool mapped;        /* current data comes from mmap */
 	bool eof;
 	char eol;
@@ -69,6 +70,7 @@ struct input {
 	ino_t ino;
 	bool is_regular;
 	uint64_t size_at_open; /* st_size when opened (regular files) */
+	uint64_t limit;     /* a range: input offset where it ends; 0 = none */
 };
 
 /* A run of complete lines. data[0..len) is valid; offset is the input offset
@@ -112,11 +114,33 @@ int input_open(struct input *in, const char *path, const struct input_options *o
  * EINTR is retried. */
 int input_next(struct input *in, struct window *w);
 
+/* Bytes per read() with these options. */
+size_t input_read_size(const struct input_options *opts);
+
+/* Opens the byte range [lo, hi) of the regular file `whole` (opened from
+ * a path, not stdin, and not read from) as an input of its own: input
+ * offsets stay file offsets (-b), reading uses pread() on whole's
+ * descriptor, so several threads can search ranges of one file at once.
+ * lo and hi must be line boundaries (0, just after an eol, or the size at
+ * open) for windows to hold whole lines.  Reads end at multiples of
+ * input_read_size, as the whole file's do: when lo is where a window of
+ * the whole file starts (after the last eol before such a multiple), the
+ * range's windows are the whole file's (a NUL makes the same lines binary).
+ * `whole` must stay open until the range is closed.  Returns 0, or -1
+ * (EINVAL) for a bad range. */
+int input_open_range(struct input *in, const struct input *whole, uint64_t lo, uint64_t hi,
+		     const struct input_options *opts);
+
 /* Closes the file and frees/unmaps everything `in` owns. Idempotent. */
 void input_close(struct input *in);
 
+/* Frees the read() buffer this thread keeps for its next input (call it
+ * before a thread that used inputs ends). */
+void input_thread_done(void);
+
 /* SIGBUS guard for mapped windows (a mapped file truncated under us).
- * The only process-wide state of this module.  Usage:
+ * The armed target is per thread (a SIGBUS goes to the thread that touched
+ * the page); the handler is process-wide.  Usage:
  *     sigjmp_buf jb;
  *     if (sigsetjmp(jb, 0)) { ...file shrank: report, treat as error... }
  *     input_guard_arm(&jb);  ...touch mapped bytes...  input_guard_disarm();

@@ -1,11 +1,14 @@
-/* main.c - acgrep's driver: options, matcher, then each input in turn.
+/* main.c - acgrep's driver: options, matcher, then the inputs.
  *
  * Owns: the exit status (0 a line was selected, 1 none, 2 trouble; with -q
- * a selected line wins over trouble), the per-input messages on stderr, and
- * the per-file summaries (-c, -l, -L).  Everything else is delegated.
+ * a selected line wins over trouble), the choice between searching on this
+ * thread (run.c) and on worker threads (pool.c), and which fixed-string
+ * rules of GNU grep apply (the matcher options).  Everything else is
+ * delegated.
  */
 #include <errno.h>
 #include <locale.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,108 +21,35 @@
 #include "input.h"
 #include "matcher.h"
 #include "opts.h"
+#include "pool.h"
 #include "print.h"
+#include "run.h"
 #include "search.h"
 #include "walk.h"
 
-struct run {
-	const struct config *cfg;
-	struct searcher searcher;
-	struct printer pr;
-	struct walk_options walk;
-	bool matched;
-	bool trouble;
-};
-
-static void complain(struct run *r, const char *name, const char *what)
+/* Threads to use: --threads, else one per CPU this process may run on. */
+static unsigned thread_count(const struct config *cfg)
 {
-	if (r->cfg->no_messages)
-		return;
-	printer_flush(&r->pr);
-	fprintf(stderr, "acgrep: %s: %s\n", name, what);
+	if (cfg->threads > 0)
+		return cfg->threads;
+	cpu_set_t set;
+	if (sched_getaffinity(0, sizeof set, &set) == 0)
+		return (unsigned)CPU_COUNT(&set);
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? (unsigned)n : 1;
 }
 
-static void report_result(struct run *r, const char *name, const struct search_result *res)
+/* Whether the worker threads can help: several inputs (or a walk), or one
+ * regular file large enough to be split. */
+static bool worth_threads(const struct config *cfg)
 {
-	const struct config *cfg = r->cfg;
-	if (res->selected > 0)
-		r->matched = true;
-	if (cfg->list == LIST_MATCHING && res->selected > 0)
-		print_file_name(&r->pr);
-	else if (cfg->list == LIST_NONMATCHING && res->selected == 0)
-		print_file_name(&r->pr);
-	else if (cfg->list == LIST_NONE && (cfg->count || cfg->count_matches))
-		print_count(&r->pr, res->selected);
-	if (res->read_error) {
-		complain(r, name, strerror(res->read_errno));
-		r->trouble = true;
-	}
-	if (res->truncated) {
-		complain(r, name, "file shrank while being searched");
-		r->trouble = true;
-	}
-	if (res->binary_matched) {
-		printer_flush(&r->pr);
-		fprintf(stderr, "acgrep: %s: binary file matches\n", name);
-	}
-	if (cfg->quiet && r->matched) {
-		printer_flush(&r->pr);
-		exit(0);
-	}
-}
-
-static int search_path(const char *path, bool command_line, void *ctx)
-{
-	struct run *r = ctx;
-	const struct config *cfg = r->cfg;
-	bool is_stdin = strcmp(path, "-") == 0;
-	const char *name = is_stdin ? (cfg->label ? cfg->label : "(standard input)") : path;
-	struct input_options io = {
-		cfg->io == IO_MMAP ? INPUT_IO_MMAP : cfg->io == IO_READ ? INPUT_IO_READ : INPUT_IO_AUTO,
-		cfg->read_chunk, cfg->null_data ? '\0' : '\n', cfg->before > 0 ? (size_t)cfg->before : 0
-	};
+	if (cfg->recurse != RECURSE_NONE || cfg->n_files > 1)
+		return true;
 	struct stat st;
-	if (cfg->devices == DEVS_SKIP && command_line && !is_stdin && stat(path, &st) == 0 &&
-	    (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)))
-		return 0;
-	struct input in;
-	if (input_open(&in, is_stdin ? NULL : path, &io) != 0) {
-		if (errno == EISDIR && cfg->directories == DIRS_SKIP)
-			return 0;
-		complain(r, name, strerror(errno));
-		r->trouble = true;
-		return 0;
-	}
-	if (command_line && !is_stdin && walk_excluded_file(path, &r->walk, true)) {
-		input_close(&in);
-		return 0;
-	}
-	if (!cfg->quiet && cfg->list == LIST_NONE && !cfg->count && !cfg->count_matches &&
-	    cfg->max_count != 0 && input_same_file(&in, STDOUT_FILENO)) {
-		complain(r, name, "input file is also the output");
-		r->trouble = true;
-		input_close(&in);
-		return 0;
-	}
-	r->pr.show_name = cfg->with_filename >= 0 ? cfg->with_filename : (cfg->n_files > 1 || !command_line);
-	struct search_result res;
-	search_input(&r->searcher, &in, name, &res);
-	if (is_stdin && res.stop_offset != UINT64_MAX) /* leave stdin after the last line used */
-		lseek(in.fd, (off_t)(in.start + res.stop_offset), SEEK_SET);
-	input_close(&in);
-	report_result(r, name, &res);
-	return 0;
-}
-
-static void walk_error(const char *path, int err, void *ctx)
-{
-	struct run *r = ctx;
-	if (err == ELOOP) {
-		complain(r, path, "warning: recursive directory loop");
-		return;
-	}
-	complain(r, path, strerror(err));
-	r->trouble = true;
+	uint64_t segment = cfg->segment_size ? cfg->segment_size : POOL_SEGMENT_SIZE;
+	return cfg->n_files == 1 && pool_can_split(cfg) && strcmp(cfg->files[0], "-") != 0 &&
+	       stat(cfg->files[0], &st) == 0 && S_ISREG(st.st_mode) &&
+	       (uint64_t)st.st_size / segment >= 2;
 }
 
 /* A pattern containing NUL can only match text with NUL bytes, and unless
@@ -246,7 +176,7 @@ int main(int argc, char **argv)
 		opts_free(&cfg);
 		return 2;
 	}
-	r.searcher = (struct searcher){ &cfg, m, &r.pr, false, false };
+	r.searcher = (struct searcher){ &cfg, m, &r.pr, false, false, NULL, NULL, NULL };
 	r.walk = (struct walk_options){
 		(int)cfg.recurse, cfg.includes, cfg.n_includes, cfg.excludes, cfg.n_excludes,
 		cfg.exclude_dirs, cfg.n_exclude_dirs, cfg.filter_order, false,
@@ -255,12 +185,20 @@ int main(int argc, char **argv)
 	struct stat out_st, null_st;
 	r.searcher.dev_null = fstat(STDOUT_FILENO, &out_st) == 0 && stat("/dev/null", &null_st) == 0 &&
 			      out_st.st_ino == null_st.st_ino && out_st.st_dev == null_st.st_dev;
+	unsigned threads = thread_count(&cfg);
+	struct pool *pool = pool_usable(&cfg, threads) && worth_threads(&cfg)
+				    ? pool_new(&r, threads, cfg.segment_size) : NULL;
+	walk_file_fn on_file = pool ? pool_add_path : run_search_path;
+	walk_error_fn on_error = pool ? pool_walk_error : run_walk_error;
+	void *ctx = pool ? (void *)pool : (void *)&r;
 	if (cfg.n_files == 0) {
 		r.walk.omit_dot_slash = recurse;
-		walk_operand(recurse ? "." : "-", &r.walk, search_path, walk_error, &r);
+		walk_operand(recurse ? "." : "-", &r.walk, on_file, on_error, ctx);
 	}
 	for (size_t i = 0; i < cfg.n_files; i++)
-		walk_operand(cfg.files[i], &r.walk, search_path, walk_error, &r);
+		walk_operand(cfg.files[i], &r.walk, on_file, on_error, ctx);
+	if (pool)
+		pool_finish(pool);
 	printer_flush(&r.pr);
 	printer_free(&r.pr);
 	matcher_free(m);

@@ -530,6 +530,20 @@ static int apply_option(struct config *cfg, struct parse_state *st, int c)
 			return usage_error();
 		cfg->simd = k;
 		return -1;
+	case OPT_THREADS:
+		if (parse_num(optarg, &v) != NUM_OK || v < 0 || v > 1024) {
+			fprintf(stderr, PROG ": %s: invalid number of threads\n", optarg);
+			return 2;
+		}
+		cfg->threads = (unsigned)v;
+		return -1;
+	case OPT_SEGMENT_SIZE:
+		if (parse_num(optarg, &v) != NUM_OK || v < 1) {
+			fprintf(stderr, PROG ": %s: invalid segment size\n", optarg);
+			return 2;
+		}
+		cfg->segment_size = (uint64_t)v;
+		return -1;
 	default: /* '?': getopt_long has printed why */
 		return usage_error();
 	}

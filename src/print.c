@@ -48,10 +48,25 @@ static void write_all(const char *p, size_t len)
 	}
 }
 
+/* Hands p[0..len) on: to the sink, or straight to stdout. */
+static void emit(struct printer *pr, const char *p, size_t len)
+{
+	if (pr->sink)
+		pr->sink(pr->sink_ctx, p, len);
+	else
+		write_all(p, len);
+}
+
 void printer_flush(struct printer *pr)
 {
-	write_all(pr->buf, pr->len);
+	if (pr->len)
+		emit(pr, pr->buf, pr->len);
 	pr->len = 0;
+}
+
+void printer_write(const char *p, size_t len)
+{
+	write_all(p, len);
 }
 
 /* The slow path of out(): flushes, and writes a chunk larger than the whole
@@ -60,7 +75,7 @@ static void out_slow(struct printer *pr, const void *p, size_t n)
 {
 	printer_flush(pr);
 	if (n > pr->cap) {
-		write_all(p, n); /* a huge line straight through */
+		emit(pr, p, n); /* a huge line straight through */
 		return;
 	}
 	memcpy(pr->buf, p, n);

@@ -28,6 +28,10 @@ struct printer {
 	const char *name;         /* current file's display name */
 	bool utf8_check;          /* suppress lines with encoding errors */
 	bool encoding_error;      /* a line was suppressed for that */
+	/* Where flushed bytes go: NULL for stdout, else sink(sink_ctx, ...)
+	 * (a worker thread's output, held until its turn). */
+	void (*sink)(void *ctx, const char *p, size_t len);
+	void *sink_ctx;
 };
 
 /* Where a line sits in its input, for -n and -b prefixes. */
@@ -57,6 +61,10 @@ void print_file_name(struct printer *pr);
 /* Writes everything buffered.  On a write error prints
  * "acgrep: write error: ..." and exits with status 2. */
 void printer_flush(struct printer *pr);
+
+/* Writes p[0..len) to stdout whole, bypassing any printer; on a write
+ * error prints "acgrep: write error: ..." and exits with status 2. */
+void printer_write(const char *p, size_t len);
 
 /* Flushes when --line-buffered is on. */
 void printer_line_done(struct printer *pr);

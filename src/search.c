@@ -43,6 +43,7 @@ struct file_search {
 	intmax_t cnt_lines;
 	uint64_t lastout;    /* input offset just past the last printed line, or UINT64_MAX */
 	bool run_open;       /* -v: the last window ended in a run of selected lines */
+	bool used_at_start;  /* searcher.used when this input began */
 	struct search_result *res;
 };
 
@@ -177,6 +178,15 @@ static bool context_on(const struct config *cfg)
 	return cfg->before >= 0 || cfg->after >= 0;
 }
 
+/* Was anything output before this selected line's group (in this input, or
+ * in earlier ones)? */
+static bool output_before(struct file_search *f)
+{
+	if (f->s->used)
+		return true;
+	return f->s->output_before && f->s->output_before(f->s->output_before_ctx);
+}
+
 /* Prints the before-context of the selected line at buffer position ls,
  * preceded by the group separator when the output is not adjacent. */
 static void print_before(struct file_search *f, size_t ls)
@@ -186,7 +196,7 @@ static void print_before(struct file_search *f, size_t ls)
 	size_t p = ls;
 	for (intmax_t n = 0; n < cfg->before && p > lo; n++)
 		p = line_start(f, lo, p - 1);
-	if (context_on(cfg) && f->s->used && f->base + p != f->lastout && cfg->group_separator)
+	if (context_on(cfg) && f->base + p != f->lastout && cfg->group_separator && output_before(f))
 		print_group_separator(f->pr);
 	while (p < ls) {
 		size_t le = line_end(f, p);
@@ -308,7 +318,8 @@ static void start_binary(struct file_search *f)
 	}
 }
 
-void search_input(struct searcher *s, struct input *in, const char *name, struct search_result *res)
+void search_input(struct searcher *s, struct input *in, const char *name, bool binary_from_start,
+		  struct search_result *res)
 {
 	const struct config *cfg = s->cfg;
 	struct file_search *f = calloc(1, sizeof *f);
@@ -335,6 +346,14 @@ void search_input(struct searcher *s, struct input *in, const char *name, struct
 	const bool quiet_at_start = f->quiet;
 	bool detect_nul = cfg->binary != BINARY_TEXT && !cfg->null_data;
 	volatile bool binary = false, without_match = false;
+	f->used_at_start = s->used;
+	if (binary_from_start && detect_nul) {
+		binary = true;
+		if (cfg->binary == BINARY_WITHOUT_MATCH)
+			without_match = true;
+		else
+			start_binary(f);
+	}
 
 	sigjmp_buf jb;
 	if (sigsetjmp(jb, 0)) {
@@ -344,8 +363,9 @@ void search_input(struct searcher *s, struct input *in, const char *name, struct
 	input_guard_arm(&jb);
 	struct window w;
 	int rc;
-	while (f->outleft > 0 || f->pending > 0) {
-		if (f->done || (rc = input_next(in, &w)) == 0)
+	while (!without_match && (f->outleft > 0 || f->pending > 0)) {
+		if (f->done || (s->cancel && atomic_load_explicit(s->cancel, memory_order_relaxed)) ||
+		    (rc = input_next(in, &w)) == 0)
 			break;
 		if (rc < 0) {
 			res->read_error = true;
@@ -374,6 +394,10 @@ void search_input(struct searcher *s, struct input *in, const char *name, struct
 finish:
 	input_guard_disarm();
 	res->selected = without_match ? 0 : f->selected;
+	res->binary = binary;
+	res->without_match = without_match;
+	res->done = f->done || f->outleft <= 0;
+	res->used = s->used && !f->used_at_start;
 	res->binary_matched = !quiet_at_start &&
 			      ((binary && !without_match && f->selected > f->selected_before_binary) ||
 			       s->pr->encoding_error);

@@ -10,6 +10,7 @@
 #ifndef ACGREP_SEARCH_H
 #define ACGREP_SEARCH_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -18,13 +19,22 @@
 #include "matcher.h"
 #include "print.h"
 
-/* State shared by all inputs of one run. */
+/* State shared by the inputs one thread searches. */
 struct searcher {
 	const struct config *cfg;
 	const struct matcher *matcher;
 	struct printer *pr;
 	bool used;        /* something was output (group separators span files) */
 	bool dev_null;    /* stdout is /dev/null: the first selected line decides */
+	/* Inputs searched out of order (worker threads): asked, when the first
+	 * group of an input might need a separator and `used` is false,
+	 * whether inputs before it output anything; it may wait until they are
+	 * done.  NULL: `used` alone decides. */
+	bool (*output_before)(void *ctx);
+	void *output_before_ctx;
+	/* Set by another thread when the result is no longer wanted: the search
+	 * stops at its next window.  NULL: never. */
+	const atomic_bool *cancel;
 };
 
 struct search_result {
@@ -35,10 +45,18 @@ struct search_result {
 	bool truncated;        /* the mapped file shrank under us (SIGBUS) */
 	uint64_t stop_offset;  /* -m ended the search: input offset just past the
 				  last selected line; UINT64_MAX otherwise */
+	bool binary;           /* the input was binary by its end */
+	bool without_match;    /* ... and --binary-files=without-match dropped it */
+	bool done;             /* stopped before the end: the answer was known
+				  (-l, -L, -q, -m, a binary file's first match) */
+	bool used;             /* this input set searcher.used */
 };
 
 /* Searches one opened input whose display name is `name`.  Output goes to
- * the searcher's printer.  Never exits; errors are returned in *res. */
-void search_input(struct searcher *s, struct input *in, const char *name, struct search_result *res);
+ * the searcher's printer.  `binary_from_start`: treat the input as binary
+ * from its first byte (the rest of a file in which an earlier part met a
+ * NUL).  Never exits; errors are returned in *res. */
+void search_input(struct searcher *s, struct input *in, const char *name, bool binary_from_start,
+		  struct search_result *res);
 
 #endif

@@ -7,7 +7,9 @@ bytes, random option combinations, both locales), runs `grep -F` and
 `$ACGREP -F` on each and compares stdout bytes, exit status and stderr (with
 the program name normalised).  When ACGREP is not grep it also runs
 `$ACGREP --engine=pcre2` (if compiled in) and, on a subset, the read path
-`$ACGREP --no-mmap --buffer-size=1`.
+`$ACGREP --no-mmap --buffer-size=1`; and every case on three worker
+threads with files cut into segments of about 7 bytes
+(`--threads=3 --segment-size=7 --buffer-size=5`).
 
 Environment:
   ACGREP          binary under test (default ./acgrep, relative to the repo)
@@ -410,6 +412,9 @@ def main():
             variants.append(("pcre2", [ACGREP, "--engine=pcre2"], False))
         variants.append(("readpath", [ACGREP, "--no-mmap", "--buffer-size=1"], True))
         variants.append(("scalar", [ACGREP, "--simd=scalar"], True))
+        # worker threads, every file cut into segments of a few bytes (cuts
+        # fall where read() windows start: reads of 5 bytes)
+        variants.append(("threads", [ACGREP, "--threads=3", "--segment-size=7", "--buffer-size=5"], False))
     print("diff: seed=%s cases=%d first=%d jobs=%d acgrep=%s variants=%s%s" % (
         seed, ncases, first, jobs, ACGREP, ",".join(v[0] for v in variants),
         " (ACGREP is GNU grep: self-test)" if self_test else ""))

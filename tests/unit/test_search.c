@@ -90,7 +90,7 @@ static char *run_acgrep(const struct optset *o, struct pattern_set *ps, const ch
 	struct matcher *m = matcher_ac_new(ps, &mo, &err);
 	struct printer pr;
 	printer_init(&pr, &cfg, m);
-	struct searcher s = { &cfg, m, &pr, false, false };
+	struct searcher s = { &cfg, m, &pr, false, false, NULL, NULL, NULL };
 	char outpath[256];
 	snprintf(outpath, sizeof outpath, "%s/acgrep.out", tmpdir);
 	fflush(stdout);
@@ -103,7 +103,7 @@ static char *run_acgrep(const struct optset *o, struct pattern_set *ps, const ch
 	struct search_result res;
 	if (input_open(&in, file, &iopt) == 0) {
 		pr.name = file;
-		search_input(&s, &in, file, &res);
+		search_input(&s, &in, file, false, &res);
 		input_close(&in);
 		if (cfg.count)
 			print_count(&pr, res.selected);

@@ -1,0 +1,140 @@
+/* run.c - one input of a run, from its operand to its report (see run.h).
+ *
+ * GNU grep 3.8's order is kept: an open error is reported before the
+ * --include/--exclude test of an operand; the -c count or -l/-L name comes
+ * before the input's own error messages; stdout is flushed before anything
+ * goes to stderr.
+ */
+#include "run.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+void run_complain(struct run *r, const char *name, const char *what)
+{
+	if (r->cfg->no_messages)
+		return;
+	printer_flush(&r->pr);
+	fprintf(stderr, "acgrep: %s: %s\n", name, what);
+}
+
+const char *run_display_name(const struct config *cfg, const char *path)
+{
+	if (strcmp(path, "-") != 0)
+		return path;
+	return cfg->label ? cfg->label : "(standard input)";
+}
+
+bool run_shows_name(const struct config *cfg, bool command_line)
+{
+	return cfg->with_filename >= 0 ? cfg->with_filename : (cfg->n_files > 1 || !command_line);
+}
+
+struct input_options run_input_options(const struct config *cfg)
+{
+	return (struct input_options){
+		cfg->io == IO_MMAP ? INPUT_IO_MMAP : cfg->io == IO_READ ? INPUT_IO_READ : INPUT_IO_AUTO,
+		cfg->read_chunk, cfg->null_data ? '\0' : '\n', cfg->before > 0 ? (size_t)cfg->before : 0
+	};
+}
+
+enum open_outcome run_open(const struct run *r, const char *path, bool command_line,
+			   struct input *in, int *err)
+{
+	const struct config *cfg = r->cfg;
+	bool is_stdin = strcmp(path, "-") == 0;
+	struct input_options io = run_input_options(cfg);
+	struct stat st;
+	*err = 0;
+	if (cfg->devices == DEVS_SKIP && command_line && !is_stdin && stat(path, &st) == 0 &&
+	    (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)))
+		return OPEN_SKIP;
+	if (input_open(in, is_stdin ? NULL : path, &io) != 0) {
+		*err = errno;
+		return errno == EISDIR && cfg->directories == DIRS_SKIP ? OPEN_SKIP : OPEN_FAILED;
+	}
+	if (command_line && !is_stdin && walk_excluded_file(path, &r->walk, true)) {
+		input_close(in);
+		return OPEN_SKIP;
+	}
+	if (!cfg->quiet && cfg->list == LIST_NONE && !cfg->count && !cfg->count_matches &&
+	    cfg->max_count != 0 && input_same_file(in, STDOUT_FILENO)) {
+		input_close(in);
+		return OPEN_IS_OUTPUT;
+	}
+	return OPEN_SEARCH;
+}
+
+void run_report_open(struct run *r, const char *name, enum open_outcome outcome, int err)
+{
+	if (outcome == OPEN_FAILED)
+		run_complain(r, name, strerror(err));
+	else if (outcome == OPEN_IS_OUTPUT)
+		run_complain(r, name, "input file is also the output");
+	r->trouble |= outcome == OPEN_FAILED || outcome == OPEN_IS_OUTPUT;
+}
+
+void run_report_result(struct run *r, const char *name, const struct search_result *res)
+{
+	const struct config *cfg = r->cfg;
+	if (res->selected > 0)
+		r->matched = true;
+	if (cfg->list == LIST_MATCHING && res->selected > 0)
+		print_file_name(&r->pr);
+	else if (cfg->list == LIST_NONMATCHING && res->selected == 0)
+		print_file_name(&r->pr);
+	else if (cfg->list == LIST_NONE && (cfg->count || cfg->count_matches))
+		print_count(&r->pr, res->selected);
+	if (res->read_error) {
+		run_complain(r, name, strerror(res->read_errno));
+		r->trouble = true;
+	}
+	if (res->truncated) {
+		run_complain(r, name, "file shrank while being searched");
+		r->trouble = true;
+	}
+	if (res->binary_matched) {
+		printer_flush(&r->pr);
+		fprintf(stderr, "acgrep: %s: binary file matches\n", name);
+	}
+	if (cfg->quiet && r->matched) {
+		printer_flush(&r->pr);
+		exit(0);
+	}
+}
+
+void run_walk_error(const char *path, int err, void *ctx)
+{
+	struct run *r = ctx;
+	if (err == ELOOP) {
+		run_complain(r, path, "warning: recursive directory loop");
+		return;
+	}
+	run_complain(r, path, strerror(err));
+	r->trouble = true;
+}
+
+int run_search_path(const char *path, bool command_line, void *ctx)
+{
+	struct run *r = ctx;
+	const char *name = run_display_name(r->cfg, path);
+	struct input in;
+	int err;
+	enum open_outcome outcome = run_open(r, path, command_line, &in, &err);
+	if (outcome != OPEN_SEARCH) {
+		run_report_open(r, name, outcome, err);
+		return 0;
+	}
+	r->pr.show_name = run_shows_name(r->cfg, command_line);
+	struct search_result res;
+	search_input(&r->searcher, &in, name, false, &res);
+	if (!in.owns_fd && res.stop_offset != UINT64_MAX) /* leave stdin after the last line used */
+		lseek(in.fd, (off_t)(in.start + res.stop_offset), SEEK_SET);
+	input_close(&in);
+	run_report_result(r, name, &res);
+	return 0;
+}

@@ -1,0 +1,76 @@
+/* run.h - one input of a run, from its operand to its report.
+ *
+ * Owns: what grep decides about an input before and after searching it:
+ * skipping devices (-D skip) and directories (-d skip), open errors, the
+ * --include/--exclude check of command-line operands, "input file is also
+ * the output", and the report afterwards in grep's order (-c counts, -l/-L
+ * names, error messages, "binary file matches", -q's early exit), with the
+ * run's exit status.  Searching is search.c's; ordering inputs searched by
+ * several threads is pool.c's.
+ */
+#ifndef ACGREP_RUN_H
+#define ACGREP_RUN_H
+
+#include <stdbool.h>
+
+#include "config.h"
+#include "input.h"
+#include "print.h"
+#include "search.h"
+#include "walk.h"
+
+struct run {
+	const struct config *cfg;
+	struct searcher searcher;
+	struct printer pr;
+	struct walk_options walk;
+	bool matched;
+	bool trouble;
+};
+
+/* What run_open decided about an input. */
+enum open_outcome {
+	OPEN_SEARCH,    /* opened: search it */
+	OPEN_SKIP,      /* skipped silently (-D skip, -d skip, --exclude) */
+	OPEN_FAILED,    /* could not be opened: errno value in *err */
+	OPEN_IS_OUTPUT, /* the input is the output file */
+};
+
+/* grep's display name of an input: the path, or --label / "(standard
+ * input)" for "-". */
+const char *run_display_name(const struct config *cfg, const char *path);
+
+/* Whether lines from this input carry the file name prefix. */
+bool run_shows_name(const struct config *cfg, bool command_line);
+
+/* The input options of this run (mmap/read(), chunk, eol, -B lines). */
+struct input_options run_input_options(const struct config *cfg);
+
+/* Opens the input at `path` (command_line: an operand, not found by -r),
+ * or decides it is not searched.  Prints nothing and touches no run state,
+ * so any thread may call it.  With OPEN_SEARCH `in` is open for the
+ * caller to search and close. */
+enum open_outcome run_open(const struct run *r, const char *path, bool command_line,
+			   struct input *in, int *err);
+
+/* Reports a non-searched input (OPEN_FAILED, OPEN_IS_OUTPUT) as grep
+ * does; OPEN_SKIP reports nothing. */
+void run_report_open(struct run *r, const char *name, enum open_outcome outcome, int err);
+
+/* Reports a searched input: the -c count or -l/-L name, then its error
+ * messages and "binary file matches"; records the exit status.  With -q a
+ * match ends the process (status 0). */
+void run_report_result(struct run *r, const char *name, const struct search_result *res);
+
+/* "acgrep: NAME: WHAT" on stderr after flushing stdout (silenced by -s). */
+void run_complain(struct run *r, const char *name, const char *what);
+
+/* walk_error_fn for the walk: a directory that could not be read, or a
+ * recursive loop (a warning only). */
+void run_walk_error(const char *path, int err, void *ctx);
+
+/* walk_file_fn searching the input at once on this thread and reporting
+ * it (the sequential run). */
+int run_search_path(const char *path, bool command_line, void *ctx);
+
+#endif

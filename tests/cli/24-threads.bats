@@ -1,0 +1,176 @@
+#!/usr/bin/env bats
+# Worker threads (--threads) and split files (--segment-size, hidden):
+# the bytes on stdout and stderr, their interleaving and the exit status are
+# those of a search on one thread, and those of grep.
+
+load helpers
+
+# same_merged EXTRA ARGS...: `$ACGREP --threads=1 ARGS` and
+# `$ACGREP EXTRA ARGS` (EXTRA split on spaces) with stdout and stderr in one
+# file: identical bytes, in the same order, and the same status.
+same_merged() {
+	local -a extra
+	read -r -a extra <<<"$1"
+	shift
+	local s1=0 s2=0
+	"$ACGREP" --threads=1 "$@" </dev/null >"$OUTD/one" 2>&1 || s1=$?
+	"$ACGREP" "${extra[@]}" "$@" </dev/null >"$OUTD/many" 2>&1 || s2=$?
+	if ! cmp -s "$OUTD/one" "$OUTD/many" || [[ $s1 != "$s2" ]]; then
+		{
+			echo "threads differ: ${extra[*]} $(printf '%q ' "$@") (status $s1 vs $s2)"
+			diff "$OUTD/one" "$OUTD/many" | head -n 20
+		} | fail
+		return 1
+	fi
+}
+
+# A tree of 120 files in 6 directories; every third file mentions foo.
+many_files() {
+	local d f
+	for d in 1 2 3 4 5 6; do
+		for f in $(seq 1 20); do
+			if ((f % 3 == 0)); then
+				fixture "t/d$d/f$f.txt" 'x\nfoo %s %s\ny\nz\nfoo again\n' "$d" "$f"
+			else
+				fixture "t/d$d/f$f.txt" 'nothing %s\nhere\n' "$f"
+			fi
+		done
+	done
+}
+
+# A file of about 120 KB: numbered lines, some with needles.
+big_file() {
+	local i
+	for i in $(seq 1 6000); do
+		if ((i % 97 == 0)); then
+			printf 'line %d has a needle and another needle\n' "$i"
+		elif ((i % 89 == 0)); then
+			printf 'line %d has a Needle\n' "$i"
+		else
+			printf 'line %d is plain text\n' "$i"
+		fi
+	done >big.txt
+}
+
+@test "threads: -r over many files gives grep's output in grep's order" {
+	skip_if_grep
+	many_files
+	local opts
+	for opts in "" -n -c -l -L -h -o -b -v -C1 "-A1 --group-separator=@@" "-B1 -n" -m1; do
+		# shellcheck disable=SC2086
+		same_as_grep_with "--threads=3" -r $opts foo t || return 1
+		# shellcheck disable=SC2086
+		same_merged "--threads=4" -F -r $opts foo t || return 1
+	done
+}
+
+@test "threads: several operands, a missing one reported in its place" {
+	skip_if_grep
+	many_files
+	same_merged "--threads=3" -F foo t/d1/f3.txt missing1 t/d2/f6.txt t/d3 missing2 t/d4/f9.txt
+	same_as_grep_with "--threads=3" -s foo t/d1/f3.txt missing1 t/d2/f6.txt missing2
+}
+
+@test "threads: -R reports a dangling link and a directory loop in order" {
+	skip_if_grep
+	many_files
+	ln -s nowhere t/d3/dangling
+	ln -s .. t/d4/loop
+	same_merged "--threads=3" -F -R foo t
+	same_merged "--threads=2" -F -R -c foo t
+}
+
+@test "threads: -q and -s keep their exit status" {
+	skip_if_grep
+	many_files
+	expect 0 '' -- --threads=3 -F -q -r foo t
+	expect 1 '' -- --threads=3 -F -q -r absent t
+	expect 2 '' -- --threads=3 -F -s -r absent t missing
+	expect 0 '' -- --threads=3 -F -s -q -r foo missing t
+}
+
+@test "threads: a split file gives the same bytes as grep" {
+	skip_if_grep
+	big_file
+	local opts
+	for opts in "" -c -v -o "-o -b" -b -l -L -q -i "-i -c" -w -x "--color=always" "-c -v" -z; do
+		# shellcheck disable=SC2086
+		in_both_locales same_as_grep_with "--threads=3 --segment-size=1000" $opts needle big.txt || return 1
+	done
+	# shellcheck disable=SC2086
+	same_as_grep_with "--threads=2 --segment-size=333" -H -c -e needle -e Needle big.txt
+}
+
+@test "threads: split files with --mmap and through read() of one byte" {
+	skip_if_grep
+	big_file
+	same_as_grep_with "--threads=3 --segment-size=1000 --mmap" -o -b needle big.txt
+	same_as_grep_with "--threads=3 --segment-size=1000 --no-mmap --buffer-size=1" -c needle big.txt
+	same_as_grep_with "--threads=3 --segment-size=1000 --no-mmap --buffer-size=1" -b needle big.txt
+}
+
+@test "threads: a NUL early in a split file makes all of it binary, as in grep" {
+	skip_if_grep
+	big_file
+	{ head -c 5000 big.txt; printf 'nul\0here\n'; tail -c +5001 big.txt; } >bin.txt
+	in_both_locales same_as_grep_with "--threads=3 --segment-size=1000" needle bin.txt
+	same_as_grep_with "--threads=3 --segment-size=1000" -c needle bin.txt
+	same_as_grep_with "--threads=3 --segment-size=1000" -c -a needle bin.txt
+	same_as_grep_with "--threads=3 --segment-size=1000" -c --binary-files=without-match needle bin.txt
+	same_as_grep_with "--threads=3 --segment-size=1000 --mmap" needle bin.txt
+}
+
+@test "threads: a NUL late in a split file turns the rest binary as on one thread" {
+	skip_if_grep
+	big_file
+	local i
+	{ cat big.txt big.txt; printf 'a needle\0\n'; cat big.txt; } >late.txt
+	for i in 1 2; do
+		same_merged "--threads=3 --segment-size=4096" -F needle late.txt
+		same_merged "--threads=3 --segment-size=4096" -F -c needle late.txt
+		same_merged "--threads=3 --segment-size=4096" -F -c --binary-files=without-match needle late.txt
+		same_merged "--threads=3 --segment-size=4096" -F -l --binary-files=without-match needle late.txt
+		same_merged "--threads=3 --segment-size=4096" --mmap -F -o -b needle late.txt
+		same_merged "--threads=3 --segment-size=4096" --buffer-size=1000 -F needle late.txt
+		same_merged "--threads=3 --segment-size=4096" --buffer-size=1000 -F -c needle late.txt
+		same_merged "--threads=2 --segment-size=3000" --buffer-size=777 -F -o -b needle late.txt
+	done
+}
+
+@test "threads: lines that are not UTF-8 in a split file" {
+	skip_if_grep
+	big_file
+	{ head -c 3000 big.txt; printf 'bad \377 needle\n'; tail -c +3001 big.txt; } >enc.txt
+	LC_ALL=C.UTF-8 same_as_grep_with "--threads=3 --segment-size=700" needle enc.txt
+	LC_ALL=C.UTF-8 same_as_grep_with "--threads=3 --segment-size=700" -c needle enc.txt
+}
+
+@test "threads: a file without a final newline and lines longer than a segment" {
+	skip_if_grep
+	big_file
+	{ cat big.txt; head -c 20000 /dev/zero | tr '\0' 'x'; printf '\nneedle at the end'; } >tail.txt
+	same_as_grep_with "--threads=3 --segment-size=1000" needle tail.txt
+	same_as_grep_with "--threads=3 --segment-size=1000" -c -v needle tail.txt
+	same_as_grep_with "--threads=3 --segment-size=1000" -c x tail.txt
+}
+
+@test "threads: output held past the budget waits its turn" {
+	skip_if_grep
+	big_file
+	# 8 segments of 100 bytes may be held: every worker waits often
+	same_as_grep_with "--threads=4 --segment-size=100" line big.txt
+	same_as_grep_with "--threads=4 --segment-size=100" -r line .
+}
+
+@test "threads: --threads takes a count; 0 is one per CPU" {
+	skip_if_grep
+	fixture a 'foo\n'
+	expect 0 'foo\n' -- --threads=0 -F foo a
+	expect 0 'foo\n' -- --threads=1 -F foo a
+	expect 0 'foo\n' -- --threads 8 -F foo a
+	run_ac --threads=x -F foo a
+	expect_status 2
+	expect_stderr_matches '^PROG: x: invalid number of threads$'
+	run_ac --threads=-1 -F foo a
+	expect_status 2
+}
