@@ -76,6 +76,8 @@ static const char *const help_text[] = {
 "      --mmap                map regular files into memory (default: automatic)\n"
 "      --no-mmap             read every input with read(2), never mmap(2)\n"
 "      --engine=ENGINE       ENGINE is 'ac' (Aho-Corasick, default) or 'pcre2'\n"
+"      --threads=NUM         search on NUM threads (default: one per CPU; 1 = none);\n"
+"                            the output is the same as on one thread\n"
 "\n"
 "-E, -G and -P are not supported: acgrep searches for fixed strings only.\n"
 "-T (--initial-tab) is not supported either.\n"

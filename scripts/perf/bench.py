@@ -121,6 +121,7 @@ def make_peer_tools(names, acgrep):
         'acgrep': lambda: Tool('acgrep', 'acgrep', acgrep, [], True),
         'acgrep-mmap': lambda: Tool('acgrep --mmap', 'acgrep', acgrep, ['--mmap'], True),
         'acgrep-read': lambda: Tool('acgrep --no-mmap', 'acgrep', acgrep, ['--no-mmap'], True),
+        'acgrep-1t': lambda: Tool('acgrep --threads=1', 'acgrep', acgrep, ['--threads=1'], True),
         'acgrep-pcre2': lambda: Tool('acgrep --engine=pcre2', 'acgrep', acgrep, ['--engine=pcre2'], True),
         'grep': lambda: Tool('grep -F', 'grep', 'grep'),
         'rg': lambda: Tool('rg -F', 'rg', 'rg'),
