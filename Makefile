@@ -40,7 +40,7 @@ LIB_OBJ  := $(LIB_SRC:src/%.c=$(O)/%.o)
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(O)/unit/%)
 
-.PHONY: acgrep all help check test unit cli diff asan ubsan valgrind demo install uninstall clean deps bench portable
+.PHONY: acgrep all help check test unit cli diff asan ubsan tsan valgrind demo install uninstall clean deps bench portable
 
 ## all: build ./acgrep (the default)
 all: acgrep
@@ -106,6 +106,11 @@ asan:
 ubsan:
 	$(MAKE) O=build-ubsan clean
 	$(MAKE) O=build-ubsan OPT="-O1 -g -fsanitize=undefined -fno-sanitize-recover=all" test
+
+## tsan: run the whole suite under ThreadSanitizer (the worker threads)
+tsan:
+	$(MAKE) O=build-tsan clean
+	$(MAKE) O=build-tsan OPT="-O1 -g -fsanitize=thread" test
 
 ## valgrind: run the unit tests under valgrind memcheck
 valgrind: $(UNIT_BIN)

@@ -251,8 +251,19 @@ static int reserve(struct input *in, size_t more)
 	size_t cap = in->mem_cap ? in->mem_cap : MIN_BUFFER;
 	while (cap < need)
 		cap = cap > SIZE_MAX / 2 ? need : cap * 2;
-	void *p = in->mem ? mremap(in->mem, in->mem_cap, cap, MREMAP_MAYMOVE)
-			  : mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	void *p;
+#ifdef __SANITIZE_THREAD__
+	/* ThreadSanitizer does not see mremap: a mapping it moved would keep
+	 * its old owner's history at the new address (false data races). */
+	p = mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p != MAP_FAILED && in->mem) {
+		memcpy(p, in->mem, pad + in->len);
+		munmap(in->mem, in->mem_cap);
+	}
+#else
+	p = in->mem ? mremap(in->mem, in->mem_cap, cap, MREMAP_MAYMOVE)
+		    : mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+#endif
 	if (p == MAP_FAILED) {
 		errno = ENOMEM;
 		return -1;

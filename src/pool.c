@@ -59,8 +59,13 @@ struct job {
 struct pool {
 	struct run *run;
 	pthread_mutex_t mu;
-	pthread_cond_t work_cv; /* workers: a job or segment to claim, or closing */
-	pthread_cond_t done_cv; /* committer and waiting workers: a state changed */
+	pthread_cond_t work_cv;   /* idle workers: a job or segment to claim, or closing */
+	pthread_cond_t commit_cv; /* the committer: `awaited` is ready or done */
+	pthread_cond_t turn_cv;   /* workers waiting for their turn: a head, room
+				     in the budget, a cancel, a commit */
+	const void *awaited;      /* the job or segment the committer sleeps on */
+	unsigned idle_workers, turn_waiters;
+	size_t free_segs;         /* segments of opened jobs not yet claimed */
 	struct job ring[POOL_RING];
 	size_t head, claimed, tail; /* counters: commit, open, add (mod POOL_RING) */
 	pthread_t threads[64];
@@ -68,6 +73,7 @@ struct pool {
 	bool closing;
 	bool split;
 	uint64_t segment_size;
+	size_t last_stdin;      /* 1 + the counter of the last "-" job queued, or 0 */
 	size_t buffered;        /* bytes held in segments' out buffers */
 	size_t budget;          /* most bytes held before workers wait their turn */
 	bool used;              /* searcher.used after the committed jobs */
@@ -97,6 +103,35 @@ static struct job *job_at(struct pool *p, size_t k)
 	return &p->ring[k % POOL_RING];
 }
 
+/* Waking only the thread that waits for this change: one wake-up per file
+ * is a system call and a context switch, a third of a small file's cost.
+ * All four are called with the lock held. */
+static void wake_committer(struct pool *p, const void *what)
+{
+	if (p->awaited == what)
+		pthread_cond_signal(&p->commit_cv);
+}
+
+static void await_committer(struct pool *p, const void *what)
+{
+	p->awaited = what;
+	pthread_cond_wait(&p->commit_cv, &p->mu);
+	p->awaited = NULL;
+}
+
+static void wake_turns(struct pool *p)
+{
+	if (p->turn_waiters)
+		pthread_cond_broadcast(&p->turn_cv);
+}
+
+static void await_turn(struct pool *p)
+{
+	p->turn_waiters++;
+	pthread_cond_wait(&p->turn_cv, &p->mu);
+	p->turn_waiters--;
+}
+
 /* ---- worker side -------------------------------------------------------- */
 
 /* The printer sink of a worker: held output, or stdout once its segment is
@@ -119,7 +154,7 @@ static void segment_sink(void *ctx, const char *data, size_t len)
 		}
 		if (p->buffered + len <= p->budget || sg->out_len == 0)
 			break;
-		pthread_cond_wait(&p->done_cv, &p->mu);
+		await_turn(p);
 	}
 	if (sg->out_cap - sg->out_len < len) {
 		size_t cap = sg->out_cap ? sg->out_cap : 64 << 10;
@@ -128,7 +163,7 @@ static void segment_sink(void *ctx, const char *data, size_t len)
 		char *grown = realloc(sg->out, cap);
 		if (!grown) { /* no room to hold it: wait for the turn instead */
 			while (!sg->head && !atomic_load(&w->job->cancel))
-				pthread_cond_wait(&p->done_cv, &p->mu);
+				await_turn(p);
 			pthread_mutex_unlock(&p->mu);
 			if (sg->head)
 				printer_write(data, len);
@@ -151,7 +186,7 @@ static bool worker_output_before(void *ctx)
 	struct pool *p = w->pool;
 	pthread_mutex_lock(&p->mu);
 	while (!p->used && job_at(p, p->head) != w->job)
-		pthread_cond_wait(&p->done_cv, &p->mu);
+		await_turn(p);
 	bool used = p->used;
 	pthread_mutex_unlock(&p->mu);
 	return used;
@@ -244,7 +279,8 @@ static void run_segment(struct worker *w, struct job *j, struct segment *sg)
 	printer_flush(&w->pr);
 	pthread_mutex_lock(&p->mu);
 	sg->state = SEG_DONE;
-	pthread_cond_broadcast(&p->done_cv);
+	wake_committer(p, sg);
+	wake_committer(p, j);
 	pthread_mutex_unlock(&p->mu);
 }
 
@@ -262,10 +298,11 @@ static void open_job(struct worker *w, struct job *j)
 	if (outcome == OPEN_SEARCH) {
 		j->segs[0].state = SEG_RUNNING;
 		j->next_seg = 1;
-		if (j->n_segs > 1)
+		p->free_segs += j->n_segs - 1;
+		if (j->n_segs > 1 && p->idle_workers)
 			pthread_cond_broadcast(&p->work_cv);
 	}
-	pthread_cond_broadcast(&p->done_cv);
+	wake_committer(p, j);
 	pthread_mutex_unlock(&p->mu);
 	if (outcome == OPEN_SEARCH)
 		run_segment(w, j, &j->segs[0]);
@@ -275,9 +312,10 @@ static void open_job(struct worker *w, struct job *j)
  * oldest unopened job (*open set).  False when there is none. */
 static bool claim(struct pool *p, struct job **jp, struct segment **sp, bool *open)
 {
-	for (size_t k = p->head; k < p->claimed; k++) {
+	for (size_t k = p->head; p->free_segs > 0 && k < p->claimed; k++) {
 		struct job *j = job_at(p, k);
 		if (j->state == JOB_READY && j->next_seg < j->n_segs) {
+			p->free_segs--;
 			*jp = j;
 			*sp = &j->segs[j->next_seg++];
 			(*sp)->state = SEG_RUNNING;
@@ -309,7 +347,9 @@ static void *worker_main(void *arg)
 		if (!claim(p, &j, &sg, &open)) {
 			if (p->closing)
 				break;
+			p->idle_workers++;
 			pthread_cond_wait(&p->work_cv, &p->mu);
+			p->idle_workers--;
 			continue;
 		}
 		pthread_mutex_unlock(&p->mu);
@@ -328,32 +368,40 @@ static void *worker_main(void *arg)
 
 /* ---- committer side (the main thread) ----------------------------------- */
 
-/* Writes segment sg's output in order: what it holds, then (as the head)
- * what its worker writes itself; returns when the segment is done. */
+/* Writes segment sg's output in order through the run's printer: what it
+ * holds, then (as the head, after a flush) what its worker writes itself;
+ * returns when the segment is done. */
 static void commit_segment(struct pool *p, struct segment *sg)
 {
+	struct printer *pr = &p->run->pr;
 	pthread_mutex_lock(&p->mu);
 	for (;;) {
-		if (sg->out_len > 0) { /* write held bytes outside the lock */
+		if (sg->out_len > 0) { /* copy held bytes outside the lock */
 			char *out = sg->out;
 			size_t len = sg->out_len;
 			sg->out = NULL;
 			sg->out_len = sg->out_cap = 0;
 			p->buffered -= len;
-			pthread_cond_broadcast(&p->done_cv);
+			wake_turns(p);
 			pthread_mutex_unlock(&p->mu);
-			printer_write(out, len);
+			printer_append(pr, out, len);
 			free(out);
 			pthread_mutex_lock(&p->mu);
 			continue;
 		}
 		if (sg->state == SEG_DONE)
 			break;
-		if (!sg->head) {
+		if (!sg->head) { /* the worker writes to stdout from now on */
+			if (pr->len > 0) {
+				pthread_mutex_unlock(&p->mu);
+				printer_flush(pr);
+				pthread_mutex_lock(&p->mu);
+				continue;
+			}
 			sg->head = true;
-			pthread_cond_broadcast(&p->done_cv);
+			wake_turns(p);
 		}
-		pthread_cond_wait(&p->done_cv, &p->mu);
+		await_committer(p, sg);
 	}
 	pthread_mutex_unlock(&p->mu);
 }
@@ -364,19 +412,21 @@ static void drop_segments(struct pool *p, struct job *j, size_t keep)
 {
 	pthread_mutex_lock(&p->mu);
 	atomic_store(&j->cancel, true);
-	pthread_cond_broadcast(&p->done_cv); /* sinks waiting for their turn */
-	if (j->next_seg < j->n_segs)
+	wake_turns(p); /* sinks waiting for their turn give up */
+	if (j->next_seg < j->n_segs) {
+		p->free_segs -= j->n_segs - j->next_seg;
 		j->next_seg = j->n_segs;
+	}
 	for (size_t k = keep; k < j->n_segs; k++) {
 		struct segment *sg = &j->segs[k];
 		while (sg->state == SEG_RUNNING)
-			pthread_cond_wait(&p->done_cv, &p->mu);
+			await_committer(p, sg);
 		p->buffered -= sg->out_len;
 		free(sg->out);
 		sg->out = NULL;
 		sg->out_len = 0;
 	}
-	pthread_cond_broadcast(&p->done_cv);
+	wake_turns(p);
 	pthread_mutex_unlock(&p->mu);
 }
 
@@ -423,7 +473,7 @@ static void commit_head(struct pool *p)
 	struct job *j = job_at(p, p->head);
 	pthread_mutex_lock(&p->mu);
 	while (j->state != JOB_READY)
-		pthread_cond_wait(&p->done_cv, &p->mu);
+		await_committer(p, j);
 	pthread_mutex_unlock(&p->mu);
 	const char *name = run_display_name(r->cfg, j->path);
 	if (j->walk_err) {
@@ -431,7 +481,6 @@ static void commit_head(struct pool *p)
 	} else if (j->outcome != OPEN_SEARCH) {
 		run_report_open(r, name, j->outcome, j->err);
 	} else {
-		printer_flush(&r->pr); /* the reports before come first */
 		struct search_result total = { .stop_offset = UINT64_MAX };
 		size_t k = 0;
 		for (; k < j->n_segs; k++) {
@@ -463,20 +512,43 @@ static void commit_head(struct pool *p)
 	pthread_mutex_lock(&p->mu);
 	memset(j, 0, sizeof *j);
 	p->head++;
-	pthread_cond_broadcast(&p->done_cv); /* output_before waits on the head */
+	wake_turns(p); /* output_before waits for the head */
 	pthread_mutex_unlock(&p->mu);
+}
+
+/* Under the lock: whether job k is opened and every segment of it done. */
+static bool job_finished(struct pool *p, size_t k)
+{
+	struct job *j = job_at(p, k);
+	bool done = k < p->tail && j->state == JOB_READY;
+	for (size_t i = 0; done && i < j->n_segs; i++)
+		done = j->segs[i].state == SEG_DONE;
+	return done;
 }
 
 /* Whether the head job is finished, so committing it will not wait. */
 static bool head_finished(struct pool *p)
 {
 	pthread_mutex_lock(&p->mu);
-	struct job *j = job_at(p, p->head);
-	bool done = p->head < p->tail && j->state == JOB_READY;
-	for (size_t k = 0; done && k < j->n_segs; k++)
-		done = j->segs[k].state == SEG_DONE;
+	bool done = p->head < p->tail && job_finished(p, p->head);
 	pthread_mutex_unlock(&p->mu);
 	return done;
+}
+
+/* The queue is full: sleeps until the job a quarter of the ring ahead is
+ * finished, then commits every finished job at the head (one wake-up for
+ * many small files, not one each), or waits for the head itself. */
+static void make_room(struct pool *p)
+{
+	size_t ahead = p->head + POOL_RING / 4;
+	pthread_mutex_lock(&p->mu);
+	while (!job_finished(p, ahead))
+		await_committer(p, job_at(p, ahead));
+	pthread_mutex_unlock(&p->mu);
+	if (!head_finished(p))
+		commit_head(p);
+	while (head_finished(p))
+		commit_head(p);
 }
 
 static void start_workers(struct pool *p)
@@ -516,7 +588,8 @@ struct pool *pool_new(struct run *r, unsigned threads, uint64_t segment_size)
 	p->used = r->searcher.used;
 	pthread_mutex_init(&p->mu, NULL);
 	pthread_cond_init(&p->work_cv, NULL);
-	pthread_cond_init(&p->done_cv, NULL);
+	pthread_cond_init(&p->commit_cv, NULL);
+	pthread_cond_init(&p->turn_cv, NULL);
 	return p;
 }
 
@@ -524,7 +597,7 @@ struct pool *pool_new(struct run *r, unsigned threads, uint64_t segment_size)
 static bool add_job(struct pool *p, const char *path, bool command_line, int walk_err)
 {
 	while (p->tail - p->head == POOL_RING)
-		commit_head(p);
+		make_room(p);
 	char *copy = strdup(path);
 	if (!copy)
 		return false;
@@ -535,7 +608,8 @@ static bool add_job(struct pool *p, const char *path, bool command_line, int wal
 	j->walk_err = walk_err;
 	j->state = walk_err ? JOB_READY : JOB_QUEUED;
 	p->tail++;
-	pthread_cond_signal(&p->work_cv);
+	if (p->idle_workers)
+		pthread_cond_signal(&p->work_cv);
 	pthread_mutex_unlock(&p->mu);
 	while (head_finished(p))
 		commit_head(p);
@@ -549,6 +623,11 @@ int pool_add_path(const char *path, bool command_line, void *ctx)
 		start_workers(p);
 	if (p->started == 0) /* no thread could start: search it here */
 		return run_search_path(path, command_line, p->run);
+	if (strcmp(path, "-") == 0) { /* one reader of stdin at a time, in order */
+		while (p->head < p->last_stdin)
+			commit_head(p);
+		p->last_stdin = p->tail + 1;
+	}
 	if (!add_job(p, path, command_line, 0))
 		return run_search_path(path, command_line, p->run);
 	return 0;
@@ -573,6 +652,7 @@ void pool_finish(struct pool *p)
 		pthread_join(p->threads[i], NULL);
 	pthread_mutex_destroy(&p->mu);
 	pthread_cond_destroy(&p->work_cv);
-	pthread_cond_destroy(&p->done_cv);
+	pthread_cond_destroy(&p->commit_cv);
+	pthread_cond_destroy(&p->turn_cv);
 	free(p);
 }

@@ -92,6 +92,11 @@ static inline void out(struct printer *pr, const void *p, size_t n)
 	pr->len += n;
 }
 
+void printer_append(struct printer *pr, const char *p, size_t len)
+{
+	out(pr, p, len);
+}
+
 static inline void out_char(struct printer *pr, char c)
 {
 	if (pr->len == pr->cap)

@@ -66,6 +66,9 @@ void printer_flush(struct printer *pr);
  * error prints "acgrep: write error: ..." and exits with status 2. */
 void printer_write(const char *p, size_t len);
 
+/* Appends bytes already formatted (another printer's output) as they are. */
+void printer_append(struct printer *pr, const char *p, size_t len);
+
 /* Flushes when --line-buffered is on. */
 void printer_line_done(struct printer *pr);
 

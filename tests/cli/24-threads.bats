@@ -174,3 +174,12 @@ big_file() {
 	run_ac --threads=-1 -F foo a
 	expect_status 2
 }
+
+@test "threads: standard input named twice is read by the first, in order" {
+	skip_if_grep
+	many_files
+	fixture in 'foo 1\nbar\nfoo 2\n'
+	SAG_STDIN=in same_as_grep_with "--threads=4" foo - t/d1/f3.txt - t/d2/f6.txt
+	SAG_STDIN=in same_as_grep_with "--threads=4" -c foo - t/d1/f3.txt - t/d2/f6.txt
+	SAG_STDIN=in same_as_grep_with "--threads=4" -m1 foo - t/d1/f3.txt - t/d2/f6.txt
+}
