@@ -135,19 +135,42 @@ static bool grep_kwset_word_quirk(const struct config *cfg, const struct pattern
 	return true;
 }
 
-static struct matcher *build_matcher(const struct config *cfg)
+/* The patterns handed to the engine, and the option parser's set behind them. */
+struct engine_patterns {
+	struct config *cfg;
+	struct pattern_set ps;
+};
+
+/* match_options.patterns_copied: nothing reads the patterns after the
+ * engine copied them, so a huge list (and its duplicates) is freed before
+ * the automaton is built. */
+static void free_patterns(void *ctx)
+{
+	struct engine_patterns *ep = ctx;
+	if (ep->ps.items != ep->cfg->patterns.items && ep->cfg->patterns.count > 0)
+		free(ep->ps.items);
+	free(ep->cfg->patterns.items);
+	free(ep->cfg->patterns.storage);
+	ep->cfg->patterns.items = ep->ps.items = NULL;
+	ep->cfg->patterns.storage = NULL;
+}
+
+static struct matcher *build_matcher(struct config *cfg)
 {
 	struct match_options mo = { cfg->ignore_case, cfg->word_regexp, cfg->line_regexp,
 				    cfg->utf8_locale, cfg->null_data ? '\0' : '\n', cfg->scan_path, false,
-				    cfg->binary != BINARY_TEXT && !cfg->null_data, cfg->simd, false };
+				    cfg->binary != BINARY_TEXT && !cfg->null_data, cfg->simd, false,
+				    NULL, NULL };
 	const char *error = NULL;
-	struct pattern_set ps = usable_patterns(cfg);
-	mo.word_ignores_before_from = grep_kwset_word_quirk(cfg, &ps);
+	struct engine_patterns ep = { cfg, usable_patterns(cfg) };
+	mo.word_ignores_before_from = grep_kwset_word_quirk(cfg, &ep.ps);
 	mo.word_regex_rules = cfg->word_regexp && !cfg->line_regexp && !mo.word_ignores_before_from;
-	struct matcher *m = cfg->engine == ENGINE_PCRE2 ? matcher_pcre2_new(&ps, &mo, &error)
-							: matcher_ac_new(&ps, &mo, &error);
-	if (ps.items != cfg->patterns.items && cfg->patterns.count > 0)
-		free(ps.items);
+	mo.patterns_copied = free_patterns;
+	mo.patterns_copied_ctx = &ep;
+	struct matcher *m = cfg->engine == ENGINE_PCRE2 ? matcher_pcre2_new(&ep.ps, &mo, &error)
+							: matcher_ac_new(&ep.ps, &mo, &error);
+	if (ep.ps.items != cfg->patterns.items && cfg->patterns.count > 0)
+		free(ep.ps.items);
 	if (!m)
 		fprintf(stderr, "acgrep: %s\n", error ? error : "cannot compile the patterns");
 	return m;

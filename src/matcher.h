@@ -33,6 +33,11 @@ struct match_options {
 	 * whose longest match is not a whole word it tries shorter matches
 	 * but never the empty one. */
 	bool word_regex_rules;
+	/* Called (when set) once the engine holds its own copy of the patterns,
+	 * before it compiles them: the caller may free the set then, which
+	 * lowers the peak memory of a huge list. */
+	void (*patterns_copied)(void *ctx);
+	void *patterns_copied_ctx;
 };
 
 struct matcher;

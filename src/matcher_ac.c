@@ -300,6 +300,8 @@ struct matcher *matcher_ac_new(const struct pattern_set *patterns, const struct 
 		if (rc != 0)
 			goto fail;
 	}
+	if (opts->patterns_copied)
+		opts->patterns_copied(opts->patterns_copied_ctx);
 	ac_limit_simd(m->ac, (enum ac_simd)opts->simd);
 	if (ac_compile(m->ac, (enum ac_scan_path)opts->scan_path) != 0)
 		goto fail;
