@@ -108,100 +108,15 @@ static void *grow(void *p, size_t *cap, size_t need, size_t size)
 	return np;
 }
 
-/* Patterns lie back to back in `bytes`, each followed by a NUL: 16 bytes
- * of `items` per pattern beyond its own (pointers into `bytes`, rebased when
- * it moves).  A pattern seen before is dropped as it comes (a duplicate
- * selects nothing more), so a list with duplicates costs about the memory
- * of the list without them: `seen` is an open-addressing set of the kept
- * patterns (index + 1; 0 is empty) at most half full, freed by pb_finish. */
+/* Patterns lie back to back in `bytes`, each followed by a NUL, so only
+ * their lengths are kept (items[].bytes is filled in by pb_finish, once
+ * `bytes` no longer moves): 16 bytes per pattern beyond its own. */
 struct pat_builder {
 	char *bytes;          /* all patterns, each followed by a NUL */
 	size_t len, cap;
-	struct pattern *items;
+	struct pattern *items; /* lengths until pb_finish */
 	size_t n, ncap;
-	uint32_t *seen;
-	size_t seen_cap;      /* a power of two, or 0 */
 };
-
-/* Points items[] into `bytes` again after it moved. */
-static void pb_rebase(struct pat_builder *pb)
-{
-	size_t off = 0;
-	for (size_t i = 0; i < pb->n; i++) {
-		pb->items[i].bytes = pb->bytes + off;
-		off += pb->items[i].len + 1;
-	}
-}
-
-/* Makes room in pb->bytes for `more` bytes after pb->len. */
-static bool pb_reserve_bytes(struct pat_builder *pb, size_t more)
-{
-	char *nb = grow(pb->bytes, &pb->cap, pb->len + more, 1);
-	if (!nb)
-		return false;
-	bool moved = nb != pb->bytes;
-	pb->bytes = nb;
-	if (moved)
-		pb_rebase(pb);
-	return true;
-}
-
-static size_t pattern_hash(const char *p, size_t len)
-{
-	uint64_t h = 0x243f6a8885a308d3u ^ len, w;
-	for (; len >= 8; p += 8, len -= 8) {
-		memcpy(&w, p, 8);
-		h = (h ^ w) * 0x9e3779b97f4a7c15u;
-		h ^= h >> 29;
-	}
-	w = 0;
-	memcpy(&w, p, len);
-	h = (h ^ w) * 0x9e3779b97f4a7c15u;
-	return (size_t)(h ^ (h >> 32));
-}
-
-/* Keeps the set under half full for one more pattern. */
-static bool pb_seen_reserve(struct pat_builder *pb)
-{
-	if ((pb->n + 1) * 2 <= pb->seen_cap)
-		return true;
-	size_t cap = pb->seen_cap ? pb->seen_cap * 2 : 64;
-	uint32_t *t = cap > SIZE_MAX / sizeof *t ? NULL : calloc(cap, sizeof *t);
-	if (!t)
-		return false;
-	for (size_t i = 0; i < pb->seen_cap; i++) {
-		uint32_t e = pb->seen[i];
-		if (!e)
-			continue;
-		const struct pattern *q = &pb->items[e - 1];
-		size_t k = pattern_hash(q->bytes, q->len) & (cap - 1);
-		while (t[k])
-			k = (k + 1) & (cap - 1);
-		t[k] = e;
-	}
-	free(pb->seen);
-	pb->seen = t;
-	pb->seen_cap = cap;
-	return true;
-}
-
-/* Is p[0..len) a pattern already kept?  If not, it is recorded as the
- * next one, pb->n (the caller pushes it).  -1 when out of memory. */
-static int pb_seen_before(struct pat_builder *pb, const char *p, size_t len)
-{
-	if (pb->n >= UINT32_MAX)
-		return 0; /* too many to index: keep it */
-	if (!pb_seen_reserve(pb))
-		return -1;
-	size_t mask = pb->seen_cap - 1, k = pattern_hash(p, len) & mask;
-	for (uint32_t e; (e = pb->seen[k]) != 0; k = (k + 1) & mask) {
-		const struct pattern *q = &pb->items[e - 1];
-		if (q->len == len && memcmp(q->bytes, p, len) == 0)
-			return 1;
-	}
-	pb->seen[k] = (uint32_t)pb->n + 1;
-	return 0;
-}
 
 /* Records the pattern of `len` bytes just stored at the end of pb->bytes
  * (its NUL included) and advances past it. */
@@ -211,7 +126,7 @@ static bool pb_push(struct pat_builder *pb, size_t len)
 	if (!ni)
 		return false;
 	pb->items = ni;
-	pb->items[pb->n].bytes = pb->bytes + pb->len;
+	pb->items[pb->n].bytes = NULL;
 	pb->items[pb->n++].len = len;
 	pb->len += len + 1;
 	return true;
@@ -219,12 +134,13 @@ static bool pb_push(struct pat_builder *pb, size_t len)
 
 static bool pb_add(struct pat_builder *pb, const char *p, size_t len)
 {
-	if (!pb_reserve_bytes(pb, len + 1))
+	char *nb = grow(pb->bytes, &pb->cap, pb->len + len + 1, 1);
+	if (!nb)
 		return false;
+	pb->bytes = nb;
 	memcpy(pb->bytes + pb->len, p, len);
 	pb->bytes[pb->len + len] = '\0';
-	int seen = pb_seen_before(pb, pb->bytes + pb->len, len);
-	return seen < 0 ? false : seen ? true : pb_push(pb, len);
+	return pb_push(pb, len);
 }
 
 /* Splits `text` on '\n'.  An -e argument "a\n" is two patterns ("a" and
@@ -248,18 +164,14 @@ static bool pb_split(struct pat_builder *pb, const char *text, size_t len, bool 
 	}
 }
 
-/* Moves the builder's contents into *set (storage trimmed to what was kept). */
+/* Moves the builder's contents into *set. */
 static bool pb_finish(struct pat_builder *pb, struct pattern_set *set)
 {
-	free(pb->seen);
-	char *trimmed = pb->len ? realloc(pb->bytes, pb->len) : NULL;
-	if (trimmed && trimmed != pb->bytes) {
-		pb->bytes = trimmed;
-		pb_rebase(pb);
+	size_t off = 0;
+	for (size_t i = 0; i < pb->n; i++) {
+		pb->items[i].bytes = pb->bytes + off;
+		off += pb->items[i].len + 1;
 	}
-	struct pattern *fewer = pb->n ? realloc(pb->items, pb->n * sizeof *fewer) : NULL;
-	if (fewer)
-		pb->items = fewer;
 	set->items = pb->items;
 	set->count = pb->n;
 	set->storage = pb->bytes;
@@ -326,10 +238,12 @@ static int read_pattern_file(struct pat_builder *pb, const char *path)
 	    (uintmax_t)st.st_size < SIZE_MAX / 2)
 		chunk = (size_t)st.st_size + 1; /* + 1: read() sees the end at once */
 	while (!err) {
-		if (!pb_reserve_bytes(pb, len + chunk + 1)) {
+		char *nb = grow(pb->bytes, &pb->cap, start + len + chunk + 1, 1);
+		if (!nb) {
 			err = ENOMEM;
 			break;
 		}
+		pb->bytes = nb;
 		ssize_t r = read(fd, pb->bytes + start + len, pb->cap - start - len - 1);
 		if (r == 0)
 			break;
@@ -356,24 +270,12 @@ static int read_pattern_file(struct pat_builder *pb, const char *path)
 	if (!ni)
 		return oom();
 	pb->items = ni;
-	/* Kept lines move down over dropped duplicates: pb->len is where the
-	 * next kept line goes, never past the line being read. */
 	for (char *line = text, *end = text + len;;) {
 		char *nl = memchr(line, '\n', (size_t)(end - line) + 1);
-		size_t n = (size_t)(nl - line);
-		bool last = nl == end;
-		int seen = pb_seen_before(pb, line, n);
-		if (seen < 0)
+		*nl = '\0';
+		if (!pb_push(pb, (size_t)(nl - line)))
 			return oom();
-		if (!seen) {
-			char *to = pb->bytes + pb->len;
-			if (to != line)
-				memmove(to, line, n);
-			to[n] = '\0';
-			if (!pb_push(pb, n))
-				return oom();
-		}
-		if (last)
+		if (nl == end)
 			return 0;
 		line = nl + 1;
 	}
