@@ -3,7 +3,7 @@
 # acgrep --engine=pcre2 over the full suite.
 #
 # Usage: scripts/perf/peers.sh [--runs N] [--timeout S] [--workloads a,b,...]
-#                              [--tools acgrep,acgrep-mmap,acgrep-read,acgrep-pcre2,grep,rg,rg-read,ugrep,pcre2grep]
+#                              [--tools acgrep,acgrep-1t,acgrep-mmap,acgrep-read,acgrep-pcre2,grep,rg,rg-read,ugrep,pcre2grep]
 #                              [--acgrep BIN]
 #
 # For each workload of $ACGREP_BENCH_DIR/manifest.tsv (corpus.sh): warm the input,
@@ -14,7 +14,8 @@
 # with stdout to a file.  A tool whose check run takes more than S seconds
 # (default 60) is not timed on that workload.  Prints medians with ratios to
 # acgrep (its default I/O), throughput in GB/s, CPU time and peak RSS; acgrep
-# and rg are also measured with each I/O path forced (--mmap, --no-mmap).
+# and rg are also measured with each I/O path forced (--mmap, --no-mmap), and
+# acgrep-1t is acgrep on one thread (--threads=1).
 # The result is kept under $ACGREP_BENCH_DIR/results.
 set -euo pipefail
 # shellcheck source=scripts/perf/lib.sh
@@ -29,7 +30,7 @@ while (($#)); do
 	--workloads) workloads=$2; shift 2 ;;
 	--tools) tools=$2; shift 2 ;;
 	--acgrep) acgrep=$(realpath "$2"); shift 2 ;;
-	-h | --help) sed -n '2,18s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-h | --help) sed -n '2,19s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) die "peers.sh: unknown argument $1 (try --help)" ;;
 	esac
 done
