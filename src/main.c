@@ -6,7 +6,6 @@
  * rules of GNU grep apply (the matcher options).  Everything else is
  * delegated.
  */
-#include <errno.h>
 #include <locale.h>
 #include <sched.h>
 #include <stdio.h>

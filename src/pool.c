@@ -65,6 +65,7 @@ struct pool {
 				     in the budget, a cancel, a commit */
 	const void *awaited;      /* the job or segment the committer sleeps on */
 	unsigned idle_workers, turn_waiters;
+	unsigned busy;            /* workers holding a claimed job or segment */
 	size_t free_segs;         /* segments of opened jobs not yet claimed */
 	struct job ring[POOL_RING];
 	size_t head, claimed, tail; /* counters: commit, open, add (mod POOL_RING) */
@@ -284,6 +285,47 @@ static void run_segment(struct worker *w, struct job *j, struct segment *sg)
 	pthread_mutex_unlock(&p->mu);
 }
 
+static void *worker_main(void *arg);
+
+/* Under the lock: starts one more worker.  False when it could not. */
+static bool start_worker(struct pool *p)
+{
+	if (p->started >= p->n_threads)
+		return false;
+	struct worker *w = calloc(1, sizeof *w);
+	if (!w || printer_init(&w->pr, p->run->cfg, p->run->searcher.matcher) != 0) {
+		free(w);
+		return false;
+	}
+	w->pool = p;
+	w->pr.sink = segment_sink;
+	w->pr.sink_ctx = w;
+	w->searcher = p->run->searcher;
+	w->searcher.pr = &w->pr;
+	w->searcher.output_before = worker_output_before;
+	w->searcher.output_before_ctx = w;
+	if (pthread_create(&p->threads[p->started], NULL, worker_main, w) != 0) {
+		printer_free(&w->pr);
+		free(w);
+		return false;
+	}
+	p->started++;
+	return true;
+}
+
+/* Under the lock: new jobs or segments can be claimed.  Wakes idle
+ * workers, and starts new ones (up to --threads) while the unclaimed work
+ * outnumbers the workers holding none: two small files on a 64-CPU machine
+ * start two threads at most, not 64. */
+static void offer_work(struct pool *p)
+{
+	if (p->idle_workers)
+		pthread_cond_broadcast(&p->work_cv);
+	size_t unclaimed = p->tail - p->claimed + p->free_segs;
+	while (p->started - p->busy < unclaimed && start_worker(p))
+		;
+}
+
 /* Opens job j (claimed by this worker), splits it and searches its first
  * segment. */
 static void open_job(struct worker *w, struct job *j)
@@ -299,8 +341,7 @@ static void open_job(struct worker *w, struct job *j)
 		j->segs[0].state = SEG_RUNNING;
 		j->next_seg = 1;
 		p->free_segs += j->n_segs - 1;
-		if (j->n_segs > 1 && p->idle_workers)
-			pthread_cond_broadcast(&p->work_cv);
+		offer_work(p);
 	}
 	wake_committer(p, j);
 	pthread_mutex_unlock(&p->mu);
@@ -352,12 +393,14 @@ static void *worker_main(void *arg)
 			p->idle_workers--;
 			continue;
 		}
+		p->busy++;
 		pthread_mutex_unlock(&p->mu);
 		if (open)
 			open_job(w, j);
 		else
 			run_segment(w, j, sg);
 		pthread_mutex_lock(&p->mu);
+		p->busy--;
 	}
 	pthread_mutex_unlock(&p->mu);
 	printer_free(&w->pr);
@@ -551,29 +594,6 @@ static void make_room(struct pool *p)
 		commit_head(p);
 }
 
-static void start_workers(struct pool *p)
-{
-	for (; p->started < p->n_threads; p->started++) {
-		struct worker *w = calloc(1, sizeof *w);
-		if (!w || printer_init(&w->pr, p->run->cfg, p->run->searcher.matcher) != 0) {
-			free(w);
-			break;
-		}
-		w->pool = p;
-		w->pr.sink = segment_sink;
-		w->pr.sink_ctx = w;
-		w->searcher = p->run->searcher;
-		w->searcher.pr = &w->pr;
-		w->searcher.output_before = worker_output_before;
-		w->searcher.output_before_ctx = w;
-		if (pthread_create(&p->threads[p->started], NULL, worker_main, w) != 0) {
-			printer_free(&w->pr);
-			free(w);
-			break;
-		}
-	}
-}
-
 struct pool *pool_new(struct run *r, unsigned threads, uint64_t segment_size)
 {
 	struct pool *p = calloc(1, sizeof *p);
@@ -608,8 +628,8 @@ static bool add_job(struct pool *p, const char *path, bool command_line, int wal
 	j->walk_err = walk_err;
 	j->state = walk_err ? JOB_READY : JOB_QUEUED;
 	p->tail++;
-	if (p->idle_workers)
-		pthread_cond_signal(&p->work_cv);
+	if (!walk_err)
+		offer_work(p);
 	pthread_mutex_unlock(&p->mu);
 	while (head_finished(p))
 		commit_head(p);
@@ -619,8 +639,11 @@ static bool add_job(struct pool *p, const char *path, bool command_line, int wal
 int pool_add_path(const char *path, bool command_line, void *ctx)
 {
 	struct pool *p = ctx;
-	if (p->started == 0 && p->n_threads > 0)
-		start_workers(p);
+	if (p->started == 0) {
+		pthread_mutex_lock(&p->mu);
+		start_worker(p);
+		pthread_mutex_unlock(&p->mu);
+	}
 	if (p->started == 0) /* no thread could start: search it here */
 		return run_search_path(path, command_line, p->run);
 	if (strcmp(path, "-") == 0) { /* one reader of stdin at a time, in order */
@@ -647,8 +670,9 @@ void pool_finish(struct pool *p)
 	pthread_mutex_lock(&p->mu);
 	p->closing = true;
 	pthread_cond_broadcast(&p->work_cv);
+	unsigned started = p->started; /* nothing starts a worker any more */
 	pthread_mutex_unlock(&p->mu);
-	for (unsigned i = 0; i < p->started; i++)
+	for (unsigned i = 0; i < started; i++)
 		pthread_join(p->threads[i], NULL);
 	pthread_mutex_destroy(&p->mu);
 	pthread_cond_destroy(&p->work_cv);
