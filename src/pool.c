@@ -128,6 +128,10 @@ static void wake_turns(struct pool *p)
 
 static void await_turn(struct pool *p)
 {
+	/* A turn comes only through commits: a committer sleeping on something
+	 * else (make_room's job far ahead) must commit the head now. */
+	if (p->awaited)
+		pthread_cond_signal(&p->commit_cv);
 	p->turn_waiters++;
 	pthread_cond_wait(&p->turn_cv, &p->mu);
 	p->turn_waiters--;
@@ -580,12 +584,14 @@ static bool head_finished(struct pool *p)
 
 /* The queue is full: sleeps until the job a quarter of the ring ahead is
  * finished, then commits every finished job at the head (one wake-up for
- * many small files, not one each), or waits for the head itself. */
+ * many small files, not one each), or waits for the head itself.  A worker
+ * waiting for its turn cuts the sleep short: its job can finish only after
+ * the jobs before it are committed. */
 static void make_room(struct pool *p)
 {
 	size_t ahead = p->head + POOL_RING / 4;
 	pthread_mutex_lock(&p->mu);
-	while (!job_finished(p, ahead))
+	while (!job_finished(p, ahead) && p->turn_waiters == 0)
 		await_committer(p, job_at(p, ahead));
 	pthread_mutex_unlock(&p->mu);
 	if (!head_finished(p))

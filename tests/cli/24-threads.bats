@@ -183,3 +183,18 @@ big_file() {
 	SAG_STDIN=in same_as_grep_with "--threads=4" -c foo - t/d1/f3.txt - t/d2/f6.txt
 	SAG_STDIN=in same_as_grep_with "--threads=4" -m1 foo - t/d1/f3.txt - t/d2/f6.txt
 }
+
+# More files than the queue holds (256): workers waiting for their turn
+# (a context separator, the held-output budget) while the queue is full.
+@test "threads: more files than the queue holds, with context and a small budget" {
+	skip_if_grep
+	local i
+	mkdir -p q
+	for i in $(seq 1 300); do
+		printf 'a\nfoo %s\nb\nc\nfoo again\n' "$i" >"q/f$i"
+	done
+	same_as_grep_with "--threads=3" -r -C1 -n foo q
+	same_as_grep_with "--threads=3" -r -A1 foo q
+	same_as_grep_with "--threads=4 --segment-size=10" -r foo q
+	same_merged "--threads=4 --segment-size=10" -F -r -o -b foo q
+}
