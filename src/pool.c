@@ -477,7 +477,8 @@ static void drop_segments(struct pool *p, struct job *j, size_t keep)
 	pthread_mutex_unlock(&p->mu);
 }
 
-/* Adds segment result r to the file's result t. */
+/* Adds segment result r to the file's result t: what run_report_result and
+ * the group separators need (the stop decisions read each segment's own). */
 static void fold_result(struct search_result *t, const struct search_result *r)
 {
 	t->selected = r->without_match ? 0 : t->selected + r->selected;
@@ -487,10 +488,6 @@ static void fold_result(struct search_result *t, const struct search_result *r)
 		t->read_errno = r->read_errno;
 	}
 	t->truncated |= r->truncated;
-	t->stop_offset = r->stop_offset;
-	t->binary |= r->binary;
-	t->without_match |= r->without_match;
-	t->done |= r->done;
 	t->used |= r->used;
 }
 
