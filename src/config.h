@@ -84,6 +84,10 @@ struct config {
 	const char *filter_order; /* 'i'/'e' per --include/--exclude, in command-line order */
 	const char **files;       size_t n_files;       /* operands; 0 means stdin or . with -r */
 	bool utf8_locale;     /* LC_CTYPE is UTF-8 */
+	/* Derived by main: with -x -w, where GNU grep uses its regex matcher (see
+	 * grep_uses_kwset), each match takes the line terminator: -o and colours
+	 * include it. */
+	bool match_takes_eol;
 	size_t read_chunk;    /* --buffer-size (hidden, tests): read() chunk in bytes */
 	int scan_path;        /* --scan-path (hidden, tests): enum ac_scan_path */
 	int simd;             /* --simd (hidden, tests): enum ac_simd cap */

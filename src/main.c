@@ -103,21 +103,25 @@ static bool needs_multibyte_fold(const struct pattern *p)
 	return false;
 }
 
+/* True when every pattern of ps is the same string (grep drops duplicates). */
+static bool one_distinct_pattern(const struct pattern_set *ps)
+{
+	for (size_t i = 1; i < ps->count; i++)
+		if (ps->items[i].len != ps->items[0].len ||
+		    memcmp(ps->items[i].bytes, ps->items[0].bytes, ps->items[0].len) != 0)
+			return false;
+	return ps->count > 0;
+}
+
 /* GNU grep 3.8 searches fixed strings with its kwset matcher unless: in a
  * single-byte locale there is one distinct pattern and -w; in UTF-8 a
  * pattern is not valid UTF-8, or -i meets a character folded by its regex
- * matcher.  Only the kwset matcher has the -w quirk in match_options. */
-static bool grep_kwset_word_quirk(const struct config *cfg, const struct pattern_set *ps)
+ * matcher.  The two matchers differ in -w and -x -w details (match_options
+ * and config.match_takes_eol). */
+static bool grep_uses_kwset(const struct config *cfg, const struct pattern_set *ps)
 {
-	if (!cfg->word_regexp || cfg->line_regexp)
-		return false;
-	if (!cfg->utf8_locale) {
-		for (size_t i = 1; i < ps->count; i++)
-			if (ps->items[i].len != ps->items[0].len ||
-			    memcmp(ps->items[i].bytes, ps->items[0].bytes, ps->items[0].len) != 0)
-				return true;
-		return false;
-	}
+	if (!cfg->utf8_locale)
+		return !(cfg->word_regexp && one_distinct_pattern(ps));
 	for (size_t i = 0; i < ps->count; i++) {
 		mbstate_t st;
 		memset(&st, 0, sizeof st);
@@ -162,7 +166,9 @@ static struct matcher *build_matcher(struct config *cfg)
 				    NULL, NULL };
 	const char *error = NULL;
 	struct engine_patterns ep = { cfg, usable_patterns(cfg) };
-	mo.word_ignores_before_from = grep_kwset_word_quirk(cfg, &ep.ps);
+	bool kwset = grep_uses_kwset(cfg, &ep.ps);
+	mo.word_ignores_before_from = cfg->word_regexp && !cfg->line_regexp && kwset;
+	cfg->match_takes_eol = cfg->word_regexp && cfg->line_regexp && !kwset;
 	mo.word_regex_rules = cfg->word_regexp && !cfg->line_regexp && !mo.word_ignores_before_from;
 	mo.patterns_copied = free_patterns;
 	mo.patterns_copied_ctx = &ep;

@@ -23,7 +23,7 @@ struct match_options {
 	/* GNU grep -F's own quirk, on the paths where it uses its fixed-string
 	 * matcher: with -w, a match starting exactly at `from` is not checked
 	 * against the character before `from` (so `grep -ow -e a -e ' '` prints
-	 * both matches of "a ").  See grep_kwset_word_quirk in main.c. */
+	 * both matches of "a ").  See grep_uses_kwset in main.c. */
 	bool word_ignores_before_from;
 	/* Binary files are searched with NUL bytes as line ends (grep's "NUL
 	 * zapping"): -x then also accepts a NUL as a line boundary. */

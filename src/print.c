@@ -245,6 +245,7 @@ struct middle {
 	size_t cur;        /* written up to here */
 	size_t mid;        /* where plain text resumes after empty matches, or SIZE_MAX */
 	bool dropped;      /* -o: a line_head refused, the rest of the line is dropped */
+	bool eol_written;  /* the last match took the terminator (match_takes_eol) */
 };
 
 static int middle_match(size_t ms, size_t me, void *ctx)
@@ -252,9 +253,11 @@ static int middle_match(size_t ms, size_t me, void *ctx)
 	struct middle *md = ctx;
 	struct printer *pr = md->pr;
 	const struct config *cfg = pr->cfg;
-	if (ms >= md->content)
+	/* config.match_takes_eol: a whole-line match takes its terminator */
+	bool with_eol = cfg->match_takes_eol && me == md->content;
+	if (ms >= md->content && !with_eol)
 		return 1;
-	if (me == ms) { /* an empty match: the matcher steps over one byte */
+	if (me == ms && !with_eol) { /* an empty match: the matcher steps over one byte */
 		if (md->mid == SIZE_MAX)
 			md->mid = md->cur;
 		md->cur = ms + 1;
@@ -275,27 +278,37 @@ static int middle_match(size_t ms, size_t me, void *ctx)
 			sgr_start(pr, md->line_cap);
 		out(pr, md->text + md->cur, ms - md->cur);
 	}
-	out_colored(pr, md->match_cap, md->text + ms, me - ms);
+	bool c = colored(pr, md->match_cap);
+	if (c)
+		sgr_start(pr, md->match_cap);
+	out(pr, md->text + ms, me - ms);
+	if (with_eol)
+		out_char(pr, cfg->null_data ? '\0' : '\n');
+	if (c)
+		sgr_end(pr);
 	if (cfg->only_matching)
 		out_char(pr, cfg->null_data ? '\0' : '\n');
 	md->cur = me;
-	return 0;
+	md->eol_written = with_eol;
+	return with_eol;
 }
 
 /* Colours (or, with -o, prints) the matches of a matching line; returns
- * how much of the line remains to be written plainly (SIZE_MAX: none). */
+ * how much of the line remains to be written plainly (SIZE_MAX: none) and
+ * sets *eol_written when a match wrote the line's terminator. */
 static size_t line_middle(struct printer *pr, const char *text, size_t len, struct line_pos pos,
-			  const char *line_cap, const char *match_cap)
+			  const char *line_cap, const char *match_cap, bool *eol_written)
 {
 	const struct config *cfg = pr->cfg;
 	struct middle md = { pr, text, pos, line_cap, match_cap,
 			     len - (len > 0 && text[len - 1] == (cfg->null_data ? '\0' : '\n')),
-			     0, SIZE_MAX, false };
+			     0, SIZE_MAX, false, false };
 	if (len > 0)
 		matcher_each(pr->matcher, text, len, 0, middle_match, &md);
+	*eol_written = md.eol_written;
 	if (md.dropped)
 		return SIZE_MAX;
-	if (cfg->only_matching)
+	if (cfg->only_matching || md.eol_written)
 		return len;
 	return md.mid != SIZE_MAX ? md.mid : md.cur;
 }
@@ -379,9 +392,10 @@ bool print_line(struct printer *pr, const char *text, size_t len, struct line_po
 		match_cap = sep == SEP_SELECTED ? cs->selected_match : cs->context_match;
 	}
 	size_t done = 0;
+	bool eol_written = false;
 	if ((cfg->only_matching && matching) || colored(pr, line_cap) || colored(pr, match_cap)) {
 		if (matching && (cfg->only_matching || colored(pr, match_cap))) {
-			done = line_middle(pr, text, len, pos, line_cap, match_cap);
+			done = line_middle(pr, text, len, pos, line_cap, match_cap, &eol_written);
 			if (done == SIZE_MAX)
 				return false;
 		}
@@ -390,7 +404,7 @@ bool print_line(struct printer *pr, const char *text, size_t len, struct line_po
 	}
 	if (!cfg->only_matching && len > done)
 		out(pr, text + done, len - done);
-	if (!cfg->only_matching && (len == 0 || text[len - 1] != (cfg->null_data ? '\0' : '\n')))
+	if (!cfg->only_matching && !eol_written && (len == 0 || text[len - 1] != (cfg->null_data ? '\0' : '\n')))
 		out_char(pr, cfg->null_data ? '\0' : '\n');
 	printer_line_done(pr);
 	return true;

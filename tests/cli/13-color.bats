@@ -189,3 +189,21 @@ col_setup() {
 	col_setup
 	in_both_locales same_as_grep --color=always -m 1 -A 2 foo in
 }
+
+@test "color: -x -w where grep uses its regex matcher colours the line end" {
+	fixture xw 'AA\nxAA\n\nA.A\nss\nAA'
+	# grep's regex matcher (one distinct pattern in the C locale, an
+	# invalid or specially folded pattern in UTF-8) counts the terminator
+	# as part of a -x -w match, also with -o; its kwset matcher does not
+	LC_ALL=C expect 0 '\033[01;31m\033[KAA\n\033[m\033[K\033[01;31m\033[KAA\n\033[m\033[K' -- -F -x -w --color=always AA xw
+	LC_ALL=C expect 0 'AA\n\nAA\n\n' -- -F -x -w -o -e AA -e AA xw
+	LC_ALL=C expect 0 '\n\n' -- -F -x -w -o '' xw
+	LC_ALL=C.UTF-8 expect 0 'AA\nAA\n' -- -F -x -w -o AA xw
+	LC_ALL=C.UTF-8 expect 0 'ss\n\n' -- -F -x -w -o -i ss xw
+	for args in "-x -w AA" "-x -w -o -b AA" "-x -w -o -e AA -e AA" "-x -w -o A.A" \
+		"-x -w -o ''" "-x -w -o -e '' -e AA" "-x -w -i -e AA -e aa" "-x -w -v -C1 AA" \
+		"-z -x -w -o AA" "-x -w -n -i aa" "-x -w -i -o -e ss -e AA" "-x -w -o -e \$'\\xff' -e AA"; do
+		eval "in_both_locales same_as_grep --color=always $args xw"
+		eval "in_both_locales same_as_grep $args xw"
+	done
+}
