@@ -127,6 +127,10 @@ static bool grep_uses_kwset(const struct config *cfg, const struct pattern_set *
 		memset(&st, 0, sizeof st);
 		const struct pattern *p = &ps->items[i];
 		for (size_t k = 0; k < p->len;) {
+			if ((unsigned char)p->bytes[k] < 0x80) {
+				k++;
+				continue;
+			}
 			size_t n = mbrlen(p->bytes + k, p->len - k, &st);
 			if (n == (size_t)-1 || n == (size_t)-2)
 				return false;
@@ -166,7 +170,7 @@ static struct matcher *build_matcher(struct config *cfg)
 				    NULL, NULL };
 	const char *error = NULL;
 	struct engine_patterns ep = { cfg, usable_patterns(cfg) };
-	bool kwset = grep_uses_kwset(cfg, &ep.ps);
+	bool kwset = !cfg->word_regexp || grep_uses_kwset(cfg, &ep.ps);
 	mo.word_ignores_before_from = cfg->word_regexp && !cfg->line_regexp && kwset;
 	cfg->match_takes_eol = cfg->word_regexp && cfg->line_regexp && !kwset;
 	mo.word_regex_rules = cfg->word_regexp && !cfg->line_regexp && !mo.word_ignores_before_from;
