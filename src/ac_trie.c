@@ -2,7 +2,8 @@
  *
  * Owns: ac_add's pattern store (bytes back to back plus one end offset per
  * pattern: 4 bytes of bookkeeping each), sorting it (MSD radix sort, stable,
- * so the first of duplicates wins), and the trie built from the sorted
+ * so the first of duplicates wins) and rebuilding it in that order without
+ * duplicates, and the trie built from the sorted
  * patterns directly in breadth-first numbering, with no intermediate
  * depth-first trie and no renumbering; also the allocator for the
  * automaton's large tables.  Knows nothing of failure links, byte classes or
@@ -59,6 +60,19 @@ void ac_table_free(void *q)
 		munmap(p, total);
 	else
 		free(p);
+}
+
+void ac_table_shrink(void *q, size_t bytes)
+{
+	char *p = (char *)q - TABLE_HEADER;
+	size_t old, total = bytes + TABLE_HEADER;
+	memcpy(&old, p, sizeof old);
+	if (old < TABLE_HUGE || total >= old)
+		return;
+	if (total < TABLE_HUGE)
+		total = TABLE_HUGE; /* stays a mapping, as ac_table_free expects */
+	if (mremap(p, old, total, 0) != MAP_FAILED)
+		memcpy(p, &total, sizeof total);
 }
 
 void *ac_table_grow(void *q, size_t bytes)
@@ -189,6 +203,12 @@ static int pat_cmp(const struct store *st, uint32_t i, uint32_t j, uint32_t dept
 	return i < j ? -1 : i > j;
 }
 
+static bool pat_equal(const struct store *st, uint32_t i, uint32_t j)
+{
+	uint32_t si = pat_start(st, i), sj = pat_start(st, j), len = st->end[i] - si;
+	return st->end[j] - sj == len && memcmp(st->bytes + si, st->bytes + sj, len) == 0;
+}
+
 struct range {
 	uint32_t lo, hi, depth;
 };
@@ -254,23 +274,63 @@ static int radix_sort(const struct store *st, uint32_t *ord, uint32_t *tmp, uint
 
 /* ---- the breadth-first trie --------------------------------------------- */
 
-/* Fills ord[0..m) with the ids of the non-empty patterns in sorted order. */
+/* Fills ord[0..m) with the ids of the non-empty patterns in sorted order
+ * and sets *in_order when they were already stored so, without duplicates.
+ * tmp holds m entries. */
 static int sort_patterns(const struct store *st, uint32_t n_ids, uint32_t *ord, uint32_t *tmp,
-			 uint32_t m)
+			 uint32_t m, bool *in_order)
 {
 	uint32_t k = 0;
 	for (uint32_t i = 0; i < n_ids; i++)
 		if (st->end[i] != pat_start(st, i))
 			ord[k++] = i;
-	bool sorted = true;
-	for (k = 1; k < m && sorted; k++)
+	bool sorted = true, unique = true;
+	for (k = 1; k < m && sorted; k++) {
 		sorted = pat_cmp(st, ord[k - 1], ord[k], 0) < 0;
+		unique = unique && !pat_equal(st, ord[k - 1], ord[k]);
+	}
+	*in_order = sorted && unique;
 	if (sorted)
 		return 0;
 	uint16_t *key = ac_table_alloc((size_t)m * sizeof *key);
 	int rc = key ? radix_sort(st, ord, tmp, key, m) : -1;
 	ac_table_free(key);
 	return rc;
+}
+
+/* Rebuilds the store with the patterns in sorted order ord[0..*m) and each
+ * duplicate dropped, so that building the trie reads it front to back and
+ * duplicates cost no memory from here on.  On return ord[k] is the pattern
+ * id of the new store's k-th pattern and *m their number.  Returns 0, or -1
+ * when out of memory (the store is then unchanged). */
+static int store_compact(ac_automaton *ac, uint32_t *ord, uint32_t *m)
+{
+	struct store old = { ac->pat_bytes, ac->pat_end };
+	uint8_t *bytes = ac_table_alloc(ac->pat_used); /* only the pages used become resident */
+	uint32_t *end = ac_table_alloc((size_t)*m * sizeof *end);
+	if (!bytes || !end) {
+		ac_table_free(bytes);
+		ac_table_free(end);
+		return -1;
+	}
+	uint32_t u = 0, used = 0;
+	for (uint32_t k = 0; k < *m; k++) {
+		uint32_t i = ord[k], s = pat_start(&old, i), len = old.end[i] - s;
+		if (u > 0 && end[u - 1] - (u > 1 ? end[u - 2] : 0) == len &&
+		    memcmp(bytes + used - len, old.bytes + s, len) == 0)
+			continue; /* a duplicate of the pattern before: sorting kept the first */
+		memcpy(bytes + used, old.bytes + s, len);
+		used += len;
+		end[u] = used;
+		ord[u++] = i;
+	}
+	ac_store_free(ac);
+	ac->pat_bytes = bytes;
+	ac->pat_end = end;
+	ac->pat_used = ac->pat_cap = used;
+	ac->pat_end_cap = *m;
+	*m = u;
+	return 0;
 }
 
 /* Common prefix length of patterns i and j. */
@@ -284,17 +344,24 @@ static uint32_t pat_lcp(const struct store *st, uint32_t i, uint32_t j)
 	return c;
 }
 
+/* The store index of the k-th pattern in sorted order: ord[k], or k once
+ * store_compact has put the store in order (ord then holds pattern ids). */
+static inline uint32_t sorted_at(const uint32_t *ord, bool compacted, uint32_t k)
+{
+	return compacted ? k : ord[k];
+}
+
 /* Second pass: hands out ids depth by depth.  next[d] is the next free id
  * at depth d; path[d] the current pattern's node at depth d. */
 static void assign_ids(ac_automaton *ac, const struct store *st, const uint32_t *ord,
-		       const uint32_t *lcp, uint32_t m, uint32_t *next, uint32_t *path)
+		       bool compacted, const uint32_t *lcp, uint32_t m, uint32_t *next, uint32_t *path)
 {
 	uint32_t *first = ac->first, *out_len = ac->out_len, *out_id = ac->out_id;
 	uint8_t *inbyte = ac->in_cls;
 	path[0] = AC_ROOT;
 	out_id[AC_ROOT] = AC_NONE;
 	for (uint32_t k = 0; k < m; k++) {
-		uint32_t i = ord[k], s = pat_start(st, i), len = st->end[i] - s;
+		uint32_t i = sorted_at(ord, compacted, k), s = pat_start(st, i), len = st->end[i] - s;
 		const uint8_t *p = st->bytes + s;
 		if (lcp[k] == len)
 			continue; /* a duplicate: its first copy is the terminal */
@@ -306,7 +373,7 @@ static void assign_ids(ac_automaton *ac, const struct store *st, const uint32_t 
 			first[path[d - 1] + 1]++; /* child counts, summed below */
 		}
 		out_len[path[len]] = len | AC_OWN_BIT;
-		out_id[path[len]] = i;
+		out_id[path[len]] = ord[k];
 	}
 	first[AC_ROOT] = 1;
 	for (uint32_t s = 0; s < ac->n_states; s++)
@@ -323,13 +390,25 @@ int ac_trie_build(ac_automaton *ac)
 	uint32_t *next = ac_table_alloc(depths * sizeof *next);
 	uint32_t *path = ac_table_alloc(depths * sizeof *path);
 	int rc = -1;
-	if (!ord || !lcp || !next || !path || sort_patterns(&st, ac->n_patterns, ord, lcp, m) != 0)
+	bool in_order = false;
+	if (!ord || !lcp || !next || !path || sort_patterns(&st, ac->n_patterns, ord, lcp, m, &in_order) != 0)
 		goto out;
+	if (!in_order) { /* lcp only served the sort: make room for the new store */
+		ac_table_free(lcp);
+		lcp = NULL;
+		if (store_compact(ac, ord, &m) != 0)
+			goto out;
+		st = (struct store){ ac->pat_bytes, ac->pat_end };
+		ac_table_shrink(ord, (size_t)m * sizeof *ord);
+		if (!(lcp = ac_table_alloc((size_t)m * sizeof *lcp)))
+			goto out;
+	}
+	bool compacted = !in_order;
 	/* First pass: new nodes per depth, as differences (+1 at lcp+1, -1 past len). */
 	size_t n = 1;
 	for (uint32_t k = 0; k < m; k++) {
-		uint32_t i = ord[k], len = st.end[i] - pat_start(&st, i);
-		lcp[k] = k ? pat_lcp(&st, ord[k - 1], i) : 0;
+		uint32_t i = sorted_at(ord, compacted, k), len = st.end[i] - pat_start(&st, i);
+		lcp[k] = k ? pat_lcp(&st, sorted_at(ord, compacted, k - 1), i) : 0;
 		if (lcp[k] < len) {
 			next[lcp[k] + 1]++;
 			next[len + 1]--;
@@ -351,7 +430,7 @@ int ac_trie_build(ac_automaton *ac)
 	ac->out_id = ac_table_alloc(n * sizeof *ac->out_id);
 	if (!ac->first || !ac->in_cls || !ac->out_len || !ac->out_id)
 		goto out;
-	assign_ids(ac, &st, ord, lcp, m, next, path);
+	assign_ids(ac, &st, ord, compacted, lcp, m, next, path);
 	ac->trie.terminal = ac->out_id;
 	ac->trie.inbyte = ac->in_cls;
 	ac->trie.n_nodes = n;

@@ -23,6 +23,10 @@ void *ac_table_alloc(size_t bytes);
  * Large tables grow in place or by remapping, never by copying. */
 void *ac_table_grow(void *q, size_t bytes);
 
+/* Gives back what table q holds past its first `bytes` (large tables
+ * only; the table keeps working either way). */
+void ac_table_shrink(void *q, size_t bytes);
+
 /* Frees an ac_table_alloc table; NULL is fine. */
 void ac_table_free(void *q);
 

@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <wchar.h>
@@ -148,12 +150,36 @@ struct engine_patterns {
 	struct pattern_set ps;
 };
 
-/* match_options.patterns_copied: nothing reads the patterns after the
- * engine copied them, so a huge list (and its duplicates) is freed before
- * the automaton is built. */
-static void free_patterns(void *ctx)
+/* Returns to the system the whole pages within p[0..n): their contents are
+ * not read again (their allocation is still freed as usual). */
+static void discard_pages(void *p, size_t n)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	uintptr_t lo = ((uintptr_t)p + page - 1) & ~(page - 1), hi = ((uintptr_t)p + n) & ~(page - 1);
+	if (hi > lo)
+		(void)madvise((void *)lo, hi - lo, MADV_DONTNEED);
+}
+
+/* match_options.patterns_consumed: nothing reads a pattern once the engine
+ * copied it, so a huge list is released as the copy proceeds (the items,
+ * and the bytes, which lie in item order) and freed at the end: the list
+ * (duplicates included) and the engine's copy are never both whole. */
+static void release_patterns(void *ctx, size_t done)
 {
 	struct engine_patterns *ep = ctx;
+	if (done < ep->ps.count) {
+		discard_pages(ep->ps.items, done * sizeof *ep->ps.items);
+		if (ep->cfg->patterns.storage)
+			discard_pages(ep->cfg->patterns.storage,
+				      (size_t)(ep->ps.items[done].bytes - ep->cfg->patterns.storage));
+		return;
+	}
+	if (ep->cfg->patterns.count > 0) { /* free() may keep the pages: give them back first */
+		const struct pattern *last = &ep->ps.items[ep->ps.count - 1];
+		discard_pages(ep->cfg->patterns.storage,
+			      (size_t)(last->bytes + last->len - ep->cfg->patterns.storage));
+		discard_pages(ep->ps.items, ep->ps.count * sizeof *ep->ps.items);
+	}
 	if (ep->ps.items != ep->cfg->patterns.items && ep->cfg->patterns.count > 0)
 		free(ep->ps.items);
 	free(ep->cfg->patterns.items);
@@ -174,8 +200,8 @@ static struct matcher *build_matcher(struct config *cfg)
 	mo.word_ignores_before_from = cfg->word_regexp && !cfg->line_regexp && kwset;
 	cfg->match_takes_eol = cfg->word_regexp && cfg->line_regexp && !kwset;
 	mo.word_regex_rules = cfg->word_regexp && !cfg->line_regexp && !mo.word_ignores_before_from;
-	mo.patterns_copied = free_patterns;
-	mo.patterns_copied_ctx = &ep;
+	mo.patterns_consumed = release_patterns;
+	mo.patterns_consumed_ctx = &ep;
 	struct matcher *m = cfg->engine == ENGINE_PCRE2 ? matcher_pcre2_new(&ep.ps, &mo, &error)
 							: matcher_ac_new(&ep.ps, &mo, &error);
 	if (ep.ps.items != cfg->patterns.items && cfg->patterns.count > 0)

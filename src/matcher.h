@@ -33,11 +33,12 @@ struct match_options {
 	 * whose longest match is not a whole word it tries shorter matches
 	 * but never the empty one. */
 	bool word_regex_rules;
-	/* Called (when set) once the engine holds its own copy of the patterns,
-	 * before it compiles them: the caller may free the set then, which
-	 * lowers the peak memory of a huge list. */
-	void (*patterns_copied)(void *ctx);
-	void *patterns_copied_ctx;
+	/* Called (when set) as the engine copies the patterns: it holds its own
+	 * copy of the first `done` of them, and of all when done == count (then
+	 * before it compiles them).  The caller may release what was copied,
+	 * which lowers the peak memory of a huge list. */
+	void (*patterns_consumed)(void *ctx, size_t done);
+	void *patterns_consumed_ctx;
 };
 
 struct matcher;

@@ -19,6 +19,9 @@
 
 #include "ac.h"
 
+/* match_options.patterns_consumed is told after every this many patterns. */
+#define CONSUMED_EVERY 65536
+
 /* Case variants past this many per pattern are not generated (see DESIGN.md). */
 #define MAX_VARIANTS 4096
 
@@ -299,9 +302,11 @@ struct matcher *matcher_ac_new(const struct pattern_set *patterns, const struct 
 							 : ac_add(m->ac, p->bytes, p->len);
 		if (rc != 0)
 			goto fail;
+		if (opts->patterns_consumed && (i + 1) % CONSUMED_EVERY == 0)
+			opts->patterns_consumed(opts->patterns_consumed_ctx, i + 1);
 	}
-	if (opts->patterns_copied)
-		opts->patterns_copied(opts->patterns_copied_ctx);
+	if (opts->patterns_consumed)
+		opts->patterns_consumed(opts->patterns_consumed_ctx, patterns->count);
 	ac_limit_simd(m->ac, (enum ac_simd)opts->simd);
 	if (ac_compile(m->ac, (enum ac_scan_path)opts->scan_path) != 0)
 		goto fail;

@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -93,6 +94,11 @@ static bool context_arg(const char *s, long long *out)
 
 /* ---- patterns ---- */
 
+/* Buffers from this size on ask for transparent huge pages: on virtual
+ * machines a 4 KiB page fault per 4 KiB of a huge pattern list costs more
+ * than reading and splitting it. */
+#define HUGE_BUFFER ((size_t)2 << 20)
+
 /* Returns `p` with room for `need` elements of `size` bytes (capacity
  * *cap, doubled as needed), or NULL with `p` untouched when out of memory. */
 static void *grow(void *p, size_t *cap, size_t need, size_t size)
@@ -105,6 +111,12 @@ static void *grow(void *p, size_t *cap, size_t need, size_t size)
 	void *np = ncap > SIZE_MAX / size ? NULL : realloc(p, ncap * size);
 	if (np)
 		*cap = ncap;
+	if (np && ncap * size >= HUGE_BUFFER) { /* a huge pattern list */
+		uintptr_t lo = ((uintptr_t)np + HUGE_BUFFER - 1) & ~(uintptr_t)(HUGE_BUFFER - 1);
+		uintptr_t hi = ((uintptr_t)np + ncap * size) & ~(uintptr_t)(HUGE_BUFFER - 1);
+		if (hi > lo)
+			(void)madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+	}
 	return np;
 }
 

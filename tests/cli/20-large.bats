@@ -81,3 +81,17 @@ load helpers
 	same_as_grep -x -c 4242 nums
 	same_as_grep -n -x -e 1 -e 500000 nums
 }
+
+@test "large: a list given twice, mixed with -e patterns and a NUL pattern" {
+	# the option parser's list is released as the engine copies it (in
+	# steps of 65,536 patterns), then the engine drops the duplicates
+	awk 'BEGIN { for (i = 0; i < 150000; i++) printf "w%07d\n", (i * 7919) % 150000 }' >list
+	awk 'BEGIN { for (i = 0; i < 300000; i += 997) printf "x w%07d y\n", i; print "zz" }' >hay
+	printf 'a\0b\n' >nulpat
+	same_as_grep -c -f list hay
+	same_as_grep -o -e zz -f list -e q -f list hay
+	same_as_grep -c -f list -f nulpat -f list -e zz hay
+	same_as_grep -c -i -f list -f list hay
+	LC_ALL=C.UTF-8 same_as_grep -c -i -f list -f list hay
+	expect 0 '152\n' -- -F -c -e zz -f list -f list hay
+}

@@ -331,6 +331,27 @@ static void duplicates_cost_nothing(void)
 		ac_free(once);
 		ac_free(twice);
 	}
+	/* already in order, with adjacent duplicates (the store is rebuilt) and
+	 * without (it is used as it is) */
+	static const char *const sorted_dups[] = { "ab", "ab", "abc", "b", "b", "b" };
+	static const char *const sorted_unique[] = { "ab", "abc", "b" };
+	const char *text = "xx b abc";
+	for (int dups = 0; dups < 2; dups++) {
+		ac_automaton *ac = ac_new(0);
+		const char *const *set = dups ? sorted_dups : sorted_unique;
+		size_t n = dups ? 6 : 3;
+		for (size_t i = 0; i < n; i++)
+			ac_add(ac, set[i], strlen(set[i]));
+		ac_match m, m2;
+		CHECK(ac_compile(ac, AC_PATH_AUTO) == 0 && ac_state_count(ac) == 5,
+		      "sorted set (dups %d): states %zu", dups, ac_state_count(ac));
+		CHECK(ac_find(ac, (const uint8_t *)text, strlen(text), 0, AC_LEFTMOST_LONGEST, &m) &&
+			      m.start == 3 && m.pattern == (dups ? 3u : 2u) &&
+			      ac_find(ac, (const uint8_t *)text, strlen(text), 4, AC_LEFTMOST_LONGEST, &m2) &&
+			      m2.start == 5 && m2.end == 8 && m2.pattern == (dups ? 2u : 1u),
+		      "sorted set (dups %d): first ids", dups);
+		ac_free(ac);
+	}
 }
 
 int main(void)
