@@ -31,7 +31,11 @@
 #define TABLE_HEADER 64
 #define TABLE_HUGE (256u << 10)
 
-void *ac_table_alloc(size_t bytes)
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23 /* Linux 5.14; older kernels refuse it harmlessly */
+#endif
+
+static void *table_alloc(size_t bytes, bool populate)
 {
 	if (bytes > SIZE_MAX - TABLE_HEADER)
 		return NULL;
@@ -42,11 +46,23 @@ void *ac_table_alloc(size_t bytes)
 		if (p == MAP_FAILED)
 			return NULL;
 		(void)madvise(p, total, MADV_HUGEPAGE);
+		if (populate) /* one call instead of a trap per 4 KiB page */
+			(void)madvise(p, total, MADV_POPULATE_WRITE);
 	} else if ((p = calloc(1, total)) == NULL) {
 		return NULL;
 	}
 	memcpy(p, &total, sizeof total);
 	return p + TABLE_HEADER;
+}
+
+void *ac_table_alloc(size_t bytes)
+{
+	return table_alloc(bytes, true);
+}
+
+void *ac_table_reserve(size_t bytes)
+{
+	return table_alloc(bytes, false);
 }
 
 void ac_table_free(void *q)
@@ -78,7 +94,7 @@ void ac_table_shrink(void *q, size_t bytes)
 void *ac_table_grow(void *q, size_t bytes)
 {
 	if (!q)
-		return ac_table_alloc(bytes);
+		return ac_table_reserve(bytes);
 	if (bytes > SIZE_MAX - TABLE_HEADER)
 		return NULL;
 	char *p = (char *)q - TABLE_HEADER;
@@ -94,7 +110,7 @@ void *ac_table_grow(void *q, size_t bytes)
 		memcpy(np, &total, sizeof total);
 		return np + TABLE_HEADER;
 	}
-	char *nq = ac_table_alloc(bytes);
+	char *nq = ac_table_reserve(bytes);
 	if (!nq)
 		return NULL;
 	memcpy(nq, q, old - TABLE_HEADER);
@@ -306,8 +322,8 @@ static int sort_patterns(const struct store *st, uint32_t n_ids, uint32_t *ord, 
 static int store_compact(ac_automaton *ac, uint32_t *ord, uint32_t *m)
 {
 	struct store old = { ac->pat_bytes, ac->pat_end };
-	uint8_t *bytes = ac_table_alloc(ac->pat_used); /* only the pages used become resident */
-	uint32_t *end = ac_table_alloc((size_t)*m * sizeof *end);
+	uint8_t *bytes = ac_table_reserve(ac->pat_used); /* only the pages used become resident */
+	uint32_t *end = ac_table_reserve((size_t)*m * sizeof *end);
 	if (!bytes || !end) {
 		ac_table_free(bytes);
 		ac_table_free(end);

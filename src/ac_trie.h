@@ -15,8 +15,13 @@
 #define AC_OWN_BIT 0x80000000u
 
 /* Returns `bytes` of zeroed memory (transparent huge pages asked for when
- * large), or NULL.  Free with ac_table_free. */
+ * large, and faulted in at once: for tables that will be filled), or NULL.
+ * Free with ac_table_free. */
 void *ac_table_alloc(size_t bytes);
+
+/* ac_table_alloc for an upper bound: pages become resident as they are
+ * first written. */
+void *ac_table_reserve(size_t bytes);
 
 /* Returns table q (NULL: none yet) grown to hold `bytes`, its contents kept
  * and the rest zeroed; NULL when out of memory (q is then untouched).
