@@ -10,7 +10,8 @@
  *
  * Options:
  *   -x  ^(?:alts)$, PCRE2_MULTILINE, newline convention = the eol byte
- *       (PCRE2_NEWLINE_LF or _NUL).  -x overrides -w, as in grep.
+ *       (PCRE2_NEWLINE_LF or _NUL); with nul_ends_lines a NUL byte is a
+ *       line boundary too.  -x overrides -w, as in grep.
  *   -w  C locale: (?<![A-Za-z0-9_])(?:alts)(?![A-Za-z0-9_]).  UTF-8 locale:
  *       (?:alts)(?C1); the callout applies grep's rule (the characters
  *       before and after must not be '_' or iswalnum(); invalid bytes are
@@ -18,7 +19,9 @@
  *       grep's mb_goback finds), because PCRE2's UCP \w and glibc's iswalnum
  *       disagree on ~2300 code points.  A refused match makes PCRE2 try the
  *       next (shorter) alternative at the same start, then later starts:
- *       exactly grep -w's order.
+ *       exactly grep -w's order.  Where grep uses its regex matcher
+ *       (match_options.word_regex_rules), an empty match is refused where
+ *       a non-empty pattern matches, word or not (nonempty_match_at).
  *   -i  PCRE2_CASELESS.  In a UTF-8 locale, patterns that are valid UTF-8 go
  *       to batches compiled with PCRE2_UTF|PCRE2_UCP|PCRE2_MATCH_INVALID_UTF
  *       (invalid text bytes just never match; no per-call UTF check), sorted
@@ -76,6 +79,7 @@ struct scratch {
 	pcre2_jit_stack *jstack;
 	const unsigned char *buf; /* the buffer find() is searching (for the callout) */
 	size_t len;
+	bool any_word;            /* callout 1 accepts every match */
 };
 
 struct pcre2_matcher {
@@ -84,6 +88,7 @@ struct pcre2_matcher {
 	size_t n_codes;
 	char eol;
 	bool hide_before_from; /* grep's -w quirk: see match_options */
+	bool empty_needs_no_match; /* match_options.word_regex_rules, with the callout */
 	struct scratch *s;
 };
 
@@ -230,6 +235,8 @@ static int check_callout(pcre2_callout_block *cb, void *data)
 	const struct scratch *s = data;
 	if (cb->callout_number == 2)
 		return char_start(s->buf, s->len, cb->current_position) != cb->current_position;
+	if (s->any_word)
+		return 0;
 	if (word_before(s->buf, s->len, cb->start_match) ||
 	    word_at(s->buf, s->len, cb->current_position))
 		return 1;
@@ -291,8 +298,8 @@ static bool compile_range(struct build *b, size_t lo, size_t hi)
 	struct text *t = &b->t;
 
 	t->len = 0;
-	if (o->line)
-		put_str(t, "^");
+	if (o->line) /* with nul_ends_lines a NUL ends a line too */
+		put_str(t, o->nul_ends_lines ? "(?:^|(?<=\\x{00}))" : "^");
 	else if (word_lookaround)
 		put_str(t, "(?<![A-Za-z0-9_])");
 	if (!utf && o->ignore_case && o->utf8 && !o->line)
@@ -305,7 +312,7 @@ static bool compile_range(struct build *b, size_t lo, size_t hi)
 	}
 	put_str(t, ")");
 	if (o->line)
-		put_str(t, "$");
+		put_str(t, o->nul_ends_lines ? "(?:$|(?=\\x{00}))" : "$");
 	else if (word_lookaround)
 		put_str(t, "(?![A-Za-z0-9_])");
 	else if (use_callout)
@@ -359,16 +366,55 @@ static void pcre2_destroy(struct matcher *base)
 	free(m);
 }
 
-/* Contract: see matcher_ops.find.  Runs every batch from `from`; once a
- * candidate is known, later batches search only up to the end of its line
- * (matches never cross eol, so a truncated subject cannot invent or lose a
- * match that starts at or before the candidate). */
+/* Does some non-empty pattern match at subject[at], word or not? */
+static bool nonempty_match_at(const struct pcre2_matcher *m, const char *subject, size_t limit,
+			      size_t at)
+{
+	struct scratch *s = m->s;
+	bool found = false;
+	s->any_word = true;
+	for (size_t i = 0; i < m->n_codes && !found; i++) {
+		/* alternatives are longest first: a non-empty one is tried before "" */
+		int rc = pcre2_match(m->codes[i], (PCRE2_SPTR)subject, limit, at, PCRE2_ANCHORED,
+				     s->md, s->mctx);
+		if (rc == PCRE2_ERROR_JIT_STACKLIMIT)
+			rc = pcre2_match(m->codes[i], (PCRE2_SPTR)subject, limit, at,
+					 PCRE2_ANCHORED | PCRE2_NO_JIT, s->md, s->mctx);
+		found = rc >= 0 && pcre2_get_ovector_pointer(s->md)[1] > at;
+	}
+	s->any_word = false;
+	return found;
+}
+
+static bool find_from(const struct pcre2_matcher *m, const char *buf, size_t len, size_t from,
+		      size_t *start, size_t *end);
+
+/* Contract: see matcher_ops.find.  With match_options.word_regex_rules an
+ * empty match is refused where a non-empty pattern matches, as grep's
+ * regex matcher does. */
 static bool pcre2_find(const struct matcher *base, const char *buf, size_t len,
 		       size_t from, bool exact, size_t *start, size_t *end)
 {
 	const struct pcre2_matcher *m = (const struct pcre2_matcher *)base;
-	struct scratch *s = m->s;
 	(void)exact; /* always exact */
+	while (find_from(m, buf, len, from, start, end)) {
+		size_t skip = m->hide_before_from ? from : 0;
+		if (!m->empty_needs_no_match || *end > *start ||
+		    !nonempty_match_at(m, buf + skip, len - skip, *start - skip))
+			return true;
+		from = *start + 1;
+	}
+	return false;
+}
+
+/* Runs every batch from `from`; once a candidate is known, later batches
+ * search only up to the end of its line (matches never cross eol, so a
+ * truncated subject cannot invent or lose a match that starts at or before
+ * the candidate). */
+static bool find_from(const struct pcre2_matcher *m, const char *buf, size_t len, size_t from,
+		      size_t *start, size_t *end)
+{
+	struct scratch *s = m->s;
 	if (len == 0 || from > len)
 		return false;
 	/* With the -w quirk the subject starts at `from`, so neither the
@@ -431,6 +477,7 @@ struct matcher *matcher_pcre2_new(const struct pattern_set *patterns,
 	m->base.ops = &pcre2_ops;
 	m->eol = opts->eol;
 	m->hide_before_from = opts->word_ignores_before_from && opts->word && !opts->line;
+	m->empty_needs_no_match = opts->word_regex_rules && opts->word && !opts->line && opts->utf8;
 	struct build b = { .m = m, .opts = opts };
 
 	m->s = calloc(1, sizeof *m->s);

@@ -64,6 +64,22 @@ eng_setup() {
 	in_both_locales eng_check -w -o -f pats in
 }
 
+@test "engine: -w where grep uses its regex matcher: no empty match where a pattern matches" {
+	# an invalid pattern sends grep to its regex matcher in UTF-8; there an
+	# empty match is refused at a start where a longer pattern matches, so
+	# ' ' refused before a letter does not let '' select the line
+	fixture w ' \316\243a\n\n b\n'
+	LC_ALL=C.UTF-8 eng_check -n -w -e ' ' -e '' -e $'\243' w
+	LC_ALL=C.UTF-8 expect 0 '2:\n' -- --engine=pcre2 -F -n -w -e ' ' -e '' -e $'\243' w
+}
+
+@test "engine: -x in a binary file: a NUL ends a line" {
+	printf 'ab\0cd\nxx\n\0\n' >nul
+	in_both_locales eng_check -x -c -e ab -e cd nul
+	in_both_locales eng_check -x -e '' nul
+	in_both_locales eng_check -x -c -e xx nul
+}
+
 @test "engine: -v, context, color" {
 	eng_setup
 	in_both_locales eng_check -v foo in
