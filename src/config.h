@@ -64,6 +64,7 @@ struct config {
 	int with_filename;    /* -H = 1, -h = 0, -1 = decide by number of inputs */
 	const char *label;    /* --label, display name of stdin */
 	bool null_after_name; /* -Z */
+	bool initial_tab;     /* -T */
 	bool null_data;       /* -z: eol is '\0' */
 	long long before;     /* -B, -1 when unset */
 	long long after;      /* -A, -1 when unset */

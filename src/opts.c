@@ -430,9 +430,7 @@ static int apply_option(struct config *cfg, struct parse_state *st, int c)
 	case 'E': case 'G': case 'P':
 		fprintf(stderr, PROG ": -%c is not supported: acgrep searches for fixed strings only\n", c);
 		return 2;
-	case 'T':
-		fputs(PROG ": -T (--initial-tab) is not supported\n", stderr);
-		return 2;
+	case 'T': cfg->initial_tab = true; return -1;
 	case 'd': /* as -r and -R, the last of them wins */
 		k = opts_argmatch("--directories", optarg, dir_names, false);
 		if (k < 0) { /* sic: grep's ARGMATCH_DIE is usage(EXIT_FAILURE) */

@@ -175,10 +175,17 @@ static inline char *put_decimal(char *o, uintmax_t v)
 	return o + (tmp + DECIMAL_MAX - p);
 }
 
+/* A -n or -b number, right-aligned in pr->number_width (-T) inside its colour. */
 static void out_number(struct printer *pr, const char *cap, uintmax_t v)
 {
-	char num[DECIMAL_MAX];
-	out_colored(pr, cap, num, (size_t)(put_decimal(num, v) - num));
+	char num[2 * DECIMAL_MAX];
+	char *digits = num + DECIMAL_MAX;
+	size_t n = (size_t)(put_decimal(digits, v) - digits);
+	while (n < (size_t)pr->number_width && digits > num) {
+		*--digits = ' ';
+		n++;
+	}
+	out_colored(pr, cap, digits, n);
 }
 
 static void out_name(struct printer *pr)
@@ -232,6 +239,10 @@ static bool line_head(struct printer *pr, const char *text, size_t len, struct l
 		out_number(pr, cfg->colors.byte_offset, pos.offset);
 		out_sep(pr, sep);
 	}
+	/* -T: a tab before the text puts it on a tab stop, as in grep not
+	 * after an empty head nor before an empty line */
+	if (cfg->initial_tab && (pr->show_name || cfg->line_number || cfg->byte_offset) && len > 0)
+		out_char(pr, '\t');
 	return true;
 }
 
@@ -368,7 +379,7 @@ static bool print_plain(struct printer *pr, const char *text, size_t len, struct
 bool print_line(struct printer *pr, const char *text, size_t len, struct line_pos pos, char sep)
 {
 	const struct config *cfg = pr->cfg;
-	if (!cfg->color && !cfg->only_matching) {
+	if (!cfg->color && !cfg->only_matching && !cfg->initial_tab) {
 		if (pr->utf8_check &&
 		    has_encoding_errors(text, len - (len > 0 && text[len - 1] == (cfg->null_data ? '\0' : '\n')))) {
 			pr->encoding_error = true;

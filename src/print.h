@@ -26,6 +26,7 @@ struct printer {
 	size_t len, cap;
 	bool show_name;           /* prefix lines with the file name */
 	const char *name;         /* current file's display name */
+	int number_width;         /* -T: -n and -b numbers are padded to it */
 	bool utf8_check;          /* suppress lines with encoding errors */
 	bool encoding_error;      /* a line was suppressed for that */
 	/* Where flushed bytes go: NULL for stdout, else sink(sink_ctx, ...)

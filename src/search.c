@@ -318,6 +318,19 @@ static void start_binary(struct file_search *f)
 	}
 }
 
+/* -T pads -n and -b numbers to the width GNU grep uses: the digits of the
+ * file's size (plus one with -n), or of INTMAX_MAX for a pipe or device. */
+static int number_width(const struct input *in, bool line_number)
+{
+	uintmax_t v = in->is_regular ? (uintmax_t)in->size_at_open + line_number : (uintmax_t)INTMAX_MAX;
+	int w = 1;
+	while (v >= 10) {
+		v /= 10;
+		w++;
+	}
+	return w;
+}
+
 void search_input(struct searcher *s, struct input *in, const char *name, bool binary_from_start,
 		  struct search_result *res)
 {
@@ -341,9 +354,10 @@ void search_input(struct searcher *s, struct input *in, const char *name, bool b
 	f->selected_before_binary = -1;
 	f->res = res;
 	s->pr->name = name;
+	s->pr->number_width = cfg->initial_tab ? number_width(in, cfg->line_number) : 0;
 	s->pr->encoding_error = false;
 	s->pr->utf8_check = cfg->utf8_locale && cfg->binary != BINARY_TEXT;
-	const bool quiet_at_start = f->quiet;
+	const volatile bool quiet_at_start = f->quiet; /* read after a SIGBUS longjmp */
 	const bool detect_nul = cfg->binary != BINARY_TEXT && !cfg->null_data;
 	volatile bool binary = false, without_match = false;
 	f->used_at_start = s->used;

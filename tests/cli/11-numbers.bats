@@ -160,3 +160,26 @@ load helpers
 	in_both_locales same_as_grep -b -o ef in
 	expect 0 '4:def\n' -- -F -b def in
 }
+
+@test "numbers: -T aligns numbers to the file's size and puts a tab before the text" {
+	fixture in 'foo\n\nbar foo\n'
+	# width: digits of the size (13 bytes), plus one with -n; no tab before
+	# an empty line nor after an empty prefix
+	expect 0 ' 1:\tfoo\n 2:\n 3:\tbar foo\n' -- -F -T -n -e foo -e '' in
+	expect 0 ' 0:\tfoo\n 4:\n 5:\tbar foo\n' -- -F -T -b -e foo -e '' in
+	expect 0 'foo\nbar foo\n' -- -F -T foo in
+	mkfifo pipe
+	printf 'x\n' >pipe & # a pipe has no size: INTMAX_MAX's 19 digits
+	SAG_STDIN=pipe expect 0 '                  1:\tx\n' -- -F -T -n x
+	wait
+	seq 1 1200 | sed 's/$/ foo/' >big
+	local args
+	for args in "-T" "-T -H" "-T -n" "-T -b" "-T -n -b -H" "-T -c" "-T -o -b" "-T -C1 -n -H" \
+		"-T -Z -H" "-T -n --color=always -H" "-T -b --color=always -o" "-T -n -z -H" "-T -n -v -e zz" \
+		"--initial-tab -n -A1 -e bar"; do
+		in_both_locales same_as_grep $args -e foo in big
+		in_both_locales same_as_grep $args -e 99 big
+		SAG_STDIN=big same_as_grep $args -e 99
+	done
+	in_both_locales same_as_grep_with "--threads=3 --segment-size=7" -T -b -H foo big in
+}
