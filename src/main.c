@@ -174,11 +174,11 @@ static void release_patterns(void *ctx, size_t done)
 				      (size_t)(ep->ps.items[done].bytes - ep->cfg->patterns.storage));
 		return;
 	}
-	if (ep->cfg->patterns.count > 0) { /* free() may keep the pages: give them back first */
-		const struct pattern *last = &ep->ps.items[ep->ps.count - 1];
-		discard_pages(ep->cfg->patterns.storage,
-			      (size_t)(last->bytes + last->len - ep->cfg->patterns.storage));
-		discard_pages(ep->ps.items, ep->ps.count * sizeof *ep->ps.items);
+	const struct pattern_set *all = &ep->cfg->patterns;
+	if (all->count > 0) { /* free() may keep the pages: give them back first */
+		const struct pattern *last = &all->items[all->count - 1];
+		discard_pages(all->storage, (size_t)(last->bytes + last->len - all->storage));
+		discard_pages(all->items, all->count * sizeof *all->items);
 	}
 	if (ep->ps.items != ep->cfg->patterns.items && ep->cfg->patterns.count > 0)
 		free(ep->ps.items);

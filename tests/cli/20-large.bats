@@ -91,6 +91,8 @@ load helpers
 	same_as_grep -c -f list hay
 	same_as_grep -o -e zz -f list -e q -f list hay
 	same_as_grep -c -f list -f nulpat -f list -e zz hay
+	same_as_grep -c -f nulpat hay # nothing left once the NUL pattern is dropped
+	same_as_grep -o -v -f nulpat hay
 	same_as_grep -c -i -f list -f list hay
 	LC_ALL=C.UTF-8 same_as_grep -c -i -f list -f list hay
 	expect 0 '152\n' -- -F -c -e zz -f list -f list hay

@@ -148,7 +148,7 @@ def gen_case(seed, index):
     units = []  # options, each a list of argv words
     for flag, prob in (("-i", .3), ("-w", .25), ("-x", .1), ("-v", .2), ("-c", .12),
                        ("-o", .25), ("-n", .3), ("-b", .15), ("-l", .06), ("-L", .05),
-                       ("-q", .04), ("-z", .07), ("-a", .06)):
+                       ("-q", .04), ("-z", .07), ("-a", .06), ("-T", .05)):
         if rng.random() < prob:
             units.append([flag])
     if rng.random() < 0.15:
@@ -341,6 +341,10 @@ def known_divergence(case, vname):
     folds_multibyte = any(c in b"iIsS" or c >= 0x80 for p in pats for c in p)
     if icase and xflag and folds_multibyte and (b"-o" in argv or b"--color=always" in argv):
         return "grep's regex matcher colours the line end under -i -x"
+    if vname in ("readpath", "threads") and (b"-A" in argv or b"-C" in argv) and b"-a" not in argv:
+        data = b"".join(case["files"].values()) + (case["stdin"] or b"")
+        if any(not valid_utf8(line) for line in data.split(b"\n")):
+            return "after a suppressed line, grep resumes context within its buffer"
     if vname == "pcre2" and icase:
         data = b"".join(case["files"].values()) + (case["stdin"] or b"")
         if any(c >= 0x80 for c in data):
