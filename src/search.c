@@ -289,10 +289,12 @@ static void search_window(struct file_search *f)
 			p = le;
 			continue;
 		}
-		/* a run goes on across windows, as within one of grep's buffers */
+		/* a run goes on across windows, as within one of grep's buffers,
+		 * but not into a final line without terminator: grep searches
+		 * that one on its own */
 		for (bool run_start = !f->run_open; p < stop && !f->done && f->outleft > 0; run_start = false) {
 			size_t le = line_end(f, p);
-			select_line(f, p, le, run_start);
+			select_line(f, p, le, run_start || !is_eol(f, f->buf[le - 1]));
 			p = le;
 		}
 		f->run_open = !found;

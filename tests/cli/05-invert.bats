@@ -73,3 +73,15 @@ load helpers
 	in_both_locales same_as_grep -v ok in
 	in_both_locales same_as_grep -a -v ok in
 }
+
+@test "invert: a final line without terminator starts a new run, as grep searches it alone" {
+	# the first line is selected but suppressed (encoding error), so the
+	# final line's run prints a group separator: grep searches an
+	# unterminated last line in a call of its own
+	printf 'a\200 b\nd' >u
+	LC_ALL=C.UTF-8 expect 0 '--\nd\n' -- -F -v -B 1 zz u
+	in_both_locales same_as_grep -v -B 1 zz u
+	in_both_locales same_as_grep -v -A 1 -n zz u
+	printf 'a\200 b\0\nc' >z
+	in_both_locales same_as_grep -z -v -B 1 zz z
+}
