@@ -148,11 +148,12 @@ static bool grep_uses_kwset(const struct config *cfg, const struct pattern_set *
 struct engine_patterns {
 	struct config *cfg;
 	struct pattern_set ps;
+	size_t released; /* patterns whose pages release_patterns gave back */
 };
 
 /* Returns to the system the whole pages within p[0..n): their contents are
  * not read again (their allocation is still freed as usual). */
-static void discard_pages(void *p, size_t n)
+static void discard_pages(const void *p, size_t n)
 {
 	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
 	uintptr_t lo = ((uintptr_t)p + page - 1) & ~(page - 1), hi = ((uintptr_t)p + n) & ~(page - 1);
@@ -167,11 +168,11 @@ static void discard_pages(void *p, size_t n)
 static void release_patterns(void *ctx, size_t done)
 {
 	struct engine_patterns *ep = ctx;
-	if (done < ep->ps.count) {
-		discard_pages(ep->ps.items, done * sizeof *ep->ps.items);
-		if (ep->cfg->patterns.storage)
-			discard_pages(ep->cfg->patterns.storage,
-				      (size_t)(ep->ps.items[done].bytes - ep->cfg->patterns.storage));
+	if (done < ep->ps.count) { /* the pages between the last call and done */
+		const struct pattern *from = &ep->ps.items[ep->released], *to = &ep->ps.items[done];
+		discard_pages(from, (size_t)(to - from) * sizeof *from);
+		discard_pages(from->bytes, (size_t)(to->bytes - from->bytes));
+		ep->released = done;
 		return;
 	}
 	const struct pattern_set *all = &ep->cfg->patterns;
@@ -195,7 +196,7 @@ static struct matcher *build_matcher(struct config *cfg)
 				    cfg->binary != BINARY_TEXT && !cfg->null_data, cfg->simd, false,
 				    NULL, NULL };
 	const char *error = NULL;
-	struct engine_patterns ep = { cfg, usable_patterns(cfg) };
+	struct engine_patterns ep = { cfg, usable_patterns(cfg), 0 };
 	bool kwset = !cfg->word_regexp || grep_uses_kwset(cfg, &ep.ps);
 	mo.word_ignores_before_from = cfg->word_regexp && !cfg->line_regexp && kwset;
 	cfg->match_takes_eol = cfg->word_regexp && cfg->line_regexp && !kwset;

@@ -296,8 +296,8 @@ struct matcher *matcher_ac_new(const struct pattern_set *patterns, const struct 
 		goto fail;
 	for (size_t i = 0; i < patterns->count; i++) {
 		const struct pattern *p = &patterns->items[i];
-		if (memchr(p->bytes, opts->eol, p->len))
-			continue; /* can never lie within one line */
+		if (opts->eol == '\0' && memchr(p->bytes, '\0', p->len))
+			continue; /* can never lie within one line (patterns never hold '\n') */
 		int rc = opts->ignore_case && opts->utf8 ? add_folded_utf8(m->ac, p->bytes, p->len)
 							 : ac_add(m->ac, p->bytes, p->len);
 		if (rc != 0)
