@@ -68,8 +68,9 @@ struct matcher {
 	const struct matcher_ops *ops;
 };
 
-/* Builds a matcher over `patterns`.  Returns NULL and sets *error to a
- * static message on failure (e.g. out of memory, PCRE2 not compiled in). */
+/* Builds a matcher over `patterns` (which never hold '\n': struct
+ * pattern).  Returns NULL and sets *error to a static message on failure
+ * (e.g. out of memory, PCRE2 not compiled in). */
 struct matcher *matcher_ac_new(const struct pattern_set *patterns,
 			       const struct match_options *opts, const char **error);
 struct matcher *matcher_pcre2_new(const struct pattern_set *patterns,
