@@ -170,8 +170,9 @@ static void release_patterns(void *ctx, size_t done)
 	struct engine_patterns *ep = ctx;
 	if (done < ep->ps.count) { /* the pages between the last call and done */
 		const struct pattern *from = &ep->ps.items[ep->released], *to = &ep->ps.items[done];
+		const char *bytes = from->bytes; /* read before from's page goes */
+		discard_pages(bytes, (size_t)(to->bytes - bytes));
 		discard_pages(from, (size_t)(to - from) * sizeof *from);
-		discard_pages(from->bytes, (size_t)(to->bytes - from->bytes));
 		ep->released = done;
 		return;
 	}
