@@ -182,10 +182,10 @@ static void release_patterns(void *ctx, size_t done)
 		discard_pages(all->storage, (size_t)(last->bytes + last->len - all->storage));
 		discard_pages(all->items, all->count * sizeof *all->items);
 	}
-	if (ep->ps.items != ep->cfg->patterns.items && ep->cfg->patterns.count > 0)
+	if (ep->ps.items != all->items && all->count > 0)
 		free(ep->ps.items);
-	free(ep->cfg->patterns.items);
-	free(ep->cfg->patterns.storage);
+	free(all->items);
+	free(all->storage);
 	ep->cfg->patterns.items = ep->ps.items = NULL;
 	ep->cfg->patterns.storage = NULL;
 }

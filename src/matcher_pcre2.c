@@ -386,27 +386,6 @@ static bool nonempty_match_at(const struct pcre2_matcher *m, const char *subject
 	return found;
 }
 
-static bool find_from(const struct pcre2_matcher *m, const char *buf, size_t len, size_t from,
-		      size_t *start, size_t *end);
-
-/* Contract: see matcher_ops.find.  With match_options.word_regex_rules an
- * empty match is refused where a non-empty pattern matches, as grep's
- * regex matcher does. */
-static bool pcre2_find(const struct matcher *base, const char *buf, size_t len,
-		       size_t from, bool exact, size_t *start, size_t *end)
-{
-	const struct pcre2_matcher *m = (const struct pcre2_matcher *)base;
-	(void)exact; /* always exact */
-	while (find_from(m, buf, len, from, start, end)) {
-		size_t skip = m->hide_before_from ? from : 0;
-		if (!m->empty_needs_no_match || *end > *start ||
-		    !nonempty_match_at(m, buf + skip, len - skip, *start - skip))
-			return true;
-		from = *start + 1;
-	}
-	return false;
-}
-
 /* Runs every batch from `from`; once a candidate is known, later batches
  * search only up to the end of its line (matches never cross eol, so a
  * truncated subject cannot invent or lose a match that starts at or before
@@ -451,6 +430,24 @@ static bool find_from(const struct pcre2_matcher *m, const char *buf, size_t len
 	*start = best_s;
 	*end = best_e;
 	return true;
+}
+
+/* Contract: see matcher_ops.find.  With match_options.word_regex_rules an
+ * empty match is refused where a non-empty pattern matches, as grep's
+ * regex matcher does. */
+static bool pcre2_find(const struct matcher *base, const char *buf, size_t len,
+		       size_t from, bool exact, size_t *start, size_t *end)
+{
+	const struct pcre2_matcher *m = (const struct pcre2_matcher *)base;
+	(void)exact; /* always exact */
+	while (find_from(m, buf, len, from, start, end)) {
+		size_t skip = m->hide_before_from ? from : 0;
+		if (!m->empty_needs_no_match || *end > *start ||
+		    !nonempty_match_at(m, buf + skip, len - skip, *start - skip))
+			return true;
+		from = *start + 1;
+	}
+	return false;
 }
 
 static const struct matcher_ops pcre2_ops = { pcre2_find, matcher_each_by_find, pcre2_destroy };
