@@ -27,11 +27,21 @@ struct pattern {
 
 struct opts_private; /* defined in opts.c */
 
+/* The patterns back to back in `storage`, each followed by a NUL, and per
+ * pattern the offset just past its bytes: 4 bytes of bookkeeping each, so
+ * a list of a million words costs little beyond its text. */
 struct pattern_set {
-	struct pattern *items;
+	char *storage;
+	uint32_t *end;
 	size_t count;
-	char *storage; /* owns all pattern bytes */
 };
+
+/* Pattern i (< ps->count) of ps. */
+static inline struct pattern pattern_at(const struct pattern_set *ps, size_t i)
+{
+	size_t start = i ? (size_t)ps->end[i - 1] + 1 : 0;
+	return (struct pattern){ ps->storage + start, ps->end[i] - start };
+}
 
 /* GREP_COLORS capabilities (SGR strings without ESC[ and m). */
 struct color_spec {

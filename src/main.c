@@ -55,43 +55,58 @@ static bool worth_threads(const struct config *cfg)
 
 /* A pattern containing NUL can only match text with NUL bytes, and unless
  * binary files are searched as text those bytes end lines: drop it.  The
- * list is copied only when there is one to drop (a huge -f list is not). */
-static struct pattern_set usable_patterns(const struct config *cfg)
+ * list is copied only when there is one to drop (a huge -f list is not);
+ * *copy is then set to that copy, which the caller frees.  False when out
+ * of memory. */
+static bool usable_patterns(const struct config *cfg, struct pattern_set *ps, struct pattern_set *copy)
 {
-	struct pattern_set ps = cfg->patterns;
-	if (ps.count == 0) { /* see main: no pattern at all is "" inverted */
-		static struct pattern empty = { "", 0 };
-		ps.items = &empty;
-		ps.count = 1;
-		return ps;
+	static char no_bytes[1];
+	static uint32_t no_end[1];
+	*ps = cfg->patterns;
+	*copy = (struct pattern_set){ NULL, NULL, 0 };
+	if (ps->count == 0) { /* see main: no pattern at all is "" inverted */
+		*ps = (struct pattern_set){ no_bytes, no_end, 1 };
+		return true;
 	}
 	if (cfg->binary == BINARY_TEXT || cfg->null_data)
-		return ps;
-	size_t with_nul = 0;
-	for (size_t i = 0; i < ps.count && !with_nul; i++)
-		with_nul = memchr(ps.items[i].bytes, '\0', ps.items[i].len) != NULL;
+		return true;
+	bool with_nul = false;
+	for (size_t i = 0; i < ps->count && !with_nul; i++) {
+		struct pattern p = pattern_at(ps, i);
+		with_nul = memchr(p.bytes, '\0', p.len) != NULL;
+	}
 	if (!with_nul)
-		return ps;
-	ps.items = malloc((ps.count + 1) * sizeof *ps.items);
-	if (!ps.items)
-		return cfg->patterns;
-	ps.count = 0;
-	for (size_t i = 0; i < cfg->patterns.count; i++)
-		if (!memchr(cfg->patterns.items[i].bytes, '\0', cfg->patterns.items[i].len))
-			ps.items[ps.count++] = cfg->patterns.items[i];
-	return ps;
+		return true;
+	copy->storage = malloc((size_t)ps->end[ps->count - 1] + 1);
+	copy->end = malloc(ps->count * sizeof *copy->end);
+	if (!copy->storage || !copy->end) {
+		free(copy->storage);
+		free(copy->end);
+		return false;
+	}
+	uint32_t used = 0;
+	for (size_t i = 0; i < ps->count; i++) {
+		struct pattern p = pattern_at(ps, i);
+		if (memchr(p.bytes, '\0', p.len))
+			continue;
+		memcpy(copy->storage + used, p.bytes, p.len + 1); /* with its NUL */
+		copy->end[copy->count++] = used + (uint32_t)p.len;
+		used += (uint32_t)p.len + 1;
+	}
+	*ps = *copy;
+	return true;
 }
 
 /* Does a UTF-8 pattern hold a character that -i folds to a character of
  * another length, or a multibyte character with case counterparts?  Then GNU
  * grep -F -i hands the search to its regex matcher. */
-static bool needs_multibyte_fold(const struct pattern *p)
+static bool needs_multibyte_fold(struct pattern p)
 {
 	mbstate_t st;
 	memset(&st, 0, sizeof st);
-	for (size_t i = 0; i < p->len;) {
+	for (size_t i = 0; i < p.len;) {
 		wchar_t wc;
-		size_t n = mbrtowc(&wc, p->bytes + i, p->len - i, &st);
+		size_t n = mbrtowc(&wc, p.bytes + i, p.len - i, &st);
 		if (n == (size_t)-1 || n == (size_t)-2)
 			return true;
 		if (n == 0)
@@ -108,11 +123,15 @@ static bool needs_multibyte_fold(const struct pattern *p)
 /* True when every pattern of ps is the same string (grep drops duplicates). */
 static bool one_distinct_pattern(const struct pattern_set *ps)
 {
-	for (size_t i = 1; i < ps->count; i++)
-		if (ps->items[i].len != ps->items[0].len ||
-		    memcmp(ps->items[i].bytes, ps->items[0].bytes, ps->items[0].len) != 0)
+	if (ps->count == 0)
+		return false;
+	struct pattern first = pattern_at(ps, 0);
+	for (size_t i = 1; i < ps->count; i++) {
+		struct pattern p = pattern_at(ps, i);
+		if (p.len != first.len || memcmp(p.bytes, first.bytes, first.len) != 0)
 			return false;
-	return ps->count > 0;
+	}
+	return true;
 }
 
 /* GNU grep 3.8 searches fixed strings with its kwset matcher unless: in a
@@ -127,13 +146,13 @@ static bool grep_uses_kwset(const struct config *cfg, const struct pattern_set *
 	for (size_t i = 0; i < ps->count; i++) {
 		mbstate_t st;
 		memset(&st, 0, sizeof st);
-		const struct pattern *p = &ps->items[i];
-		for (size_t k = 0; k < p->len;) {
-			if ((unsigned char)p->bytes[k] < 0x80) {
+		struct pattern p = pattern_at(ps, i);
+		for (size_t k = 0; k < p.len;) {
+			if ((unsigned char)p.bytes[k] < 0x80) {
 				k++;
 				continue;
 			}
-			size_t n = mbrlen(p->bytes + k, p->len - k, &st);
+			size_t n = mbrlen(p.bytes + k, p.len - k, &st);
 			if (n == (size_t)-1 || n == (size_t)-2)
 				return false;
 			k += n ? n : 1;
@@ -144,50 +163,59 @@ static bool grep_uses_kwset(const struct config *cfg, const struct pattern_set *
 	return true;
 }
 
-/* The patterns handed to the engine, and the option parser's set behind them. */
-struct engine_patterns {
-	struct config *cfg;
-	struct pattern_set ps;
-	size_t released; /* patterns whose pages release_patterns gave back */
-};
-
-/* Returns to the system the whole pages within p[0..n): their contents are
- * not read again (their allocation is still freed as usual). */
-static void discard_pages(const void *p, size_t n)
+/* Returns to the system the whole `block`-aligned blocks within
+ * base[from..to), and the offset where the next call should start: past
+ * the last block given back, else `from`. */
+static size_t discard_blocks(const char *base, size_t from, size_t to, uintptr_t block)
 {
-	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-	uintptr_t lo = ((uintptr_t)p + page - 1) & ~(page - 1), hi = ((uintptr_t)p + n) & ~(page - 1);
-	if (hi > lo)
-		(void)madvise((void *)lo, hi - lo, MADV_DONTNEED);
+	uintptr_t lo = ((uintptr_t)(base + from) + block - 1) & ~(block - 1);
+	uintptr_t hi = (uintptr_t)(base + to) & ~(block - 1);
+	if (hi <= lo)
+		return from;
+	(void)madvise((void *)lo, hi - lo, MADV_DONTNEED);
+	return (size_t)(hi - (uintptr_t)base);
 }
 
+/* Frees ps, giving its pages back first: free() may keep them. */
+static void free_patterns(struct pattern_set *ps)
+{
+	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
+	if (ps->count > 0) {
+		discard_blocks(ps->storage, 0, (size_t)ps->end[ps->count - 1] + 1, page);
+		discard_blocks((const char *)ps->end, 0, ps->count * sizeof *ps->end, page);
+	}
+	free(ps->storage);
+	free(ps->end);
+	*ps = (struct pattern_set){ NULL, NULL, 0 };
+}
+
+/* The patterns handed to the engine: the option parser's, or a copy. */
+struct engine_patterns {
+	struct config *cfg;
+	struct pattern_set ps, copy;
+	size_t bytes_released, ends_released; /* offsets in ps.storage and ps.end */
+};
+
+/* Releasing in whole transparent huge pages: giving back part of one
+ * splits it, which costs more than the copy. */
+#define RELEASE_BLOCK ((uintptr_t)2 << 20)
+
 /* match_options.patterns_consumed: nothing reads a pattern once the engine
- * copied it, so a huge list is released as the copy proceeds (the items,
- * and the bytes, which lie in item order) and freed at the end: the list
- * (duplicates included) and the engine's copy are never both whole. */
+ * copied it, so a huge list is given back as the copy proceeds and freed
+ * at the end: the list (duplicates included) and the engine's copy are
+ * never both whole, nor the list and the automaton. */
 static void release_patterns(void *ctx, size_t done)
 {
 	struct engine_patterns *ep = ctx;
-	if (done < ep->ps.count) { /* the pages between the last call and done */
-		const struct pattern *from = &ep->ps.items[ep->released], *to = &ep->ps.items[done];
-		const char *bytes = from->bytes; /* read before from's page goes */
-		discard_pages(bytes, (size_t)(to->bytes - bytes));
-		discard_pages(from, (size_t)(to - from) * sizeof *from);
-		ep->released = done;
+	if (done < ep->ps.count) {
+		size_t bytes = (size_t)ep->ps.end[done - 1] + 1; /* read before its page goes */
+		ep->bytes_released = discard_blocks(ep->ps.storage, ep->bytes_released, bytes, RELEASE_BLOCK);
+		ep->ends_released = discard_blocks((const char *)ep->ps.end, ep->ends_released,
+						   done * sizeof *ep->ps.end, RELEASE_BLOCK);
 		return;
 	}
-	const struct pattern_set *all = &ep->cfg->patterns;
-	if (all->count > 0) { /* free() may keep the pages: give them back first */
-		const struct pattern *last = &all->items[all->count - 1];
-		discard_pages(all->storage, (size_t)(last->bytes + last->len - all->storage));
-		discard_pages(all->items, all->count * sizeof *all->items);
-	}
-	if (ep->ps.items != all->items && all->count > 0)
-		free(ep->ps.items);
-	free(all->items);
-	free(all->storage);
-	ep->cfg->patterns.items = ep->ps.items = NULL;
-	ep->cfg->patterns.storage = NULL;
+	free_patterns(&ep->cfg->patterns);
+	free_patterns(&ep->copy);
 }
 
 static struct matcher *build_matcher(struct config *cfg)
@@ -197,7 +225,11 @@ static struct matcher *build_matcher(struct config *cfg)
 				    cfg->binary != BINARY_TEXT && !cfg->null_data, cfg->simd, false,
 				    NULL, NULL };
 	const char *error = NULL;
-	struct engine_patterns ep = { cfg, usable_patterns(cfg), 0 };
+	struct engine_patterns ep = { cfg, { NULL, NULL, 0 }, { NULL, NULL, 0 }, 0, 0 };
+	if (!usable_patterns(cfg, &ep.ps, &ep.copy)) {
+		fprintf(stderr, "acgrep: memory exhausted\n");
+		return NULL;
+	}
 	bool kwset = !cfg->word_regexp || grep_uses_kwset(cfg, &ep.ps);
 	mo.word_ignores_before_from = cfg->word_regexp && !cfg->line_regexp && kwset;
 	cfg->match_takes_eol = cfg->word_regexp && cfg->line_regexp && !kwset;
@@ -206,8 +238,7 @@ static struct matcher *build_matcher(struct config *cfg)
 	mo.patterns_consumed_ctx = &ep;
 	struct matcher *m = cfg->engine == ENGINE_PCRE2 ? matcher_pcre2_new(&ep.ps, &mo, &error)
 							: matcher_ac_new(&ep.ps, &mo, &error);
-	if (ep.ps.items != cfg->patterns.items && cfg->patterns.count > 0)
-		free(ep.ps.items);
+	free_patterns(&ep.copy);
 	if (!m)
 		fprintf(stderr, "acgrep: %s\n", error ? error : "cannot compile the patterns");
 	return m;

@@ -19,8 +19,6 @@
 
 #include "ac.h"
 
-/* match_options.patterns_consumed is told after every this many patterns. */
-#define CONSUMED_EVERY 65536
 
 /* Case variants past this many per pattern are not generated (see DESIGN.md). */
 #define MAX_VARIANTS 4096
@@ -282,6 +280,9 @@ static void ac_matcher_destroy(struct matcher *base)
 
 static const struct matcher_ops ac_ops = { ac_matcher_find, ac_matcher_each, ac_matcher_destroy };
 
+/* match_options.patterns_consumed is told after every this many patterns. */
+#define CONSUMED_EVERY 65536
+
 struct matcher *matcher_ac_new(const struct pattern_set *patterns, const struct match_options *opts,
 			       const char **error)
 {
@@ -295,11 +296,11 @@ struct matcher *matcher_ac_new(const struct pattern_set *patterns, const struct 
 	if (!m->ac)
 		goto fail;
 	for (size_t i = 0; i < patterns->count; i++) {
-		const struct pattern *p = &patterns->items[i];
-		if (opts->eol == '\0' && memchr(p->bytes, '\0', p->len))
+		struct pattern p = pattern_at(patterns, i);
+		if (opts->eol == '\0' && memchr(p.bytes, '\0', p.len))
 			continue; /* can never lie within one line (patterns never hold '\n') */
-		int rc = opts->ignore_case && opts->utf8 ? add_folded_utf8(m->ac, p->bytes, p->len)
-							 : ac_add(m->ac, p->bytes, p->len);
+		int rc = opts->ignore_case && opts->utf8 ? add_folded_utf8(m->ac, p.bytes, p.len)
+							 : ac_add(m->ac, p.bytes, p.len);
 		if (rc != 0)
 			goto fail;
 		if (opts->patterns_consumed && (i + 1) % CONSUMED_EVERY == 0)

@@ -500,13 +500,13 @@ struct matcher *matcher_pcre2_new(const struct pattern_set *patterns,
 	if (!b.ents)
 		return fail(m, &b, ERR_NOMEM, error);
 	for (size_t i = 0; i < patterns->count; i++) {
-		const struct pattern *p = &patterns->items[i];
-		if (p->len && memchr(p->bytes, opts->eol, p->len))
+		struct pattern p = pattern_at(patterns, i);
+		if (p.len && memchr(p.bytes, opts->eol, p.len))
 			continue;
 		struct entry *e = &b.ents[n++];
-		e->p = (const unsigned char *)p->bytes;
-		e->len = p->len;
-		e->weight = p->len;
+		e->p = (const unsigned char *)p.bytes;
+		e->len = p.len;
+		e->weight = p.len;
 		e->utf = false;
 		e->idx = i;
 		if (opts->ignore_case && opts->utf8) {

@@ -120,26 +120,25 @@ static void *grow(void *p, size_t *cap, size_t need, size_t size)
 	return np;
 }
 
-/* Patterns lie back to back in `bytes`, each followed by a NUL, so only
- * their lengths are kept (items[].bytes is filled in by pb_finish, once
- * `bytes` no longer moves): 16 bytes per pattern beyond its own. */
+/* A struct pattern_set being built: patterns back to back in `bytes`,
+ * each followed by a NUL, and their end offsets. */
 struct pat_builder {
-	char *bytes;          /* all patterns, each followed by a NUL */
+	char *bytes;
 	size_t len, cap;
-	struct pattern *items; /* lengths until pb_finish */
+	uint32_t *end;
 	size_t n, ncap;
 };
 
 /* Records the pattern of `len` bytes just stored at the end of pb->bytes
- * (its NUL included) and advances past it. */
+ * (its NUL included) and advances past it.  False when out of memory, or
+ * past the 4 GiB that end offsets can hold. */
 static bool pb_push(struct pat_builder *pb, size_t len)
 {
-	struct pattern *ni = grow(pb->items, &pb->ncap, pb->n + 1, sizeof *ni);
-	if (!ni)
+	uint32_t *ne = grow(pb->end, &pb->ncap, pb->n + 1, sizeof *ne);
+	if (!ne || pb->len + len >= UINT32_MAX)
 		return false;
-	pb->items = ni;
-	pb->items[pb->n].bytes = NULL;
-	pb->items[pb->n++].len = len;
+	pb->end = ne;
+	pb->end[pb->n++] = (uint32_t)(pb->len + len);
 	pb->len += len + 1;
 	return true;
 }
@@ -177,18 +176,12 @@ static bool pb_split(struct pat_builder *pb, const char *text, size_t len, bool 
 }
 
 /* Moves the builder's contents into *set. */
-static bool pb_finish(struct pat_builder *pb, struct pattern_set *set)
+static void pb_finish(struct pat_builder *pb, struct pattern_set *set)
 {
-	size_t off = 0;
-	for (size_t i = 0; i < pb->n; i++) {
-		pb->items[i].bytes = pb->bytes + off;
-		off += pb->items[i].len + 1;
-	}
-	set->items = pb->items;
-	set->count = pb->n;
 	set->storage = pb->bytes;
+	set->end = pb->end;
+	set->count = pb->n;
 	memset(pb, 0, sizeof *pb);
-	return true;
 }
 
 /* Reads all of `path` ("-" is standard input) into *text, NUL-terminated
@@ -278,10 +271,10 @@ static int read_pattern_file(struct pat_builder *pb, const char *path)
 	size_t lines = 0; /* room for every line at once: no copies while growing */
 	for (const char *q = text; (q = memchr(q, '\n', (size_t)(text + len - q) + 1)) != NULL; q++)
 		lines++;
-	struct pattern *ni = grow(pb->items, &pb->ncap, pb->n + lines, sizeof *ni);
-	if (!ni)
+	uint32_t *ne = grow(pb->end, &pb->ncap, pb->n + lines, sizeof *ne);
+	if (!ne)
 		return oom();
-	pb->items = ni;
+	pb->end = ne;
 	for (char *line = text, *end = text + len;;) {
 		char *nl = memchr(line, '\n', (size_t)(end - line) + 1);
 		*nl = '\0';
@@ -597,7 +590,7 @@ static bool cannot_select(const struct config *cfg)
 	const struct pattern_set *ps = &cfg->patterns;
 	bool all_empty = ps->count > 0;
 	for (size_t i = 0; i < ps->count && all_empty; i++)
-		all_empty = ps->items[i].len == 0;
+		all_empty = pattern_at(ps, i).len == 0;
 	return cfg->max_count == 0 || (ps->count == 0 && !cfg->invert) ||
 	       (all_empty && cfg->invert && !cfg->line_regexp && !cfg->word_regexp);
 }
@@ -621,8 +614,7 @@ static int finish(int argc, char **argv, struct config *cfg, struct parse_state 
 		if (!pb_split(&st->pb, pat, strlen(pat), false))
 			return oom();
 	}
-	if (!pb_finish(&st->pb, &cfg->patterns))
-		return oom();
+	pb_finish(&st->pb, &cfg->patterns);
 
 	if (optind < argc) {
 		cfg->files = malloc((size_t)(argc - optind) * sizeof *cfg->files);
@@ -691,7 +683,7 @@ int opts_parse(int argc, char **argv, struct config *cfg)
 		status = finish(argc, args, cfg, &st);
 
 	free(st.pb.bytes);
-	free(st.pb.items);
+	free(st.pb.end);
 	if (status >= 0)
 		opts_free(cfg);
 	return status;
@@ -699,7 +691,7 @@ int opts_parse(int argc, char **argv, struct config *cfg)
 
 void opts_free(struct config *cfg)
 {
-	free(cfg->patterns.items);
+	free(cfg->patterns.end);
 	free(cfg->patterns.storage);
 	memset(&cfg->patterns, 0, sizeof cfg->patterns);
 	free(cfg->includes);

@@ -344,8 +344,9 @@ static void render_patterns(char *out, size_t cap, const struct pattern_set *ps)
 	for (size_t i = 0; i < ps->count && len + 8 < cap; i++) {
 		if (i)
 			out[len++] = '|';
-		for (size_t j = 0; j < ps->items[i].len && len + 8 < cap; j++) {
-			char ch = ps->items[i].bytes[j];
+		struct pattern p = pattern_at(ps, i);
+		for (size_t j = 0; j < p.len && len + 8 < cap; j++) {
+			char ch = p.bytes[j];
 			if (ch == '\r' || ch == '\0') {
 				out[len++] = '\\';
 				out[len++] = ch == '\r' ? 'r' : '0';

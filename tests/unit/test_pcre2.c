@@ -10,6 +10,7 @@
  * compiled in it checks the error message only.
  */
 #include "matcher.h"
+#include "pattern_list.h"
 
 #include <locale.h>
 #include <stdint.h>
@@ -80,9 +81,10 @@ static bool grep_uses_kwset(const struct pattern *pats, size_t n, const struct m
 static bool run(const struct pattern *pats, size_t n, const char *o, const char *text,
 		size_t len, bool nonempty_only, char *out, size_t outsz, const char **error)
 {
-	struct pattern_set ps = { (struct pattern *)(uintptr_t)pats, n, NULL };
+	struct pattern_set ps = pattern_list(pats, n);
 	struct match_options mo = parse_opts(o);
 	struct matcher *m = matcher_pcre2_new(&ps, &mo, error);
+	pattern_list_free(&ps);
 	if (!m)
 		return false;
 	size_t from = 0, s, e, used = 0;
@@ -265,10 +267,11 @@ static void test_from(void)
 	};
 	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
 		struct pattern p = { t[i].pat, strlen(t[i].pat) };
-		struct pattern_set ps = { &p, 1, NULL };
+		struct pattern_set ps = pattern_list(&p, 1);
 		struct match_options mo = parse_opts(t[i].opts);
 		const char *err = NULL;
 		struct matcher *m = matcher_pcre2_new(&ps, &mo, &err);
+		pattern_list_free(&ps);
 		size_t s = 0, e = 0;
 		bool f = m && matcher_find(m, t[i].text, t[i].len, t[i].from, true, &s, &e);
 		char name[64];
@@ -467,7 +470,7 @@ static void test_random(bool utf, int rounds)
 int main(void)
 {
 	/* A build without PCRE2 must refuse with its message, and that's all. */
-	struct pattern_set none = { NULL, 0, NULL };
+	struct pattern_set none = { NULL, NULL, 0 };
 	struct match_options mo = { .eol = '\n' };
 	const char *err = NULL;
 	struct matcher *probe = matcher_pcre2_new(&none, &mo, &err);

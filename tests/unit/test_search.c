@@ -17,6 +17,7 @@
 #include "config.h"
 #include "input.h"
 #include "matcher.h"
+#include "pattern_list.h"
 #include "print.h"
 #include "search.h"
 
@@ -132,7 +133,7 @@ static void check(const char *name, const char *const *pats, size_t np, const ch
 		jl += (size_t)snprintf(joined + jl, sizeof joined - jl, "%s\n", pats[i]);
 	}
 	spew(patfile, joined, jl);
-	struct pattern_set ps = { items, np, NULL };
+	struct pattern_set ps = pattern_list(items, np);
 	static const int scan_paths[] = { AC_PATH_DFA, AC_PATH_BITMAP, AC_PATH_MEMCHR, AC_PATH_TEDDY,
 					  AC_PATH_HASH };
 	static const size_t chunks[] = { 1, 2, 3, 7, 64, 0 };
@@ -165,6 +166,7 @@ static void check(const char *name, const char *const *pats, size_t np, const ch
 				}
 		free(ref);
 	}
+	pattern_list_free(&ps);
 }
 
 int main(void)
