@@ -1,7 +1,8 @@
 /* ac_trie.c - collecting patterns and building the trie, breadth-first.
  *
- * Owns: ac_add's pattern store (bytes back to back plus one end offset per
- * pattern: 4 bytes of bookkeeping each), sorting it (MSD radix sort, stable,
+ * Owns: ac_add's pattern store (each pattern's bytes followed by one
+ * separator byte, as in a struct pattern_set, so that ac_add_list copies a
+ * whole list at once; plus one end offset per pattern), sorting it (MSD radix sort, stable,
  * so the first of duplicates wins) and rebuilding it in that order without
  * duplicates, and the trie built from the sorted
  * patterns directly in breadth-first numbering, with no intermediate
@@ -133,16 +134,14 @@ ac_automaton *ac_new(unsigned flags)
 	return ac;
 }
 
-/* Empty patterns are stored too (zero length), so a pattern's id is its
- * index in pat_end; the trie skips them. */
-int ac_add(ac_automaton *ac, const void *p, size_t len)
+/* Makes room in the store for `bytes` more bytes and `n` more patterns. */
+static int store_reserve(ac_automaton *ac, size_t bytes, size_t n)
 {
-	uint32_t id = ac->n_patterns;
-	if (ac->compiled || id == AC_NONE || len > AC_ID_MASK - ac->pat_used)
+	if (bytes > AC_ID_MASK - ac->pat_used || n > AC_NONE - 1 - ac->n_patterns)
 		return -1;
-	if (ac->pat_used + len > ac->pat_cap) {
+	if (ac->pat_used + bytes > ac->pat_cap) {
 		size_t cap = ac->pat_cap ? ac->pat_cap : 4096;
-		while (cap < ac->pat_used + len)
+		while (cap < ac->pat_used + bytes)
 			cap *= 2;
 		uint8_t *b = ac_table_grow(ac->pat_bytes, cap);
 		if (!b)
@@ -150,14 +149,45 @@ int ac_add(ac_automaton *ac, const void *p, size_t len)
 		ac->pat_bytes = b;
 		ac->pat_cap = cap;
 	}
-	if (id == ac->pat_end_cap) {
-		size_t cap = ac->pat_end_cap ? ac->pat_end_cap * 2 : 1024;
+	if (ac->n_patterns + n > ac->pat_end_cap) {
+		size_t cap = ac->pat_end_cap ? ac->pat_end_cap : 1024;
+		while (cap < ac->n_patterns + n)
+			cap *= 2;
 		uint32_t *e = ac_table_grow(ac->pat_end, cap * sizeof *e);
 		if (!e)
 			return -1;
 		ac->pat_end = e;
 		ac->pat_end_cap = cap;
 	}
+	return 0;
+}
+
+/* Records that the next pattern, `len` bytes and its separator, was just
+ * written at the store's end. */
+static void store_commit(ac_automaton *ac, size_t len)
+{
+	uint32_t id = ac->n_patterns++;
+	ac->pat_end[id] = (uint32_t)(ac->pat_used + len);
+	ac->pat_used += len + 1;
+	if (len == 0) {
+		if (!ac->has_empty)
+			ac->empty_id = id;
+		ac->has_empty = true;
+		return;
+	}
+	ac->n_nonempty++;
+	if (len > ac->max_len)
+		ac->max_len = len;
+	if (!ac->min_len || len < ac->min_len)
+		ac->min_len = len;
+}
+
+/* Empty patterns are stored too (zero length), so a pattern's id is its
+ * index in pat_end; the trie skips them. */
+int ac_add(ac_automaton *ac, const void *p, size_t len)
+{
+	if (ac->compiled || len >= AC_ID_MASK || store_reserve(ac, len + 1, 1) != 0)
+		return -1;
 	uint8_t *dst = ac->pat_bytes + ac->pat_used;
 	if (ac->flags & AC_FOLD_ASCII) {
 		const uint8_t *src = p;
@@ -166,20 +196,25 @@ int ac_add(ac_automaton *ac, const void *p, size_t len)
 	} else if (len) {
 		memcpy(dst, p, len);
 	}
-	ac->pat_used += len;
-	ac->pat_end[id] = (uint32_t)ac->pat_used;
-	if (len == 0) {
-		if (!ac->has_empty)
-			ac->empty_id = id;
-		ac->has_empty = true;
-	} else {
-		ac->n_nonempty++;
-		if (len > ac->max_len)
-			ac->max_len = len;
-		if (!ac->min_len || len < ac->min_len)
-			ac->min_len = len;
-	}
-	ac->n_patterns++;
+	dst[len] = '\0';
+	store_commit(ac, len);
+	return 0;
+}
+
+int ac_add_list(ac_automaton *ac, const void *text, size_t from, const uint32_t *end, size_t count)
+{
+	if (count == 0)
+		return 0;
+	size_t bytes = (size_t)end[count - 1] + 1 - from;
+	if (ac->compiled || store_reserve(ac, bytes, count) != 0)
+		return -1;
+	uint8_t *dst = ac->pat_bytes + ac->pat_used;
+	memcpy(dst, (const uint8_t *)text + from, bytes);
+	if (ac->flags & AC_FOLD_ASCII)
+		for (size_t i = 0; i < bytes; i++)
+			dst[i] = fold_ascii(dst[i]);
+	for (size_t k = 0; k < count; k++) /* the separators move along: stored as they came */
+		store_commit(ac, end[k] - (k ? (size_t)end[k - 1] + 1 : from));
 	return 0;
 }
 
@@ -201,7 +236,7 @@ struct store {
 
 static inline uint32_t pat_start(const struct store *st, uint32_t i)
 {
-	return i ? st->end[i - 1] : 0;
+	return i ? st->end[i - 1] + 1 : 0;
 }
 
 /* Orders patterns i and j by bytes from offset `depth` on (the first depth
@@ -332,12 +367,12 @@ static int store_compact(ac_automaton *ac, uint32_t *ord, uint32_t *m)
 	uint32_t u = 0, used = 0;
 	for (uint32_t k = 0; k < *m; k++) {
 		uint32_t i = ord[k], s = pat_start(&old, i), len = old.end[i] - s;
-		if (u > 0 && end[u - 1] - (u > 1 ? end[u - 2] : 0) == len &&
-		    memcmp(bytes + used - len, old.bytes + s, len) == 0)
+		uint32_t prev = u > 1 ? end[u - 2] + 1 : 0; /* where the last one kept starts */
+		if (u > 0 && end[u - 1] - prev == len && memcmp(bytes + prev, old.bytes + s, len) == 0)
 			continue; /* a duplicate of the pattern before: sorting kept the first */
-		memcpy(bytes + used, old.bytes + s, len);
-		used += len;
-		end[u] = used;
+		memcpy(bytes + used, old.bytes + s, len + 1); /* with its separator */
+		end[u] = used + len;
+		used += len + 1;
 		ord[u++] = i;
 	}
 	ac_store_free(ac);

@@ -280,6 +280,26 @@ static void ac_matcher_destroy(struct matcher *base)
 
 static const struct matcher_ops ac_ops = { ac_matcher_find, ac_matcher_each, ac_matcher_destroy };
 
+/* Adds patterns i..i+n of ps: as one block, unless each needs a look of its
+ * own (its UTF-8 case variants; with -z, a pattern holding NUL is dropped,
+ * as it can never lie within one line: patterns never hold '\n'). */
+static int add_patterns(ac_automaton *ac, const struct pattern_set *ps, size_t i, size_t n,
+			const struct match_options *opts)
+{
+	bool utf8_fold = opts->ignore_case && opts->utf8;
+	if (!utf8_fold && opts->eol != '\0')
+		return ac_add_list(ac, ps->storage, i ? (size_t)ps->end[i - 1] + 1 : 0, ps->end + i, n);
+	for (size_t k = i; k < i + n; k++) {
+		struct pattern p = pattern_at(ps, k);
+		if (opts->eol == '\0' && memchr(p.bytes, '\0', p.len))
+			continue;
+		int rc = utf8_fold ? add_folded_utf8(ac, p.bytes, p.len) : ac_add(ac, p.bytes, p.len);
+		if (rc != 0)
+			return rc;
+	}
+	return 0;
+}
+
 /* match_options.patterns_consumed is told after every this many patterns. */
 #define CONSUMED_EVERY 65536
 
@@ -295,16 +315,12 @@ struct matcher *matcher_ac_new(const struct pattern_set *patterns, const struct 
 	m->ac = ac_new(opts->ignore_case ? AC_FOLD_ASCII : 0);
 	if (!m->ac)
 		goto fail;
-	for (size_t i = 0; i < patterns->count; i++) {
-		struct pattern p = pattern_at(patterns, i);
-		if (opts->eol == '\0' && memchr(p.bytes, '\0', p.len))
-			continue; /* can never lie within one line (patterns never hold '\n') */
-		int rc = opts->ignore_case && opts->utf8 ? add_folded_utf8(m->ac, p.bytes, p.len)
-							 : ac_add(m->ac, p.bytes, p.len);
-		if (rc != 0)
+	for (size_t i = 0, n; i < patterns->count; i += n) {
+		n = patterns->count - i < CONSUMED_EVERY ? patterns->count - i : CONSUMED_EVERY;
+		if (add_patterns(m->ac, patterns, i, n, opts) != 0)
 			goto fail;
-		if (opts->patterns_consumed && (i + 1) % CONSUMED_EVERY == 0)
-			opts->patterns_consumed(opts->patterns_consumed_ctx, i + 1);
+		if (opts->patterns_consumed && i + n < patterns->count)
+			opts->patterns_consumed(opts->patterns_consumed_ctx, i + n);
 	}
 	if (opts->patterns_consumed)
 		opts->patterns_consumed(opts->patterns_consumed_ctx, patterns->count);

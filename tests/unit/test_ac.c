@@ -354,6 +354,57 @@ static void duplicates_cost_nothing(void)
 	}
 }
 
+/* Every leftmost-longest match of ac in text as "start-end:id " into out. */
+static void all_matches(const ac_automaton *ac, const char *text, size_t len, char *out, size_t cap)
+{
+	size_t used = 0, from = 0;
+	ac_match m;
+	out[0] = '\0';
+	while (from <= len && ac_find(ac, (const uint8_t *)text, len, from, AC_LEFTMOST_LONGEST, &m)) {
+		used += (size_t)snprintf(out + used, cap - used, "%zu-%zu:%u ", m.start, m.end, m.pattern);
+		from = m.end > m.start ? m.end : m.end + 1;
+		if (used >= cap)
+			break;
+	}
+}
+
+/* ac_add_list is ac_add for each pattern in turn: the same states, memory,
+ * ids and matches, whether the list comes in one block or two (from > 0),
+ * with empty patterns, a NUL inside one, and case folding.  The separator
+ * byte's value is ignored. */
+static void list_equals_one_by_one(void)
+{
+	static const char list[] = "ab||Abc|b\0c||aB|"; /* "ab" "" "Abc" "b\0c" "" "aB" */
+	static const uint32_t end[] = { 2, 3, 7, 11, 12, 15 };
+	static const char text[] = "xx b\0c aB abc";
+	for (unsigned fold = 0; fold < 2; fold++) {
+		for (int blocks = 1; blocks <= 2; blocks++) {
+			ac_automaton *one = ac_new(fold ? AC_FOLD_ASCII : 0);
+			ac_automaton *all = ac_new(fold ? AC_FOLD_ASCII : 0);
+			for (size_t k = 0; k < 6; k++) {
+				size_t from = k ? end[k - 1] + 1 : 0;
+				ac_add(one, list + from, end[k] - from);
+			}
+			bool added = blocks == 1 ? ac_add_list(all, list, 0, end, 6) == 0
+						 : ac_add_list(all, list, 0, end, 2) == 0 &&
+							   ac_add_list(all, list, end[1] + 1, end + 2, 4) == 0;
+			CHECK(added && ac_compile(one, AC_PATH_AUTO) == 0 && ac_compile(all, AC_PATH_AUTO) == 0,
+			      "list (fold %u, %d blocks): compile", fold, blocks);
+			CHECK(ac_state_count(one) == ac_state_count(all) &&
+				      ac_memory_bytes(one) == ac_memory_bytes(all),
+			      "list (fold %u, %d blocks): states %zu vs %zu", fold, blocks,
+			      ac_state_count(one), ac_state_count(all));
+			char want[256], got[256];
+			all_matches(one, text, sizeof text - 1, want, sizeof want);
+			all_matches(all, text, sizeof text - 1, got, sizeof got);
+			CHECK(strcmp(want, got) == 0 && strstr(got, "3-6:3 ") && strstr(got, fold ? "7-9:0 " : "7-9:5 "),
+			      "list (fold %u, %d blocks): matches \"%s\" vs \"%s\"", fold, blocks, got, want);
+			ac_free(one);
+			ac_free(all);
+		}
+	}
+}
+
 int main(void)
 {
 	static const char *const kernels[] = { "scalar", "SSSE3", "AVX2", "AVX-512BW" };
@@ -369,6 +420,7 @@ int main(void)
 	random_many();
 	large_set();
 	duplicates_cost_nothing();
+	list_equals_one_by_one();
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed != 0;
 }
