@@ -182,6 +182,7 @@ struct qualify {
 	bool exact;
 	bool found;
 	size_t start, end, line_end;
+	size_t shrink; /* see tried_by_grep */
 };
 
 static bool qualifies(const struct qualify *q, size_t s, size_t e)
@@ -206,6 +207,28 @@ static bool longer_match_at(const struct qualify *q, size_t s)
 	       lm.start == s && lm.end > s;
 }
 
+/* grep's regex matcher, at a start s whose longest match is not a whole
+ * word, retries with the longest match at s at least one byte shorter.
+ * Searching for -o or colour from inside a line (not its start), it counts
+ * that limit from where the search began rather than from the line start
+ * (re_match's size argument), so each retry also drops q->shrink bytes,
+ * the distance from the line start to `from`.  Is the non-empty match
+ * (s, e) one of the lengths those retries try? */
+static bool tried_by_grep(const struct qualify *q, size_t s, size_t e)
+{
+	ac_match lm;
+	size_t limit = q->len;
+	while (ac_find(q->m->ac, (const uint8_t *)q->buf, limit, s, AC_LEFTMOST_LONGEST, &lm) &&
+	       lm.start == s && lm.end > s) {
+		if (lm.end <= e)
+			return lm.end == e;
+		if (lm.end - s <= 1 + q->shrink)
+			return false;
+		limit = lm.end - 1 - q->shrink;
+	}
+	return false;
+}
+
 static int qualify_cb(const ac_match *am, void *ctx)
 {
 	struct qualify *q = ctx;
@@ -214,6 +237,8 @@ static int qualify_cb(const ac_match *am, void *ctx)
 	if (!qualifies(q, am->start, am->end))
 		return 0;
 	if (am->start == am->end && q->m->opt.word_regex_rules && longer_match_at(q, am->start))
+		return 0;
+	if (am->end > am->start && q->shrink && !tried_by_grep(q, am->start, am->end))
 		return 0;
 	if (!q->found || am->start < q->start || (am->start == q->start && am->end > q->end)) {
 		q->start = am->start;
@@ -235,7 +260,13 @@ static bool ac_matcher_find(const struct matcher *base, const char *buf, size_t 
 	const struct matcher_ac *m = (const struct matcher_ac *)base;
 	const uint8_t *text = (const uint8_t *)buf;
 	if (m->opt.word || m->opt.line) {
-		struct qualify q = { m, buf, len, from, exact, false, 0, 0, 0 };
+		struct qualify q = { m, buf, len, from, exact, false, 0, 0, 0, 0 };
+		if (exact && m->opt.word_regex_rules) { /* see tried_by_grep */
+			size_t line_start = from;
+			while (line_start > 0 && buf[line_start - 1] != m->opt.eol)
+				line_start--;
+			q.shrink = from - line_start;
+		}
 		ac_scan_overlapping(m->ac, text, len, from, qualify_cb, &q);
 		*start = q.start;
 		*end = q.end;

@@ -159,3 +159,16 @@ load helpers
 	LC_ALL=C.UTF-8 same_as_grep -w -c -e ' ' -e '' -e $'S\303' u
 	in_both_locales same_as_grep -w -b -e ' ' -e '' u
 }
+
+@test "word: -o from inside a line: grep's shorter retries fall short by the offset (regex matcher)" {
+	# "_ " at 2 is no whole word; grep retries at 2 with a limit counted
+	# from where its -o search began (2), not the line start, so the
+	# shorter "_" is never tried and nothing is printed; from the line
+	# start (-c, or -o on "_ 1") the retry finds it
+	fixture t '  _ 1\n_ 1\n'
+	local pats=$'_ \n\n_ \316\262\n_'
+	LC_ALL=C.UTF-8 expect 0 '_\n' -- -F -w -o -i "$pats" t
+	LC_ALL=C.UTF-8 same_as_grep -w -o -i "$pats" t
+	LC_ALL=C.UTF-8 same_as_grep -w -c -i "$pats" t
+	LC_ALL=C.UTF-8 same_as_grep -w -i --color=always "$pats" t
+}
