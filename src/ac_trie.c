@@ -2,9 +2,9 @@
  *
  * Owns: ac_add's pattern store (each pattern's bytes followed by one
  * separator byte, as in a struct pattern_set, so that ac_add_list copies a
- * whole list at once; plus one end offset per pattern), sorting it (MSD radix sort, stable,
- * so the first of duplicates wins) and rebuilding it in that order without
- * duplicates, and the trie built from the sorted
+ * whole list at once; plus one end offset per pattern), sorting it (MSD
+ * radix sort, stable, so the first of duplicates wins) and rebuilding it in
+ * that order without duplicates, and the trie built from the sorted
  * patterns directly in breadth-first numbering, with no intermediate
  * depth-first trie and no renumbering; also the allocator for the
  * automaton's large tables.  Knows nothing of failure links, byte classes or

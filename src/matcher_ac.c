@@ -19,7 +19,6 @@
 
 #include "ac.h"
 
-
 /* Case variants past this many per pattern are not generated (see DESIGN.md). */
 #define MAX_VARIANTS 4096
 

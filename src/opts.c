@@ -135,9 +135,11 @@ struct pat_builder {
 static bool pb_push(struct pat_builder *pb, size_t len)
 {
 	uint32_t *ne = grow(pb->end, &pb->ncap, pb->n + 1, sizeof *ne);
-	if (!ne || pb->len + len >= UINT32_MAX)
+	if (!ne)
 		return false;
 	pb->end = ne;
+	if (pb->len + len >= UINT32_MAX)
+		return false;
 	pb->end[pb->n++] = (uint32_t)(pb->len + len);
 	pb->len += len + 1;
 	return true;
