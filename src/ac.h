@@ -56,12 +56,14 @@ ac_automaton *ac_new(unsigned flags);
  * Returns 0, or -1 when out of memory.  Precondition: not yet compiled. */
 int ac_add(ac_automaton *ac, const void *p, size_t len);
 
-/* Adds `count` patterns laid out as a list of patterns each followed by
- * one separator byte: the first is text[from..end[0]), pattern k > 0 is
- * text[end[k-1] + 1 .. end[k]), and text[end[count-1]] is readable.  The
- * same as ac_add for each in turn, but copied as one block: the cheap way
- * to add a huge list.  Returns 0, or -1 when out of memory. */
-int ac_add_list(ac_automaton *ac, const void *text, size_t from, const uint32_t *end, size_t count);
+/* Adds `count` patterns laid out as a list, each followed by one separator
+ * byte: pattern 0 is text[0..end[0]), pattern k > 0 is
+ * text[end[k-1] + 1 .. end[k]).  Takes text and end (both from malloc)
+ * without copying them: the automaton frees them, also when this fails.
+ * The same as ac_add for each in turn, and the cheap way to add a huge
+ * list, but only into an automaton that has no pattern yet.  Returns 0, or
+ * -1 when patterns were added before or the list is too large. */
+int ac_adopt_list(ac_automaton *ac, void *text, uint32_t *end, size_t count);
 
 /* Caps the vector kernels ac_compile may choose (the CPU's own limit also
  * applies: see ac_simd_used).  For tests and benchmarks; call before

@@ -44,6 +44,7 @@ struct ac_automaton {
 	bool compiled;
 	struct ac_trie trie;
 	uint8_t *pat_bytes;    /* added patterns back to back, folded, until compiled */
+	bool store_adopted;    /* pat_bytes and pat_end came from malloc (ac_adopt_list) */
 	size_t pat_used, pat_cap;
 	uint32_t *pat_end;     /* per pattern id: offset just past its bytes */
 	size_t pat_end_cap;

@@ -29,7 +29,8 @@ struct opts_private; /* defined in opts.c */
 
 /* The patterns back to back in `storage`, each followed by a NUL, and per
  * pattern the offset just past its bytes: 4 bytes of bookkeeping each, so
- * a list of a million words costs little beyond its text. */
+ * a list of a million words costs little beyond its text.  Both arrays come
+ * from malloc, so that the engine can take them (matcher_ac_new). */
 struct pattern_set {
 	char *storage;
 	uint32_t *end;

@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stdint.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <wchar.h>
@@ -53,47 +52,40 @@ static bool worth_threads(const struct config *cfg)
 	       (uint64_t)st.st_size / segment >= 2;
 }
 
-/* A pattern containing NUL can only match text with NUL bytes, and unless
- * binary files are searched as text those bytes end lines: drop it.  The
- * list is copied only when there is one to drop (a huge -f list is not);
- * *copy is then set to that copy, which the caller frees.  False when out
- * of memory. */
-static bool usable_patterns(const struct config *cfg, struct pattern_set *ps, struct pattern_set *copy)
+/* Takes cfg->patterns for the engine into *ps (cfg's set is left empty),
+ * and drops in place each pattern containing NUL unless binary files are
+ * searched as text: it can only match text with NUL bytes, and those bytes
+ * end lines.  False when out of memory (ps then empty). */
+static bool engine_patterns(struct config *cfg, struct pattern_set *ps)
 {
-	static char no_bytes[1];
-	static uint32_t no_end[1];
 	*ps = cfg->patterns;
-	*copy = (struct pattern_set){ NULL, NULL, 0 };
+	cfg->patterns = (struct pattern_set){ NULL, NULL, 0 };
 	if (ps->count == 0) { /* see main: no pattern at all is "" inverted */
-		*ps = (struct pattern_set){ no_bytes, no_end, 1 };
-		return true;
+		free(ps->storage);
+		free(ps->end);
+		*ps = (struct pattern_set){ calloc(1, 1), calloc(1, sizeof *ps->end), 1 };
+		if (ps->storage && ps->end)
+			return true;
+		free(ps->storage);
+		free(ps->end);
+		*ps = (struct pattern_set){ NULL, NULL, 0 };
+		return false;
 	}
 	if (cfg->binary == BINARY_TEXT || cfg->null_data)
 		return true;
-	bool with_nul = false;
-	for (size_t i = 0; i < ps->count && !with_nul; i++) {
-		struct pattern p = pattern_at(ps, i);
-		with_nul = memchr(p.bytes, '\0', p.len) != NULL;
-	}
-	if (!with_nul)
-		return true;
-	copy->storage = malloc((size_t)ps->end[ps->count - 1] + 1);
-	copy->end = malloc(ps->count * sizeof *copy->end);
-	if (!copy->storage || !copy->end) {
-		free(copy->storage);
-		free(copy->end);
-		return false;
-	}
+	size_t kept = 0, from = 0;
 	uint32_t used = 0;
 	for (size_t i = 0; i < ps->count; i++) {
-		struct pattern p = pattern_at(ps, i);
-		if (memchr(p.bytes, '\0', p.len))
+		size_t len = ps->end[i] - from;
+		const char *p = ps->storage + from;
+		from = (size_t)ps->end[i] + 1; /* read before end[kept] is written */
+		if (memchr(p, '\0', len))
 			continue;
-		memcpy(copy->storage + used, p.bytes, p.len + 1); /* with its NUL */
-		copy->end[copy->count++] = used + (uint32_t)p.len;
-		used += (uint32_t)p.len + 1;
+		memmove(ps->storage + used, p, len + 1); /* with its NUL */
+		ps->end[kept++] = used + (uint32_t)len;
+		used += (uint32_t)len + 1;
 	}
-	*ps = *copy;
+	ps->count = kept;
 	return true;
 }
 
@@ -163,82 +155,25 @@ static bool grep_uses_kwset(const struct config *cfg, const struct pattern_set *
 	return true;
 }
 
-/* Returns to the system the whole `block`-aligned blocks within
- * base[from..to), and the offset where the next call should start: past
- * the last block given back, else `from`. */
-static size_t discard_blocks(const char *base, size_t from, size_t to, uintptr_t block)
-{
-	uintptr_t lo = ((uintptr_t)(base + from) + block - 1) & ~(block - 1);
-	uintptr_t hi = (uintptr_t)(base + to) & ~(block - 1);
-	if (hi <= lo)
-		return from;
-	(void)madvise((void *)lo, hi - lo, MADV_DONTNEED);
-	return (size_t)(hi - (uintptr_t)base);
-}
-
-/* Frees ps, giving its pages back first: free() may keep them. */
-static void free_patterns(struct pattern_set *ps)
-{
-	uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE);
-	if (ps->count > 0) {
-		discard_blocks(ps->storage, 0, (size_t)ps->end[ps->count - 1] + 1, page);
-		discard_blocks((const char *)ps->end, 0, ps->count * sizeof *ps->end, page);
-	}
-	free(ps->storage);
-	free(ps->end);
-	*ps = (struct pattern_set){ NULL, NULL, 0 };
-}
-
-/* The patterns handed to the engine: the option parser's, or a copy. */
-struct engine_patterns {
-	struct config *cfg;
-	struct pattern_set ps, copy;
-	size_t bytes_released, ends_released; /* offsets in ps.storage and ps.end */
-};
-
-/* Releasing in whole transparent huge pages: giving back part of one
- * splits it, which costs more than the copy. */
-#define RELEASE_BLOCK ((uintptr_t)2 << 20)
-
-/* match_options.patterns_consumed: nothing reads a pattern once the engine
- * copied it, so a huge list is given back as the copy proceeds and freed
- * at the end: the list (duplicates included) and the engine's copy are
- * never both whole, nor the list and the automaton. */
-static void release_patterns(void *ctx, size_t done)
-{
-	struct engine_patterns *ep = ctx;
-	if (done < ep->ps.count) {
-		size_t bytes = (size_t)ep->ps.end[done - 1] + 1; /* read before its page goes */
-		ep->bytes_released = discard_blocks(ep->ps.storage, ep->bytes_released, bytes, RELEASE_BLOCK);
-		ep->ends_released = discard_blocks((const char *)ep->ps.end, ep->ends_released,
-						   done * sizeof *ep->ps.end, RELEASE_BLOCK);
-		return;
-	}
-	free_patterns(&ep->cfg->patterns);
-	free_patterns(&ep->copy);
-}
-
 static struct matcher *build_matcher(struct config *cfg)
 {
 	struct match_options mo = { cfg->ignore_case, cfg->word_regexp, cfg->line_regexp,
 				    cfg->utf8_locale, cfg->null_data ? '\0' : '\n', cfg->scan_path, false,
-				    cfg->binary != BINARY_TEXT && !cfg->null_data, cfg->simd, false,
-				    NULL, NULL };
+				    cfg->binary != BINARY_TEXT && !cfg->null_data, cfg->simd, false };
 	const char *error = NULL;
-	struct engine_patterns ep = { cfg, { NULL, NULL, 0 }, { NULL, NULL, 0 }, 0, 0 };
-	if (!usable_patterns(cfg, &ep.ps, &ep.copy)) {
+	struct pattern_set ps;
+	if (!engine_patterns(cfg, &ps)) {
 		fprintf(stderr, "acgrep: memory exhausted\n");
 		return NULL;
 	}
-	bool kwset = !cfg->word_regexp || grep_uses_kwset(cfg, &ep.ps);
+	bool kwset = !cfg->word_regexp || grep_uses_kwset(cfg, &ps);
 	mo.word_ignores_before_from = cfg->word_regexp && !cfg->line_regexp && kwset;
 	cfg->match_takes_eol = cfg->word_regexp && cfg->line_regexp && !kwset;
 	mo.word_regex_rules = cfg->word_regexp && !cfg->line_regexp && !mo.word_ignores_before_from;
-	mo.patterns_consumed = release_patterns;
-	mo.patterns_consumed_ctx = &ep;
-	struct matcher *m = cfg->engine == ENGINE_PCRE2 ? matcher_pcre2_new(&ep.ps, &mo, &error)
-							: matcher_ac_new(&ep.ps, &mo, &error);
-	free_patterns(&ep.copy);
+	struct matcher *m = cfg->engine == ENGINE_PCRE2 ? matcher_pcre2_new(&ps, &mo, &error)
+							: matcher_ac_new(&ps, &mo, &error);
+	free(ps.storage); /* matcher_ac_new took it: nothing left */
+	free(ps.end);
 	if (!m)
 		fprintf(stderr, "acgrep: %s\n", error ? error : "cannot compile the patterns");
 	return m;

@@ -33,12 +33,6 @@ struct match_options {
 	 * whose longest match is not a whole word it tries shorter matches
 	 * but never the empty one. */
 	bool word_regex_rules;
-	/* Called (when set) as the engine copies the patterns: it holds its own
-	 * copy of the first `done` of them, and of all when done == count (then
-	 * before it compiles them).  The caller may release what was copied,
-	 * which lowers the peak memory of a huge list. */
-	void (*patterns_consumed)(void *ctx, size_t done);
-	void *patterns_consumed_ctx;
 };
 
 struct matcher;
@@ -70,8 +64,11 @@ struct matcher {
 
 /* Builds a matcher over `patterns` (which never hold '\n': struct
  * pattern).  Returns NULL and sets *error to a static message on failure
- * (e.g. out of memory, PCRE2 not compiled in). */
-struct matcher *matcher_ac_new(const struct pattern_set *patterns,
+ * (e.g. out of memory, PCRE2 not compiled in).  matcher_ac_new takes the
+ * set, its storage and end arrays from malloc: it keeps or frees them, and
+ * leaves *patterns empty, whether it succeeds or not (a huge list is then
+ * never copied). */
+struct matcher *matcher_ac_new(struct pattern_set *patterns,
 			       const struct match_options *opts, const char **error);
 struct matcher *matcher_pcre2_new(const struct pattern_set *patterns,
 				  const struct match_options *opts, const char **error);

@@ -310,50 +310,45 @@ static void ac_matcher_destroy(struct matcher *base)
 
 static const struct matcher_ops ac_ops = { ac_matcher_find, ac_matcher_each, ac_matcher_destroy };
 
-/* Adds patterns i..i+n of ps: as one block, unless each needs a look of its
- * own (its UTF-8 case variants; with -z, a pattern holding NUL is dropped,
- * as it can never lie within one line: patterns never hold '\n'). */
-static int add_patterns(ac_automaton *ac, const struct pattern_set *ps, size_t i, size_t n,
-			const struct match_options *opts)
+/* Adds the patterns of ps and takes them (ps is left empty): the engine
+ * keeps the list itself, unless each pattern needs a look of its own (its
+ * UTF-8 case variants; with -z, a pattern holding NUL is dropped, as it can
+ * never lie within one line: patterns never hold '\n'). */
+static int add_patterns(ac_automaton *ac, struct pattern_set *ps, const struct match_options *opts)
 {
+	struct pattern_set own = *ps;
+	*ps = (struct pattern_set){ NULL, NULL, 0 };
 	bool utf8_fold = opts->ignore_case && opts->utf8;
 	if (!utf8_fold && opts->eol != '\0')
-		return ac_add_list(ac, ps->storage, i ? (size_t)ps->end[i - 1] + 1 : 0, ps->end + i, n);
-	for (size_t k = i; k < i + n; k++) {
-		struct pattern p = pattern_at(ps, k);
+		return ac_adopt_list(ac, own.storage, own.end, own.count);
+	int rc = 0;
+	for (size_t k = 0; k < own.count && rc == 0; k++) {
+		struct pattern p = pattern_at(&own, k);
 		if (opts->eol == '\0' && memchr(p.bytes, '\0', p.len))
 			continue;
-		int rc = utf8_fold ? add_folded_utf8(ac, p.bytes, p.len) : ac_add(ac, p.bytes, p.len);
-		if (rc != 0)
-			return rc;
+		rc = utf8_fold ? add_folded_utf8(ac, p.bytes, p.len) : ac_add(ac, p.bytes, p.len);
 	}
-	return 0;
+	free(own.storage);
+	free(own.end);
+	return rc;
 }
 
-/* match_options.patterns_consumed is told after every this many patterns. */
-#define CONSUMED_EVERY 65536
-
-struct matcher *matcher_ac_new(const struct pattern_set *patterns, const struct match_options *opts,
+struct matcher *matcher_ac_new(struct pattern_set *patterns, const struct match_options *opts,
 			       const char **error)
 {
 	struct matcher_ac *m = calloc(1, sizeof *m);
 	*error = "memory exhausted";
-	if (!m)
+	if (!m || !(m->ac = ac_new(opts->ignore_case ? AC_FOLD_ASCII : 0))) {
+		free(m);
+		free(patterns->storage);
+		free(patterns->end);
+		*patterns = (struct pattern_set){ NULL, NULL, 0 };
 		return NULL;
+	}
 	m->base.ops = &ac_ops;
 	m->opt = *opts;
-	m->ac = ac_new(opts->ignore_case ? AC_FOLD_ASCII : 0);
-	if (!m->ac)
+	if (add_patterns(m->ac, patterns, opts) != 0)
 		goto fail;
-	for (size_t i = 0, n; i < patterns->count; i += n) {
-		n = patterns->count - i < CONSUMED_EVERY ? patterns->count - i : CONSUMED_EVERY;
-		if (add_patterns(m->ac, patterns, i, n, opts) != 0)
-			goto fail;
-		if (opts->patterns_consumed && i + n < patterns->count)
-			opts->patterns_consumed(opts->patterns_consumed_ctx, i + n);
-	}
-	if (opts->patterns_consumed)
-		opts->patterns_consumed(opts->patterns_consumed_ctx, patterns->count);
 	ac_limit_simd(m->ac, (enum ac_simd)opts->simd);
 	if (ac_compile(m->ac, (enum ac_scan_path)opts->scan_path) != 0)
 		goto fail;

@@ -354,6 +354,64 @@ static void duplicates_cost_nothing(void)
 	}
 }
 
+/* A pattern of the sorted-set test: its bytes and length. */
+struct sample {
+	char b[8];
+	size_t len;
+};
+
+static int sample_cmp(const void *x, const void *y)
+{
+	const struct sample *a = x, *b = y;
+	size_t n = a->len < b->len ? a->len : b->len;
+	int c = memcmp(a->b, b->b, n);
+	return c ? c : (a->len > b->len) - (a->len < b->len);
+}
+
+/* The trie of a big set with long runs of equal four-byte prefixes, short
+ * patterns that pad to the same prefix ("a" and "a\0"), NUL and 0xff bytes
+ * and many duplicates (the sort's every path): one state per distinct
+ * prefix, and each pattern, searched for in itself, found whole with the
+ * first id of its duplicates. */
+static void sorted_set(void)
+{
+	enum { N = 20000 };
+	static struct sample pats[N], prefixes[N * 8];
+	static const char alpha[] = { 'a', 'b', '\0', (char)0xff };
+	for (int fold = 0; fold < 2; fold++) {
+		ac_automaton *ac = ac_new(fold ? AC_FOLD_ASCII : 0);
+		size_t np = 0;
+		for (size_t i = 0; i < N; i++) {
+			pats[i].len = rnd(9); /* 0..8, the empty pattern too */
+			for (size_t j = 0; j < pats[i].len; j++)
+				pats[i].b[j] = alpha[rnd(4)];
+			ac_add(ac, pats[i].b, pats[i].len);
+			for (size_t j = 1; j <= pats[i].len; j++) {
+				prefixes[np] = pats[i];
+				prefixes[np++].len = j;
+			}
+		}
+		qsort(prefixes, np, sizeof *prefixes, sample_cmp);
+		size_t distinct = 0;
+		for (size_t k = 0; k < np; k++)
+			distinct += k == 0 || sample_cmp(&prefixes[k - 1], &prefixes[k]) != 0;
+		CHECK(ac_compile(ac, AC_PATH_AUTO) == 0, "sorted set: compile");
+		CHECK(ac_state_count(ac) == distinct + 1, "sorted set (fold %d): states %zu, want %zu", fold,
+		      ac_state_count(ac), distinct + 1);
+		size_t bad = 0;
+		for (size_t i = 0; i < N; i++) {
+			size_t first = 0;
+			while (pats[first].len != pats[i].len || memcmp(pats[first].b, pats[i].b, pats[i].len) != 0)
+				first++;
+			ac_match m;
+			bool found = ac_find(ac, (const uint8_t *)pats[i].b, pats[i].len, 0, AC_LEFTMOST_LONGEST, &m);
+			bad += !found || m.start != 0 || m.end != pats[i].len || m.pattern != first;
+		}
+		CHECK(bad == 0, "sorted set (fold %d): %zu patterns not found whole with their first id", fold, bad);
+		ac_free(ac);
+	}
+}
+
 /* Every leftmost-longest match of ac in text as "start-end:id " into out. */
 static void all_matches(const ac_automaton *ac, const char *text, size_t len, char *out, size_t cap)
 {
@@ -368,37 +426,51 @@ static void all_matches(const ac_automaton *ac, const char *text, size_t len, ch
 	}
 }
 
-/* ac_add_list is ac_add for each pattern in turn: the same states, memory,
- * ids and matches, whether the list comes in one block or two (from > 0),
- * with empty patterns, a NUL inside one, and case folding.  The separator
- * byte's value is ignored. */
-static void list_equals_one_by_one(void)
+/* A malloc'd copy of n bytes, for ac_adopt_list. */
+static void *copy_of(const void *p, size_t n)
+{
+	void *q = malloc(n);
+	if (!q)
+		abort();
+	return memcpy(q, p, n);
+}
+
+/* ac_adopt_list is ac_add for each pattern in turn: the same states,
+ * memory, ids and matches, with empty patterns, a NUL inside one, and case
+ * folding; also when more patterns are added after it (the store then
+ * moves into the automaton's own tables).  The separator byte's value is
+ * ignored.  Adopting into an automaton that has patterns fails (and frees
+ * the list: valgrind checks). */
+static void adopted_equals_one_by_one(void)
 {
 	static const char list[] = "ab||Abc|b\0c||aB|"; /* "ab" "" "Abc" "b\0c" "" "aB" */
 	static const uint32_t end[] = { 2, 3, 7, 11, 12, 15 };
 	static const char text[] = "xx b\0c aB abc";
 	for (unsigned fold = 0; fold < 2; fold++) {
-		for (int blocks = 1; blocks <= 2; blocks++) {
+		for (size_t adopted = 4; adopted <= 6; adopted += 2) {
 			ac_automaton *one = ac_new(fold ? AC_FOLD_ASCII : 0);
 			ac_automaton *all = ac_new(fold ? AC_FOLD_ASCII : 0);
 			for (size_t k = 0; k < 6; k++) {
 				size_t from = k ? end[k - 1] + 1 : 0;
 				ac_add(one, list + from, end[k] - from);
 			}
-			bool added = blocks == 1 ? ac_add_list(all, list, 0, end, 6) == 0
-						 : ac_add_list(all, list, 0, end, 2) == 0 &&
-							   ac_add_list(all, list, end[1] + 1, end + 2, 4) == 0;
+			bool added = ac_adopt_list(all, copy_of(list, end[adopted - 1] + 1),
+						   copy_of(end, adopted * sizeof *end), adopted) == 0;
+			for (size_t k = adopted; k < 6; k++)
+				added = added && ac_add(all, list + end[k - 1] + 1, end[k] - end[k - 1] - 1) == 0;
+			CHECK(ac_adopt_list(all, copy_of(list, 3), copy_of(end, sizeof *end), 1) == -1,
+			      "list (fold %u, %zu adopted): adopting into a non-empty automaton", fold, adopted);
 			CHECK(added && ac_compile(one, AC_PATH_AUTO) == 0 && ac_compile(all, AC_PATH_AUTO) == 0,
-			      "list (fold %u, %d blocks): compile", fold, blocks);
+			      "list (fold %u, %zu adopted): compile", fold, adopted);
 			CHECK(ac_state_count(one) == ac_state_count(all) &&
 				      ac_memory_bytes(one) == ac_memory_bytes(all),
-			      "list (fold %u, %d blocks): states %zu vs %zu", fold, blocks,
+			      "list (fold %u, %zu adopted): states %zu vs %zu", fold, adopted,
 			      ac_state_count(one), ac_state_count(all));
 			char want[256], got[256];
 			all_matches(one, text, sizeof text - 1, want, sizeof want);
 			all_matches(all, text, sizeof text - 1, got, sizeof got);
 			CHECK(strcmp(want, got) == 0 && strstr(got, "3-6:3 ") && strstr(got, fold ? "7-9:0 " : "7-9:5 "),
-			      "list (fold %u, %d blocks): matches \"%s\" vs \"%s\"", fold, blocks, got, want);
+			      "list (fold %u, %zu adopted): matches \"%s\" vs \"%s\"", fold, adopted, got, want);
 			ac_free(one);
 			ac_free(all);
 		}
@@ -420,7 +492,8 @@ int main(void)
 	random_many();
 	large_set();
 	duplicates_cost_nothing();
-	list_equals_one_by_one();
+	sorted_set();
+	adopted_equals_one_by_one();
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed != 0;
 }

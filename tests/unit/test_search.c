@@ -66,12 +66,12 @@ static const struct optset optsets[] = {
 static const char *tmpdir;
 
 /* Runs acgrep's modules on `file` and returns what they printed. */
-static char *run_acgrep(const struct optset *o, struct pattern_set *ps, const char *file,
+static char *run_acgrep(const struct optset *o, const struct pattern *items, size_t np, const char *file,
 			int scan_path, enum input_io io, size_t chunk, size_t *out_len)
 {
 	static struct config cfg;
 	memset(&cfg, 0, sizeof cfg);
-	cfg.patterns = *ps;
+	struct pattern_set ps = pattern_list(items, np); /* the matcher takes it */
 	cfg.only_matching = o->only;
 	cfg.count = o->count;
 	cfg.invert = o->invert;
@@ -86,9 +86,9 @@ static char *run_acgrep(const struct optset *o, struct pattern_set *ps, const ch
 	cfg.group_separator = "--";
 	cfg.binary = BINARY_BINARY;
 	struct match_options mo = { o->icase, o->word, o->line, false, '\n', scan_path, o->only && o->word, true, 0,
-				     false, NULL, NULL };
+				     false };
 	const char *err;
-	struct matcher *m = matcher_ac_new(ps, &mo, &err);
+	struct matcher *m = matcher_ac_new(&ps, &mo, &err);
 	struct printer pr;
 	printer_init(&pr, &cfg, m);
 	struct searcher s = { &cfg, m, &pr, false, false, NULL, NULL, NULL };
@@ -133,7 +133,6 @@ static void check(const char *name, const char *const *pats, size_t np, const ch
 		jl += (size_t)snprintf(joined + jl, sizeof joined - jl, "%s\n", pats[i]);
 	}
 	spew(patfile, joined, jl);
-	struct pattern_set ps = pattern_list(items, np);
 	static const int scan_paths[] = { AC_PATH_DFA, AC_PATH_BITMAP, AC_PATH_MEMCHR, AC_PATH_TEDDY,
 					  AC_PATH_HASH };
 	static const size_t chunks[] = { 1, 2, 3, 7, 64, 0 };
@@ -152,7 +151,7 @@ static void check(const char *name, const char *const *pats, size_t np, const ch
 					if (io == 0 && ci > 0)
 						continue; /* chunks only matter to read() */
 					size_t got_len;
-					char *got = run_acgrep(o, &ps, file, scan_paths[si],
+					char *got = run_acgrep(o, items, np, file, scan_paths[si],
 							       io == 0 ? INPUT_IO_MMAP : INPUT_IO_READ, chunks[ci], &got_len);
 					if (got && got_len == ref_len && memcmp(got, ref, ref_len) == 0) {
 						passed++;
@@ -166,7 +165,6 @@ static void check(const char *name, const char *const *pats, size_t np, const ch
 				}
 		free(ref);
 	}
-	pattern_list_free(&ps);
 }
 
 int main(void)
