@@ -122,6 +122,9 @@ static const struct tcase cases[] = {
 	{"-f trailing blank line", {"-f", "pblank"}, RUN, "npats=2 pats=foo|", NULL, NULL, {0}, NULL},
 	{"-f CRLF keeps CR", {"-f", "pcrlf"}, RUN, "npats=2 pats=foo\\r|bar\\r", NULL, NULL, {0}, NULL},
 	{"-f NUL byte", {"-f", "pnul"}, RUN, "npats=1 pats=a\\0b", NULL, NULL, {0}, NULL},
+	{"-f lines across words", {"-f", "pwords", "-e", "z"}, RUN,
+	 "npats=17 pats=|a|bb|ccc|dddd|eeeee|ffffff|ggggggg|hhhhhhhh|iiiiiiiii|jjjjjjjjjj|kkkkkkkkkkk|"
+	 "llllllllllll|||mmmmmmmmmmmmmmmmm|z", NULL, NULL, {0}, NULL},
 	{"-f and -e in order", {"-f", "pnl", "-e", "x", "--file=pmid", "--regexp=y"}, RUN,
 	 "pats=foo|x|foo||bar|y", NULL, NULL, {0}, NULL},
 	{"-f - reads stdin", {"-f", "-", "f"}, RUN, "pats=s1|s2 files=f", NULL, NULL, {0}, "s1\ns2"},
@@ -562,6 +565,9 @@ static const struct { const char *name, *data; size_t len; } fixtures[] = {
 	FIXTURE("pblank", "foo\n\n"),
 	FIXTURE("pcrlf", "foo\r\nbar\r\n"),
 	FIXTURE("pnul", "a\0b\n"),
+	/* lines of 0 to 17 bytes: every place a newline can take in a word */
+	FIXTURE("pwords", "\na\nbb\nccc\ndddd\neeeee\nffffff\nggggggg\nhhhhhhhh\niiiiiiiii\n"
+			  "jjjjjjjjjj\nkkkkkkkkkkk\nllllllllllll\n\n\nmmmmmmmmmmmmmmmmm"),
 	FIXTURE("xf", "a.c  \n\n \t\n b\n*.o"),
 	FIXTURE("xcrlf", "p\r\nq\r"),
 };
