@@ -35,6 +35,7 @@ struct pattern_set {
 	char *storage;
 	uint32_t *end;
 	size_t count;
+	bool holds_nul; /* some pattern contains a NUL byte */
 };
 
 /* Pattern i (< ps->count) of ps. */

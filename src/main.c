@@ -59,19 +59,19 @@ static bool worth_threads(const struct config *cfg)
 static bool engine_patterns(struct config *cfg, struct pattern_set *ps)
 {
 	*ps = cfg->patterns;
-	cfg->patterns = (struct pattern_set){ NULL, NULL, 0 };
+	cfg->patterns = (struct pattern_set){ NULL, NULL, 0, false };
 	if (ps->count == 0) { /* see main: no pattern at all is "" inverted */
 		free(ps->storage);
 		free(ps->end);
-		*ps = (struct pattern_set){ calloc(1, 1), calloc(1, sizeof *ps->end), 1 };
+		*ps = (struct pattern_set){ calloc(1, 1), calloc(1, sizeof *ps->end), 1, false };
 		if (ps->storage && ps->end)
 			return true;
 		free(ps->storage);
 		free(ps->end);
-		*ps = (struct pattern_set){ NULL, NULL, 0 };
+		*ps = (struct pattern_set){ NULL, NULL, 0, false };
 		return false;
 	}
-	if (cfg->binary == BINARY_TEXT || cfg->null_data)
+	if (cfg->binary == BINARY_TEXT || cfg->null_data || !ps->holds_nul)
 		return true;
 	size_t kept = 0, from = 0;
 	uint32_t used = 0;
@@ -86,6 +86,7 @@ static bool engine_patterns(struct config *cfg, struct pattern_set *ps)
 		used += (uint32_t)len + 1;
 	}
 	ps->count = kept;
+	ps->holds_nul = false;
 	return true;
 }
 

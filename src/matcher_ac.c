@@ -317,7 +317,7 @@ static const struct matcher_ops ac_ops = { ac_matcher_find, ac_matcher_each, ac_
 static int add_patterns(ac_automaton *ac, struct pattern_set *ps, const struct match_options *opts)
 {
 	struct pattern_set own = *ps;
-	*ps = (struct pattern_set){ NULL, NULL, 0 };
+	*ps = (struct pattern_set){ NULL, NULL, 0, false };
 	bool utf8_fold = opts->ignore_case && opts->utf8;
 	if (!utf8_fold && opts->eol != '\0')
 		return ac_adopt_list(ac, own.storage, own.end, own.count);
@@ -342,7 +342,7 @@ struct matcher *matcher_ac_new(struct pattern_set *patterns, const struct match_
 		free(m);
 		free(patterns->storage);
 		free(patterns->end);
-		*patterns = (struct pattern_set){ NULL, NULL, 0 };
+		*patterns = (struct pattern_set){ NULL, NULL, 0, false };
 		return NULL;
 	}
 	m->base.ops = &ac_ops;

@@ -135,6 +135,7 @@ struct pat_builder {
 	size_t len, cap;
 	uint32_t *end;
 	size_t n, ncap;
+	bool holds_nul;
 };
 
 /* Records the pattern of `len` bytes just stored at the end of pb->bytes
@@ -160,6 +161,7 @@ static bool pb_add(struct pat_builder *pb, const char *p, size_t len)
 		return false;
 	pb->bytes = nb;
 	memcpy(pb->bytes + pb->len, p, len);
+	pb->holds_nul = pb->holds_nul || memchr(p, '\0', len);
 	pb->bytes[pb->len + len] = '\0';
 	return pb_push(pb, len);
 }
@@ -191,6 +193,7 @@ static void pb_finish(struct pat_builder *pb, struct pattern_set *set)
 	set->storage = pb->bytes;
 	set->end = pb->end;
 	set->count = pb->n;
+	set->holds_nul = pb->holds_nul;
 	memset(pb, 0, sizeof *pb);
 }
 
@@ -238,10 +241,10 @@ static int file_error(const char *path, int err)
 	return 2;
 }
 
-/* The bytes among the 8 at p that are '\n', as the low bit of each byte
- * in memory order (p[k] is bit 8k): exact, no borrow crosses bytes.  Their
+/* The bytes among the 8 at p that equal c, as the low bit of each byte in
+ * memory order (p[k] is bit 8k): exact, no borrow crosses bytes.  Their
  * number is then the top byte of the product with 0x0101010101010101. */
-static uint64_t newline_bits(const char *p)
+static uint64_t byte_bits(const char *p, unsigned char c)
 {
 	const uint64_t low7 = UINT64_C(0x7f7f7f7f7f7f7f7f);
 	uint64_t x;
@@ -249,7 +252,7 @@ static uint64_t newline_bits(const char *p)
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
 	x = __builtin_bswap64(x);
 #endif
-	x ^= UINT64_C(0x0a0a0a0a0a0a0a0a); /* '\n' bytes become zero */
+	x ^= UINT64_C(0x0101010101010101) * c; /* bytes equal to c become zero */
 	return (~(((x & low7) + low7) | x | low7)) >> 7;
 }
 
@@ -302,15 +305,19 @@ static int read_pattern_file(struct pat_builder *pb, const char *path)
 	text[len] = '\n'; /* the last line's end, then padding */
 	memset(text + len + 1, 0, 7);
 	size_t lines = 0; /* room for every line at once: no copies while growing */
-	for (size_t i = 0; i <= len; i += 8)
-		lines += (size_t)((newline_bits(text + i) * UINT64_C(0x0101010101010101)) >> 56);
+	uint64_t nul = 0;
+	for (size_t i = 0; i <= len; i += 8) {
+		lines += (size_t)((byte_bits(text + i, '\n') * UINT64_C(0x0101010101010101)) >> 56);
+		nul |= byte_bits(text + i, '\0') & (i + 8 <= len ? ~(uint64_t)0 : (UINT64_C(1) << 8 * (len - i)) - 1);
+	}
+	pb->holds_nul = pb->holds_nul || nul;
 	uint32_t *ne = grow(pb->end, &pb->ncap, pb->n + lines, sizeof *ne);
 	if (!ne)
 		return oom();
 	pb->end = ne;
 	uint32_t *end = ne + pb->n;
 	for (size_t i = 0; i <= len; i += 8)
-		for (uint64_t nl = newline_bits(text + i); nl; nl = clear_lowest(nl)) {
+		for (uint64_t nl = byte_bits(text + i, '\n'); nl; nl = clear_lowest(nl)) {
 			size_t at = i + ctz64(nl) / 8;
 			text[at] = '\0';
 			*end++ = (uint32_t)(start + at);

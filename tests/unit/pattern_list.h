@@ -16,12 +16,13 @@ static inline struct pattern_set pattern_list(const struct pattern *pats, size_t
 	size_t bytes = 1;
 	for (size_t i = 0; i < n; i++)
 		bytes += pats[i].len + 1;
-	struct pattern_set ps = { malloc(bytes), malloc((n ? n : 1) * sizeof(uint32_t)), n };
+	struct pattern_set ps = { malloc(bytes), malloc((n ? n : 1) * sizeof(uint32_t)), n, false };
 	if (!ps.storage || !ps.end)
 		abort();
 	size_t used = 0;
 	for (size_t i = 0; i < n; i++) {
 		memcpy(ps.storage + used, pats[i].bytes, pats[i].len);
+		ps.holds_nul = ps.holds_nul || memchr(pats[i].bytes, '\0', pats[i].len);
 		ps.storage[used + pats[i].len] = '\0';
 		ps.end[i] = (uint32_t)(used + pats[i].len);
 		used += pats[i].len + 1;

@@ -121,10 +121,11 @@ static const struct tcase cases[] = {
 	{"-f empty middle line", {"-f", "pmid"}, RUN, "npats=3 pats=foo||bar", NULL, NULL, {0}, NULL},
 	{"-f trailing blank line", {"-f", "pblank"}, RUN, "npats=2 pats=foo|", NULL, NULL, {0}, NULL},
 	{"-f CRLF keeps CR", {"-f", "pcrlf"}, RUN, "npats=2 pats=foo\\r|bar\\r", NULL, NULL, {0}, NULL},
-	{"-f NUL byte", {"-f", "pnul"}, RUN, "npats=1 pats=a\\0b", NULL, NULL, {0}, NULL},
+	{"-f NUL byte", {"-f", "pnul"}, RUN, "npats=1 pats=a\\0b nul=1", NULL, NULL, {0}, NULL},
+	{"-f NUL only after the last line", {"-f", "pnl", "-f", "pwords"}, RUN, "npats=17 nul=0", NULL, NULL, {0}, NULL},
 	{"-f lines across words", {"-f", "pwords", "-e", "z"}, RUN,
 	 "npats=17 pats=|a|bb|ccc|dddd|eeeee|ffffff|ggggggg|hhhhhhhh|iiiiiiiii|jjjjjjjjjj|kkkkkkkkkkk|"
-	 "llllllllllll|||mmmmmmmmmmmmmmmmm|z", NULL, NULL, {0}, NULL},
+	 "llllllllllll|||mmmmmmmmmmmmmmmmm|z nul=0", NULL, NULL, {0}, NULL},
 	{"-f and -e in order", {"-f", "pnl", "-e", "x", "--file=pmid", "--regexp=y"}, RUN,
 	 "pats=foo|x|foo||bar|y", NULL, NULL, {0}, NULL},
 	{"-f - reads stdin", {"-f", "-", "f"}, RUN, "pats=s1|s2 files=f", NULL, NULL, {0}, "s1\ns2"},
@@ -379,7 +380,7 @@ static const char *describe(const struct config *c, const char *key, char *buf, 
 		{"Z", c->null_after_name}, {"T", c->initial_tab}, {"z", c->null_data}, {"B", c->before}, {"A", c->after},
 		{"color", c->color}, {"lb", c->line_buffered}, {"chunk", (long long)c->read_chunk},
 		{"scan", c->scan_path}, {"rv", c->colors.reverse}, {"ne", c->colors.no_erase},
-		{"utf8", c->utf8_locale},
+		{"utf8", c->utf8_locale}, {"nul", c->patterns.holds_nul},
 	};
 	struct { const char *k; const char *v; } strs[] = {
 		{"label", nn(c->label)}, {"order", nn(c->filter_order)}, {"sep", nn(c->group_separator)},

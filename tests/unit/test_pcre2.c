@@ -470,7 +470,7 @@ static void test_random(bool utf, int rounds)
 int main(void)
 {
 	/* A build without PCRE2 must refuse with its message, and that's all. */
-	struct pattern_set none = { NULL, NULL, 0 };
+	struct pattern_set none = { NULL, NULL, 0, false };
 	struct match_options mo = { .eol = '\n' };
 	const char *err = NULL;
 	struct matcher *probe = matcher_pcre2_new(&none, &mo, &err);
