@@ -3,17 +3,17 @@
  * Owns: ac_add's pattern store (each pattern's bytes followed by one
  * separator byte, as in a struct pattern_set, so that ac_adopt_list takes a
  * whole list as it is; plus one end offset per pattern), sorting it (MSD
- * radix sort, stable, so the first of duplicates wins) and rebuilding it in
- * that order without duplicates, and the trie built from the sorted
- * patterns directly in breadth-first numbering, with no intermediate
- * depth-first trie and no renumbering; also the allocator for the
- * automaton's large tables.  Knows nothing of failure links, byte classes or
+ * radix sort, stable, which finds the duplicates: the first copy wins, the
+ * others are dropped), rebuilding it in that order, and the trie built
+ * from the sorted patterns directly in breadth-first numbering, with no
+ * intermediate depth-first trie and no renumbering; also the allocator for
+ * the automaton's large tables.  Knows nothing of failure links, byte classes or
  * scanning (ac_build.c).
  *
  * The breadth-first construction: in sorted order a pattern adds the nodes
  * at depths lcp+1..len, where lcp is its common prefix with its predecessor
- * (duplicates add none).  Breadth-first order with children in byte order
- * is order by (depth, prefix), so counting the new nodes per depth gives
+ * (less than len: no duplicates are left).  Breadth-first order with
+ * children in byte order is order by (depth, prefix), so counting the new nodes per depth gives
  * each depth's first id, and a second pass hands out ids per depth in
  * sorted order.  Each pass is sequential within a depth.
  */
@@ -128,21 +128,14 @@ void *ac_table_grow(void *q, size_t bytes)
 	memcpy(&old, p, sizeof old);
 	if (total <= old)
 		return q;
-	if (old >= TABLE_HUGE) { /* new pages of an anonymous mapping are zero */
-		bool aligned = total < HUGE_PAGE || ((uintptr_t)p & (HUGE_PAGE - 1)) == 0;
-		char *np = aligned ? mremap(p, old, total, 0) : MAP_FAILED; /* in place, */
-		if (np == MAP_FAILED) { /* else moved to an aligned mapping */
-			char *to = map_table(total);
-			np = to ? mremap(p, old, total, MREMAP_MAYMOVE | MREMAP_FIXED, to) : MAP_FAILED;
-			if (np == MAP_FAILED) {
-				if (to)
-					munmap(to, total);
-				return NULL;
-			}
+	bool aligned = total < HUGE_PAGE || ((uintptr_t)p & (HUGE_PAGE - 1)) == 0;
+	if (old >= TABLE_HUGE && aligned) { /* new pages of an anonymous mapping are zero */
+		char *np = mremap(p, old, total, 0); /* in place only: a move would lose the alignment */
+		if (np != MAP_FAILED) {
+			(void)madvise(np, total, MADV_HUGEPAGE);
+			memcpy(np, &total, sizeof total);
+			return np + TABLE_HEADER;
 		}
-		(void)madvise(np, total, MADV_HUGEPAGE);
-		memcpy(np, &total, sizeof total);
-		return np + TABLE_HEADER;
 	}
 	char *nq = ac_table_reserve(bytes);
 	if (!nq)
@@ -313,7 +306,8 @@ static inline uint32_t pat_start(const struct store *st, uint32_t i)
 }
 
 /* Orders patterns i and j by bytes from offset `depth` on (the first depth
- * bytes are equal), shorter first, then by id. */
+ * bytes are equal), shorter first, then by id: -2 or 2 when their bytes
+ * differ, -1 or 1 when only their ids do (duplicates), 0 when i == j. */
 static int pat_cmp(const struct store *st, uint32_t i, uint32_t j, uint32_t depth)
 {
 	uint32_t si = pat_start(st, i), sj = pat_start(st, j);
@@ -321,16 +315,35 @@ static int pat_cmp(const struct store *st, uint32_t i, uint32_t j, uint32_t dept
 	uint32_t n = li < lj ? li : lj;
 	int c = n > depth ? memcmp(st->bytes + si + depth, st->bytes + sj + depth, n - depth) : 0;
 	if (c)
-		return c;
+		return c < 0 ? -2 : 2;
 	if (li != lj)
-		return li < lj ? -1 : 1;
+		return li < lj ? -2 : 2;
 	return i < j ? -1 : i > j;
 }
 
-static bool pat_equal(const struct store *st, uint32_t i, uint32_t j)
+/* Marks in ord (ids stay below 2^31: each takes a byte of the store) a
+ * duplicate of the pattern before it, which the sort found. */
+#define DUPLICATE 0x80000000u
+
+/* Sorts ord[0..n) (ascending on entry, first depth bytes equal) by
+ * insertion and marks duplicates: ids arrive in ascending order, so a
+ * pattern whose bytes equal its left neighbour's when it is placed is a
+ * later copy, and nothing is ever placed between the two. */
+static void small_sort(const struct store *st, uint32_t *ord, uint32_t n, uint32_t depth)
 {
-	uint32_t si = pat_start(st, i), sj = pat_start(st, j), len = st->end[i] - si;
-	return st->end[j] - sj == len && memcmp(st->bytes + si, st->bytes + sj, len) == 0;
+	bool dup[16] = { false };
+	for (uint32_t k = 1; k < n; k++) {
+		uint32_t v = ord[k], j = k;
+		int c = 2;
+		for (; j > 0 && (c = pat_cmp(st, ord[j - 1], v, depth)) > 0; j--) {
+			ord[j] = ord[j - 1];
+			dup[j] = dup[j - 1];
+		}
+		ord[j] = v;
+		dup[j] = j > 0 && c == -1;
+	}
+	for (uint32_t k = 1; k < n; k++)
+		ord[k] |= dup[k] ? DUPLICATE : 0;
 }
 
 struct range {
@@ -339,8 +352,9 @@ struct range {
 
 /* Sorts ord[0..m) (pattern ids, ascending on entry) by pattern bytes:
  * an MSD radix sort with an explicit stack, insertion sort for small
- * ranges.  Distribution is stable, so equal patterns keep id order.
- * tmp and key hold m entries.  Returns 0, or -1 when out of memory. */
+ * ranges.  Distribution is stable, so equal patterns keep id order, and
+ * every copy after the first is marked DUPLICATE.  tmp and key hold m
+ * entries.  Returns 0, or -1 when out of memory. */
 static int radix_sort(const struct store *st, uint32_t *ord, uint32_t *tmp, uint16_t *key, uint32_t m)
 {
 	size_t cap = 64, top = 0;
@@ -351,12 +365,7 @@ static int radix_sort(const struct store *st, uint32_t *ord, uint32_t *tmp, uint
 	while (top) {
 		struct range r = stack[--top];
 		if (r.hi - r.lo <= 16) {
-			for (uint32_t k = r.lo + 1; k < r.hi; k++) {
-				uint32_t v = ord[k], j = k;
-				for (; j > r.lo && pat_cmp(st, ord[j - 1], v, r.depth) > 0; j--)
-					ord[j] = ord[j - 1];
-				ord[j] = v;
-			}
+			small_sort(st, ord + r.lo, r.hi - r.lo, r.depth);
 			continue;
 		}
 		uint32_t count[257] = { 0 };
@@ -388,7 +397,9 @@ static int radix_sort(const struct store *st, uint32_t *ord, uint32_t *tmp, uint
 			}
 			stack = ns;
 		}
-		for (int b = 1; b < 257; b++) /* bucket 0: ended here, all equal */
+		for (uint32_t k = r.lo + 1; k < pos[0]; k++) /* bucket 0: ended here, all equal */
+			ord[k] |= DUPLICATE;
+		for (int b = 1; b < 257; b++)
 			if (count[b] > 1)
 				stack[top++] = (struct range){ pos[b] - count[b], pos[b], r.depth + 1 };
 	}
@@ -398,62 +409,70 @@ static int radix_sort(const struct store *st, uint32_t *ord, uint32_t *tmp, uint
 
 /* ---- the breadth-first trie --------------------------------------------- */
 
-/* Fills ord[0..m) with the ids of the non-empty patterns in sorted order
- * and sets *in_order when they were already stored so, without duplicates.
- * tmp holds m entries. */
+/* Fills ord[0..*m) with the ids of the *m non-empty patterns in sorted
+ * order, each duplicate dropped (*m is then their number), and sets
+ * *in_order when they were already stored so, without duplicates.  tmp
+ * holds *m entries. */
 static int sort_patterns(const struct store *st, uint32_t n_ids, uint32_t *ord, uint32_t *tmp,
-			 uint32_t m, bool *in_order)
+			 uint32_t *m, bool *in_order)
 {
 	uint32_t k = 0;
 	for (uint32_t i = 0; i < n_ids; i++)
 		if (st->end[i] != pat_start(st, i))
 			ord[k++] = i;
-	bool sorted = true, unique = true;
-	for (k = 1; k < m && sorted; k++) {
+	bool sorted = true;
+	for (k = 1; k < *m && sorted; k++)
 		sorted = pat_cmp(st, ord[k - 1], ord[k], 0) < 0;
-		unique = unique && !pat_equal(st, ord[k - 1], ord[k]);
+	if (sorted) { /* only duplicates to mark: each is next to its first copy */
+		for (uint32_t first = 0, j = 1; j < *m; j++) {
+			if (pat_cmp(st, ord[first], ord[j], 0) == -1)
+				ord[j] |= DUPLICATE;
+			else
+				first = j;
+		}
+	} else {
+		uint16_t *key = ac_table_alloc((size_t)*m * sizeof *key);
+		int rc = key ? radix_sort(st, ord, tmp, key, *m) : -1;
+		ac_table_free(key);
+		if (rc != 0)
+			return rc;
 	}
-	*in_order = sorted && unique;
-	if (sorted)
-		return 0;
-	uint16_t *key = ac_table_alloc((size_t)m * sizeof *key);
-	int rc = key ? radix_sort(st, ord, tmp, key, m) : -1;
-	ac_table_free(key);
-	return rc;
+	uint32_t u = 0;
+	for (k = 0; k < *m; k++)
+		if (!(ord[k] & DUPLICATE))
+			ord[u++] = ord[k];
+	*in_order = sorted && u == *m;
+	*m = u;
+	return 0;
 }
 
-/* Rebuilds the store with the patterns in sorted order ord[0..*m) and each
- * duplicate dropped, so that building the trie reads it front to back and
- * duplicates cost no memory from here on.  On return ord[k] is the pattern
- * id of the new store's k-th pattern and *m their number.  Returns 0, or -1
- * when out of memory (the store is then unchanged). */
-static int store_compact(ac_automaton *ac, uint32_t *ord, uint32_t *m)
+/* Rebuilds the store with the patterns ord[0..m) in that order (sorted,
+ * without duplicates), so that building the trie reads it front to back
+ * and duplicates cost no memory from here on.  On return ord[k] is the
+ * pattern id of the new store's k-th pattern.  Returns 0, or -1 when out of
+ * memory (the store is then unchanged). */
+static int store_compact(ac_automaton *ac, uint32_t *ord, uint32_t m)
 {
 	struct store old = { ac->pat_bytes, ac->pat_end };
 	uint8_t *bytes = ac_table_reserve(ac->pat_used); /* only the pages used become resident */
-	uint32_t *end = ac_table_reserve((size_t)*m * sizeof *end);
+	uint32_t *end = ac_table_reserve((size_t)m * sizeof *end);
 	if (!bytes || !end) {
 		ac_table_free(bytes);
 		ac_table_free(end);
 		return -1;
 	}
-	uint32_t u = 0, used = 0;
-	for (uint32_t k = 0; k < *m; k++) {
+	uint32_t used = 0;
+	for (uint32_t k = 0; k < m; k++) {
 		uint32_t i = ord[k], s = pat_start(&old, i), len = old.end[i] - s;
-		uint32_t prev = u > 1 ? end[u - 2] + 1 : 0; /* where the last one kept starts */
-		if (u > 0 && end[u - 1] - prev == len && memcmp(bytes + prev, old.bytes + s, len) == 0)
-			continue; /* a duplicate of the pattern before: sorting kept the first */
 		memcpy(bytes + used, old.bytes + s, len + 1); /* with its separator */
-		end[u] = used + len;
+		end[k] = used + len;
 		used += len + 1;
-		ord[u++] = i;
 	}
 	ac_store_free(ac);
 	ac->pat_bytes = bytes;
 	ac->pat_end = end;
 	ac->pat_used = ac->pat_cap = used;
-	ac->pat_end_cap = *m;
-	*m = u;
+	ac->pat_end_cap = m;
 	return 0;
 }
 
@@ -487,8 +506,6 @@ static void assign_ids(ac_automaton *ac, const struct store *st, const uint32_t 
 	for (uint32_t k = 0; k < m; k++) {
 		uint32_t i = sorted_at(ord, compacted, k), s = pat_start(st, i), len = st->end[i] - s;
 		const uint8_t *p = st->bytes + s;
-		if (lcp[k] == len)
-			continue; /* a duplicate: its first copy is the terminal */
 		for (uint32_t d = lcp[k] + 1; d <= len; d++) {
 			uint32_t id = next[d]++;
 			path[d] = id;
@@ -515,15 +532,15 @@ int ac_trie_build(ac_automaton *ac)
 	uint32_t *path = ac_table_alloc(depths * sizeof *path);
 	int rc = -1;
 	bool in_order = false;
-	if (!ord || !lcp || !next || !path || sort_patterns(&st, ac->n_patterns, ord, lcp, m, &in_order) != 0)
+	if (!ord || !lcp || !next || !path || sort_patterns(&st, ac->n_patterns, ord, lcp, &m, &in_order) != 0)
 		goto out;
 	if (!in_order) { /* lcp only served the sort: make room for the new store */
 		ac_table_free(lcp);
 		lcp = NULL;
-		if (store_compact(ac, ord, &m) != 0)
+		ac_table_shrink(ord, (size_t)m * sizeof *ord); /* the duplicates' room too */
+		if (store_compact(ac, ord, m) != 0)
 			goto out;
 		st = (struct store){ ac->pat_bytes, ac->pat_end };
-		ac_table_shrink(ord, (size_t)m * sizeof *ord);
 		if (!(lcp = ac_table_alloc((size_t)m * sizeof *lcp)))
 			goto out;
 	}
@@ -533,11 +550,9 @@ int ac_trie_build(ac_automaton *ac)
 	for (uint32_t k = 0; k < m; k++) {
 		uint32_t i = sorted_at(ord, compacted, k), len = st.end[i] - pat_start(&st, i);
 		lcp[k] = k ? pat_lcp(&st, sorted_at(ord, compacted, k - 1), i) : 0;
-		if (lcp[k] < len) {
-			next[lcp[k] + 1]++;
-			next[len + 1]--;
-			n += len - lcp[k];
-		}
+		next[lcp[k] + 1]++;
+		next[len + 1]--;
+		n += len - lcp[k];
 	}
 	if (n > AC_ID_MASK)
 		goto out;

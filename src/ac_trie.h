@@ -25,7 +25,9 @@ void *ac_table_reserve(size_t bytes);
 
 /* Returns table q (NULL: none yet) grown to hold `bytes`, its contents kept
  * and the rest zeroed; NULL when out of memory (q is then untouched).
- * Large tables grow in place or by remapping, never by copying. */
+ * Large tables grow in place where they can, else they are copied into a
+ * new table (2 MiB-aligned): grown by doubling, the copies add up to less
+ * than the final size. */
 void *ac_table_grow(void *q, size_t bytes);
 
 /* Gives back what table q holds past its first `bytes` (large tables
