@@ -325,13 +325,16 @@ static int pat_cmp(const struct store *st, uint32_t i, uint32_t j, uint32_t dept
  * duplicate of the pattern before it, which the sort found. */
 #define DUPLICATE 0x80000000u
 
-/* Sorts ord[0..n) (ascending on entry, first depth bytes equal) by
- * insertion and marks duplicates: ids arrive in ascending order, so a
- * pattern whose bytes equal its left neighbour's when it is placed is a
- * later copy, and nothing is ever placed between the two. */
+/* Ranges up to this size are sorted by insertion. */
+#define SMALL_RANGE 16
+
+/* Sorts ord[0..n) (n <= SMALL_RANGE, ascending on entry, the first depth
+ * bytes equal) by insertion and marks duplicates: ids arrive in ascending
+ * order, so a pattern whose bytes equal its left neighbour's when it is
+ * placed is a later copy, and nothing is ever placed between the two. */
 static void small_sort(const struct store *st, uint32_t *ord, uint32_t n, uint32_t depth)
 {
-	bool dup[16] = { false };
+	bool dup[SMALL_RANGE] = { false };
 	for (uint32_t k = 1; k < n; k++) {
 		uint32_t v = ord[k], j = k;
 		int c = 2;
@@ -364,7 +367,7 @@ static int radix_sort(const struct store *st, uint32_t *ord, uint32_t *tmp, uint
 	stack[top++] = (struct range){ 0, m, 0 };
 	while (top) {
 		struct range r = stack[--top];
-		if (r.hi - r.lo <= 16) {
+		if (r.hi - r.lo <= SMALL_RANGE) {
 			small_sort(st, ord + r.lo, r.hi - r.lo, r.depth);
 			continue;
 		}
@@ -423,7 +426,7 @@ static int sort_patterns(const struct store *st, uint32_t n_ids, uint32_t *ord, 
 	bool sorted = true;
 	for (k = 1; k < *m && sorted; k++)
 		sorted = pat_cmp(st, ord[k - 1], ord[k], 0) < 0;
-	if (sorted) { /* only duplicates to mark: each is next to its first copy */
+	if (sorted) { /* only duplicates to mark, each next to its (unmarked) first copy */
 		for (uint32_t first = 0, j = 1; j < *m; j++) {
 			if (pat_cmp(st, ord[first], ord[j], 0) == -1)
 				ord[j] |= DUPLICATE;
@@ -448,9 +451,9 @@ static int sort_patterns(const struct store *st, uint32_t n_ids, uint32_t *ord, 
 
 /* Rebuilds the store with the patterns ord[0..m) in that order (sorted,
  * without duplicates), so that building the trie reads it front to back
- * and duplicates cost no memory from here on.  On return ord[k] is the
- * pattern id of the new store's k-th pattern.  Returns 0, or -1 when out of
- * memory (the store is then unchanged). */
+ * and duplicates cost no memory from here on; ord[k] is then the pattern
+ * id of the new store's k-th pattern.  Returns 0, or -1 when out of memory
+ * (the store is then unchanged). */
 static int store_compact(ac_automaton *ac, uint32_t *ord, uint32_t m)
 {
 	struct store old = { ac->pat_bytes, ac->pat_end };

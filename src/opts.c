@@ -307,8 +307,9 @@ static int read_pattern_file(struct pat_builder *pb, const char *path)
 	size_t lines = 0; /* room for every line at once: no copies while growing */
 	uint64_t nul = 0;
 	for (size_t i = 0; i <= len; i += 8) {
+		uint64_t text_bits = i + 8 <= len ? ~(uint64_t)0 : (UINT64_C(1) << 8 * (len - i)) - 1;
 		lines += (size_t)((byte_bits(text + i, '\n') * UINT64_C(0x0101010101010101)) >> 56);
-		nul |= byte_bits(text + i, '\0') & (i + 8 <= len ? ~(uint64_t)0 : (UINT64_C(1) << 8 * (len - i)) - 1);
+		nul |= byte_bits(text + i, '\0') & text_bits; /* not the padding */
 	}
 	pb->holds_nul = pb->holds_nul || nul;
 	uint32_t *ne = grow(pb->end, &pb->ncap, pb->n + lines, sizeof *ne);
