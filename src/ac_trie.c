@@ -27,8 +27,8 @@
 
 /* Tables of 256 KiB and more get their own mapping with transparent huge
  * pages requested: on virtual machines 4 KiB page faults and TLB misses
- * dominate building a large automaton, and a mapping grows by mremap
- * without copying.  Memory comes zeroed.  A header keeps the size for
+ * dominate building a large automaton, and a mapping can grow in place
+ * (mremap).  Memory comes zeroed.  A header keeps the size for
  * ac_table_grow and ac_table_free. */
 #define TABLE_HEADER 64
 #define TABLE_HUGE (256u << 10)
