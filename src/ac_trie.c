@@ -382,6 +382,8 @@ static int radix_sort(const struct store *st, uint32_t *ord, uint32_t *tmp, uint
 				r.depth++;
 				stack[top++] = r;
 			}
+			for (uint32_t k = r.lo + 1; key[r.lo] == 0 && k < r.hi; k++)
+				ord[k] |= DUPLICATE; /* all ended here: equal */
 			continue;
 		}
 		uint32_t pos[257], sum = r.lo;

@@ -354,6 +354,29 @@ static void duplicates_cost_nothing(void)
 	}
 }
 
+/* Many copies of one pattern, more than an insertion-sorted range holds,
+ * with nothing else in their range of the sort: the first id still wins
+ * and the copies add no state. */
+static void many_copies(void)
+{
+	for (int copies = 17; copies <= 60; copies += 43) {
+		ac_automaton *ac = ac_new(0);
+		ac_add(ac, "other", 5);
+		for (int i = 0; i < copies; i++) {
+			ac_add(ac, "same", 4);
+			ac_add(ac, "x", 1);
+		}
+		ac_match m;
+		const char *text = "a same b";
+		CHECK(ac_compile(ac, AC_PATH_AUTO) == 0 && ac_state_count(ac) == 11, "%d copies: states %zu",
+		      copies, ac_state_count(ac));
+		CHECK(ac_find(ac, (const uint8_t *)text, strlen(text), 0, AC_LEFTMOST_LONGEST, &m) &&
+			      m.start == 2 && m.end == 6 && m.pattern == 1,
+		      "%d copies: the first id wins (got %u)", copies, m.pattern);
+		ac_free(ac);
+	}
+}
+
 /* A pattern of the sorted-set test: its bytes and length. */
 struct sample {
 	char b[8];
@@ -493,6 +516,7 @@ int main(void)
 	large_set();
 	duplicates_cost_nothing();
 	sorted_set();
+	many_copies();
 	adopted_equals_one_by_one();
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed != 0;
