@@ -65,6 +65,11 @@ int ac_add(ac_automaton *ac, const void *p, size_t len);
  * -1 when patterns were added before or the list is too large. */
 int ac_adopt_list(ac_automaton *ac, void *text, uint32_t *end, size_t count);
 
+/* Lets ac_compile sort a huge set (65,536 patterns and more) on up to
+ * `threads` threads; it uses two at most, one of them the caller's.  The
+ * default, 1, starts none.  Call before ac_compile. */
+void ac_set_threads(ac_automaton *ac, unsigned threads);
+
 /* Caps the vector kernels ac_compile may choose (the CPU's own limit also
  * applies: see ac_simd_used).  For tests and benchmarks; call before
  * ac_compile. */

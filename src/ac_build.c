@@ -159,6 +159,11 @@ void ac_limit_simd(ac_automaton *ac, enum ac_simd cap)
 	ac->simd_cap = cap;
 }
 
+void ac_set_threads(ac_automaton *ac, unsigned threads)
+{
+	ac->threads = threads;
+}
+
 enum ac_simd ac_simd_used(const ac_automaton *ac)
 {
 	return (enum ac_simd)(AC_SIMD_SCALAR + ac->simd);

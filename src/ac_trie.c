@@ -19,6 +19,7 @@
  */
 #include "ac_trie.h"
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -353,63 +354,161 @@ struct range {
 	uint32_t lo, hi, depth;
 };
 
-/* Sorts ord[0..m) (pattern ids, ascending on entry) by pattern bytes:
- * an MSD radix sort with an explicit stack, insertion sort for small
- * ranges.  Distribution is stable, so equal patterns keep id order, and
- * every copy after the first is marked DUPLICATE.  tmp and key hold m
- * entries.  Returns 0, or -1 when out of memory. */
-static int radix_sort(const struct store *st, uint32_t *ord, uint32_t *tmp, uint16_t *key, uint32_t m)
+/* Sorts range r of ord by insertion when it is small; else distributes it
+ * by its byte at r.depth (stably) and appends to out[*n...] the buckets
+ * still to sort (256 at most), marking the copies after the first in the
+ * bucket of patterns that ended.  tmp and key are indexed as ord. */
+static void distribute(const struct store *st, uint32_t *ord, uint32_t *tmp, uint16_t *key, struct range r,
+		       struct range *out, size_t *n)
 {
-	size_t cap = 64, top = 0;
+	if (r.hi - r.lo <= SMALL_RANGE) {
+		small_sort(st, ord + r.lo, r.hi - r.lo, r.depth);
+		return;
+	}
+	uint32_t count[257] = { 0 };
+	for (uint32_t k = r.lo; k < r.hi; k++) {
+		uint32_t i = ord[k], s = pat_start(st, i);
+		key[k] = r.depth < st->end[i] - s ? (uint16_t)(st->bytes[s + r.depth] + 1) : 0;
+		count[key[k]]++;
+	}
+	if (count[key[r.lo]] == r.hi - r.lo) { /* one bucket: look one byte further */
+		if (key[r.lo] != 0)
+			out[(*n)++] = (struct range){ r.lo, r.hi, r.depth + 1 };
+		else
+			for (uint32_t k = r.lo + 1; k < r.hi; k++) /* all ended here: equal */
+				ord[k] |= DUPLICATE;
+		return;
+	}
+	uint32_t pos[257], sum = r.lo;
+	for (int b = 0; b < 257; b++) {
+		pos[b] = sum;
+		sum += count[b];
+	}
+	for (uint32_t k = r.lo; k < r.hi; k++)
+		tmp[pos[key[k]]++] = ord[k];
+	memcpy(ord + r.lo, tmp + r.lo, (size_t)(r.hi - r.lo) * sizeof *ord);
+	for (uint32_t k = r.lo + 1; k < pos[0]; k++) /* bucket 0: ended here, all equal */
+		ord[k] |= DUPLICATE;
+	for (int b = 1; b < 257; b++)
+		if (count[b] > 1)
+			out[(*n)++] = (struct range){ pos[b] - count[b], pos[b], r.depth + 1 };
+}
+
+/* Returns *v with room for `need` ranges (capacity *cap, doubled), or NULL
+ * (v freed) when out of memory. */
+static struct range *ranges_room(struct range *v, size_t *cap, size_t need)
+{
+	if (need <= *cap)
+		return v;
+	while (*cap < need)
+		*cap *= 2;
+	struct range *nv = realloc(v, *cap * sizeof *nv);
+	if (!nv)
+		free(v);
+	return nv;
+}
+
+/* Sorts the disjoint ranges init[0..n) of ord, each to the end, with an
+ * explicit stack.  Returns 0, or -1 when out of memory. */
+static int sort_ranges(const struct store *st, uint32_t *ord, uint32_t *tmp, uint16_t *key,
+		       const struct range *init, size_t n)
+{
+	size_t cap = n + 256, top = 0;
 	struct range *stack = malloc(cap * sizeof *stack);
 	if (!stack)
 		return -1;
-	stack[top++] = (struct range){ 0, m, 0 };
+	while (top < n) {
+		stack[top] = init[top];
+		top++;
+	}
 	while (top) {
 		struct range r = stack[--top];
-		if (r.hi - r.lo <= SMALL_RANGE) {
-			small_sort(st, ord + r.lo, r.hi - r.lo, r.depth);
-			continue;
-		}
-		uint32_t count[257] = { 0 };
-		for (uint32_t k = r.lo; k < r.hi; k++) {
-			uint32_t i = ord[k], s = pat_start(st, i);
-			key[k] = r.depth < st->end[i] - s ? (uint16_t)(st->bytes[s + r.depth] + 1) : 0;
-			count[key[k]]++;
-		}
-		if (count[key[r.lo]] == r.hi - r.lo) { /* one bucket: look one byte further */
-			if (key[r.lo] != 0) {
-				r.depth++;
-				stack[top++] = r;
-			}
-			for (uint32_t k = r.lo + 1; key[r.lo] == 0 && k < r.hi; k++)
-				ord[k] |= DUPLICATE; /* all ended here: equal */
-			continue;
-		}
-		uint32_t pos[257], sum = r.lo;
-		for (int b = 0; b < 257; b++) {
-			pos[b] = sum;
-			sum += count[b];
-		}
-		for (uint32_t k = r.lo; k < r.hi; k++)
-			tmp[pos[key[k]]++] = ord[k];
-		memcpy(ord + r.lo, tmp + r.lo, (size_t)(r.hi - r.lo) * sizeof *ord);
-		if (top + 256 > cap) {
-			struct range *ns = realloc(stack, (cap *= 2) * sizeof *ns);
-			if (!ns) {
-				free(stack);
-				return -1;
-			}
-			stack = ns;
-		}
-		for (uint32_t k = r.lo + 1; k < pos[0]; k++) /* bucket 0: ended here, all equal */
-			ord[k] |= DUPLICATE;
-		for (int b = 1; b < 257; b++)
-			if (count[b] > 1)
-				stack[top++] = (struct range){ pos[b] - count[b], pos[b], r.depth + 1 };
+		if (!(stack = ranges_room(stack, &cap, top + 256)))
+			return -1;
+		distribute(st, ord, tmp, key, r, stack, &top);
 	}
 	free(stack);
 	return 0;
+}
+
+/* Sets of this many patterns and more are sorted on two threads. */
+#define PARALLEL_SORT 65536
+
+struct sort_job {
+	const struct store *st;
+	uint32_t *ord, *tmp;
+	uint16_t *key;
+	const struct range *ranges;
+	size_t n;
+	int rc;
+};
+
+static void *sort_job_run(void *arg)
+{
+	struct sort_job *job = arg;
+	job->rc = sort_ranges(job->st, job->ord, job->tmp, job->key, job->ranges, job->n);
+	return NULL;
+}
+
+/* Sorts ord[0..m) (pattern ids, ascending on entry) by pattern bytes:
+ * an MSD radix sort, insertion sort for small ranges.  Distribution is
+ * stable, so equal patterns keep id order, and every copy after the first
+ * is marked DUPLICATE.  With two threads and a large set, the largest
+ * range is distributed until none holds half of the entries, and the
+ * ranges are then shared out by size between this thread and another.
+ * tmp and key hold m entries.  Returns 0, or -1 when out of memory. */
+static int radix_sort(const struct store *st, uint32_t *ord, uint32_t *tmp, uint16_t *key, uint32_t m,
+		      unsigned threads)
+{
+	struct range root = { 0, m, 0 };
+	if (threads < 2 || m < PARALLEL_SORT)
+		return sort_ranges(st, ord, tmp, key, &root, 1);
+	size_t cap = 512, n = 1;
+	struct range *part = malloc(cap * sizeof *part);
+	if (!part)
+		return -1;
+	part[0] = root;
+	for (;;) {
+		size_t big = 0;
+		for (size_t k = 1; k < n; k++)
+			if (part[k].hi - part[k].lo > part[big].hi - part[big].lo)
+				big = k;
+		if (n == 0 || part[big].hi - part[big].lo <= m / 2)
+			break;
+		if (!(part = ranges_room(part, &cap, n + 256)))
+			return -1;
+		struct range r = part[big];
+		part[big] = part[--n];
+		distribute(st, ord, tmp, key, r, part, &n);
+	}
+	struct range *mine = malloc((n ? n : 1) * sizeof *mine);
+	if (!mine) {
+		free(part);
+		return -1;
+	}
+	size_t n_mine = 0, n_other = 0; /* the other thread's ranges fill part[] from the front */
+	uint64_t load_mine = 0, load_other = 0;
+	for (size_t k = 0; k < n; k++) {
+		uint32_t size = part[k].hi - part[k].lo;
+		if (load_mine <= load_other) {
+			mine[n_mine++] = part[k];
+			load_mine += size;
+		} else {
+			part[n_other++] = part[k];
+			load_other += size;
+		}
+	}
+	struct sort_job job = { st, ord, tmp, key, part, n_other, 0 };
+	pthread_t other;
+	bool started = pthread_create(&other, NULL, sort_job_run, &job) == 0;
+	int rc = sort_ranges(st, ord, tmp, key, mine, n_mine);
+	if (started)
+		pthread_join(other, NULL);
+	else
+		sort_job_run(&job);
+	free(mine);
+	free(part);
+	return rc ? rc : job.rc;
 }
 
 /* ---- the breadth-first trie --------------------------------------------- */
@@ -417,9 +516,9 @@ static int radix_sort(const struct store *st, uint32_t *ord, uint32_t *tmp, uint
 /* Fills ord[0..*m) with the ids of the *m non-empty patterns in sorted
  * order, each duplicate dropped (*m is then their number), and sets
  * *in_order when they were already stored so, without duplicates.  tmp
- * holds *m entries. */
+ * holds *m entries; the sort may use `threads` threads (two at most). */
 static int sort_patterns(const struct store *st, uint32_t n_ids, uint32_t *ord, uint32_t *tmp,
-			 uint32_t *m, bool *in_order)
+			 uint32_t *m, bool *in_order, unsigned threads)
 {
 	uint32_t k = 0;
 	for (uint32_t i = 0; i < n_ids; i++)
@@ -437,7 +536,7 @@ static int sort_patterns(const struct store *st, uint32_t n_ids, uint32_t *ord, 
 		}
 	} else {
 		uint16_t *key = ac_table_alloc((size_t)*m * sizeof *key);
-		int rc = key ? radix_sort(st, ord, tmp, key, *m) : -1;
+		int rc = key ? radix_sort(st, ord, tmp, key, *m, threads) : -1;
 		ac_table_free(key);
 		if (rc != 0)
 			return rc;
@@ -537,7 +636,8 @@ int ac_trie_build(ac_automaton *ac)
 	uint32_t *path = ac_table_alloc(depths * sizeof *path);
 	int rc = -1;
 	bool in_order = false;
-	if (!ord || !lcp || !next || !path || sort_patterns(&st, ac->n_patterns, ord, lcp, &m, &in_order) != 0)
+	if (!ord || !lcp || !next || !path ||
+	    sort_patterns(&st, ac->n_patterns, ord, lcp, &m, &in_order, ac->threads) != 0)
 		goto out;
 	if (!in_order) { /* lcp only served the sort: make room for the new store */
 		ac_table_free(lcp);

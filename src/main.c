@@ -160,7 +160,8 @@ static struct matcher *build_matcher(struct config *cfg)
 {
 	struct match_options mo = { cfg->ignore_case, cfg->word_regexp, cfg->line_regexp,
 				    cfg->utf8_locale, cfg->null_data ? '\0' : '\n', cfg->scan_path, false,
-				    cfg->binary != BINARY_TEXT && !cfg->null_data, cfg->simd, false };
+				    cfg->binary != BINARY_TEXT && !cfg->null_data, cfg->simd, false,
+				    thread_count(cfg) };
 	const char *error = NULL;
 	struct pattern_set ps;
 	if (!engine_patterns(cfg, &ps)) {

@@ -33,6 +33,7 @@ struct match_options {
 	 * whose longest match is not a whole word it tries shorter matches
 	 * but never the empty one. */
 	bool word_regex_rules;
+	unsigned threads; /* threads the compile may use for a huge set */
 };
 
 struct matcher;

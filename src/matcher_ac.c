@@ -350,6 +350,7 @@ struct matcher *matcher_ac_new(struct pattern_set *patterns, const struct match_
 	if (add_patterns(m->ac, patterns, opts) != 0)
 		goto fail;
 	ac_limit_simd(m->ac, (enum ac_simd)opts->simd);
+	ac_set_threads(m->ac, opts->threads);
 	if (ac_compile(m->ac, (enum ac_scan_path)opts->scan_path) != 0)
 		goto fail;
 	m->max_len = ac_max_pattern_len(m->ac);

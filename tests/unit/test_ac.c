@@ -377,6 +377,50 @@ static void many_copies(void)
 	}
 }
 
+/* A set large enough to be sorted on two threads (two thirds of it under
+ * one prefix, so the largest range is split again; copies of earlier
+ * patterns; 30 copies of one) compiles to the same automaton on one thread
+ * and on two, and every pattern is found with the same id. */
+static void two_threads_alike(void)
+{
+	enum { N = 100000 };
+	static char text[N][16];
+	static size_t len[N];
+	static const char alpha[] = { 'a', 'b', 'c', '\0' };
+	ac_automaton *one = ac_new(0), *two = ac_new(0);
+	ac_set_threads(two, 2);
+	for (size_t i = 0; i < N; i++) {
+		if (i % 7 == 6) {
+			memcpy(text[i], text[i / 2], sizeof text[i]);
+			len[i] = len[i / 2];
+		} else if (i % 1000 < 30) {
+			memcpy(text[i], "cccc", 4);
+			len[i] = 4;
+		} else {
+			size_t n = i % 3 ? 4 : 0;
+			memcpy(text[i], "http", n);
+			for (size_t k = 1 + rnd(10); k > 0; k--)
+				text[i][n++] = alpha[rnd(4)];
+			len[i] = n;
+		}
+		ac_add(one, text[i], len[i]);
+		ac_add(two, text[i], len[i]);
+	}
+	CHECK(ac_compile(one, AC_PATH_AUTO) == 0 && ac_compile(two, AC_PATH_AUTO) == 0, "two threads: compile");
+	CHECK(ac_state_count(one) == ac_state_count(two) && ac_memory_bytes(one) == ac_memory_bytes(two),
+	      "two threads: states %zu vs %zu", ac_state_count(one), ac_state_count(two));
+	size_t bad = 0;
+	for (size_t i = 0; i < N; i++) {
+		ac_match a, b;
+		bool fa = ac_find(one, (const uint8_t *)text[i], len[i], 0, AC_LEFTMOST_LONGEST, &a);
+		bool fb = ac_find(two, (const uint8_t *)text[i], len[i], 0, AC_LEFTMOST_LONGEST, &b);
+		bad += fa != fb || (fa && (a.start != b.start || a.end != b.end || a.pattern != b.pattern));
+	}
+	CHECK(bad == 0, "two threads: %zu patterns found otherwise", bad);
+	ac_free(one);
+	ac_free(two);
+}
+
 /* A pattern of the sorted-set test: its bytes and length. */
 struct sample {
 	char b[8];
@@ -517,6 +561,7 @@ int main(void)
 	duplicates_cost_nothing();
 	sorted_set();
 	many_copies();
+	two_threads_alike();
 	adopted_equals_one_by_one();
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed != 0;

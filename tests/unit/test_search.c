@@ -86,7 +86,7 @@ static char *run_acgrep(const struct optset *o, const struct pattern *items, siz
 	cfg.group_separator = "--";
 	cfg.binary = BINARY_BINARY;
 	struct match_options mo = { o->icase, o->word, o->line, false, '\n', scan_path, o->only && o->word, true, 0,
-				     false };
+				     false, 1 };
 	const char *err;
 	struct matcher *m = matcher_ac_new(&ps, &mo, &err);
 	struct printer pr;
