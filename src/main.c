@@ -53,9 +53,10 @@ static bool worth_threads(const struct config *cfg)
 }
 
 /* Takes cfg->patterns for the engine into *ps (cfg's set is left empty),
- * and drops in place each pattern containing NUL unless binary files are
- * searched as text: it can only match text with NUL bytes, and those bytes
- * end lines.  False when out of memory (ps then empty). */
+ * and drops in place each pattern containing NUL where NUL ends lines:
+ * with -z, and in binary files unless they are searched as text.  Such a
+ * pattern could never lie within one line.  False when out of memory (ps
+ * then empty). */
 static bool engine_patterns(struct config *cfg, struct pattern_set *ps)
 {
 	*ps = cfg->patterns;
@@ -71,7 +72,7 @@ static bool engine_patterns(struct config *cfg, struct pattern_set *ps)
 		*ps = (struct pattern_set){ NULL, NULL, 0, false };
 		return false;
 	}
-	if (cfg->binary == BINARY_TEXT || cfg->null_data || !ps->holds_nul)
+	if ((cfg->binary == BINARY_TEXT && !cfg->null_data) || !ps->holds_nul)
 		return true;
 	size_t kept = 0, from = 0;
 	uint32_t used = 0;

@@ -63,9 +63,10 @@ struct matcher {
 	const struct matcher_ops *ops;
 };
 
-/* Builds a matcher over `patterns` (which never hold '\n': struct
- * pattern).  Returns NULL and sets *error to a static message on failure
- * (e.g. out of memory, PCRE2 not compiled in).  matcher_ac_new takes the
+/* Builds a matcher over `patterns`, which never hold the line end eol
+ * (struct pattern; under -z the caller drops those holding NUL).  Returns
+ * NULL and sets *error to a static message on failure (e.g. out of
+ * memory, PCRE2 not compiled in).  matcher_ac_new takes the
  * set, its storage and end arrays from malloc: it keeps or frees them, and
  * leaves *patterns empty, whether it succeeds or not (a huge list is then
  * never copied). */

@@ -311,22 +311,18 @@ static void ac_matcher_destroy(struct matcher *base)
 static const struct matcher_ops ac_ops = { ac_matcher_find, ac_matcher_each, ac_matcher_destroy };
 
 /* Adds the patterns of ps and takes them (ps is left empty): the engine
- * keeps the list itself, unless each pattern needs a look of its own (its
- * UTF-8 case variants; with -z, a pattern holding NUL is dropped, as it can
- * never lie within one line: patterns never hold '\n'). */
+ * keeps the list itself, unless -i in UTF-8 needs each pattern's case
+ * variants. */
 static int add_patterns(ac_automaton *ac, struct pattern_set *ps, const struct match_options *opts)
 {
 	struct pattern_set own = *ps;
 	*ps = (struct pattern_set){ NULL, NULL, 0, false };
-	bool utf8_fold = opts->ignore_case && opts->utf8;
-	if (!utf8_fold && opts->eol != '\0')
+	if (!(opts->ignore_case && opts->utf8))
 		return ac_adopt_list(ac, own.storage, own.end, own.count);
 	int rc = 0;
 	for (size_t k = 0; k < own.count && rc == 0; k++) {
 		struct pattern p = pattern_at(&own, k);
-		if (opts->eol == '\0' && memchr(p.bytes, '\0', p.len))
-			continue;
-		rc = utf8_fold ? add_folded_utf8(ac, p.bytes, p.len) : ac_add(ac, p.bytes, p.len);
+		rc = add_folded_utf8(ac, p.bytes, p.len);
 	}
 	free(own.storage);
 	free(own.end);
