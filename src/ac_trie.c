@@ -572,6 +572,7 @@ static int store_compact(ac_automaton *ac, uint32_t *ord, uint32_t m)
 		end[k] = used + len;
 		used += len + 1;
 	}
+	ac_table_shrink(bytes, used); /* a huge page past `used` would stay resident */
 	ac_store_free(ac);
 	ac->pat_bytes = bytes;
 	ac->pat_end = end;
