@@ -59,6 +59,9 @@ $(O)/unit/%: tests/unit/%.c $(LIB_OBJ) $(wildcard tests/unit/*.h) | $(O)
 	@mkdir -p $(O)/unit
 	$(CC) $(ACFLAGS) $(CFLAGS) -Isrc $(LDFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS)
 
+# ac_count: acgrep's engine alone, for scripts/perf/hyperscan.sh
+$(O)/ac_count: scripts/perf/ac_count.c scripts/perf/count_io.h $(LIB_OBJ) | $(O)
+	$(CC) $(ACFLAGS) $(CFLAGS) -Isrc $(LDFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS)
 $(O):
 	mkdir -p $(O)
 
@@ -67,9 +70,9 @@ unit: $(UNIT_BIN)
 	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; $(VALGRIND) $$t; done
 
 ## cli: run the bats CLI tests against ./acgrep (and check --help against the man page)
-cli: acgrep
+cli: acgrep $(O)/ac_count
 	tests/help_man_agree.sh
-	bats tests/cli
+	AC_COUNT=$(O)/ac_count bats tests/cli
 
 ## diff: run the randomized differential test against grep -F and --engine=pcre2
 ## (a fixed seed, so CI is repeatable; DIFF_SEED=random or a number to explore)

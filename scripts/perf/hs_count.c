@@ -24,26 +24,12 @@
  */
 #define _GNU_SOURCE	/* madvise, MADV_HUGEPAGE */
 
-#include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
 
 #include <hs/hs.h>
 
-#define HUGE ((size_t)2 << 20)
-
-struct buf {
-	char *p;
-	size_t len;
-};
+#define COUNT_PROG "hs_count"
+#include "count_io.h"
 
 struct counter {
 	const char *text;	/* the chunk being scanned */
@@ -51,98 +37,6 @@ struct counter {
 	unsigned long long end;	/* offset in the chunk of the byte after the last counted line's newline */
 	unsigned long long lines;
 };
-
-static void fail(const char *what, const char *detail)
-{
-	fprintf(stderr, "hs_count: %s%s%s\n", what, detail ? ": " : "", detail ? detail : "");
-	exit(2);
-}
-
-static double now(void)
-{
-	struct timespec ts;
-
-	if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0)
-		fail("clock_gettime", strerror(errno));
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-/* read_all - a whole file in memory, by read() (no mmap). */
-static struct buf read_all(const char *path)
-{
-	struct buf b = { NULL, 0 };
-	struct stat st;
-	size_t cap;
-	int fd = open(path, O_RDONLY);
-
-	if (fd < 0)
-		fail(path, strerror(errno));
-	if (fstat(fd, &st) != 0)
-		fail(path, strerror(errno));
-	cap = S_ISREG(st.st_mode) && st.st_size > 0 ? (size_t)st.st_size + 1 : 65536;
-	/* 2 MiB aligned and, where the kernel agrees, in huge pages: see touch(). */
-	cap = (cap + HUGE - 1) / HUGE * HUGE;
-	b.p = aligned_alloc(HUGE, cap);
-	if (!b.p)
-		fail("out of memory", NULL);
-	(void)madvise(b.p, cap, MADV_HUGEPAGE);
-	for (;;) {
-		ssize_t n;
-
-		if (b.len == cap) {
-			char *q = cap > SIZE_MAX / 2 ? NULL : realloc(b.p, cap * 2);
-
-			if (!q)
-				fail("out of memory", NULL);
-			b.p = q;
-			cap *= 2;
-		}
-		n = read(fd, b.p + b.len, cap - b.len);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			fail(path, strerror(errno));
-		}
-		if (n == 0)
-			break;
-		b.len += (size_t)n;
-	}
-	close(fd);
-	return b;
-}
-
-/*
- * touch - read one byte of every 4 KiB page of the input before the clock
- * of the scan starts.  On this project's VMs the first user-space access to
- * a page that read() has just filled costs about 18 us (a trap to the
- * hypervisor): 1.2 s over 256 MiB in 4 KiB pages, which would otherwise be
- * charged to hs_scan (1.3 s instead of 0.08 s for one rare literal).  Huge
- * pages (above) make read() itself cheaper there too.
- */
-static volatile unsigned char sink;
-
-static void touch(const struct buf *b)
-{
-	unsigned char x = 0;
-	size_t i;
-
-	for (i = 0; i < b->len; i += 4096)
-		x ^= (unsigned char)b->p[i];
-	sink = x;
-}
-
-/* lines_in - how many lines a buffer holds (a last one without newline counts). */
-static unsigned long long lines_in(const char *p, size_t len)
-{
-	unsigned long long n = 0;
-	const char *end = p + len, *nl;
-
-	while (p < end && (nl = memchr(p, '\n', (size_t)(end - p))) != NULL) {
-		n++;
-		p = nl + 1;
-	}
-	return n + (p < end);
-}
 
 static int on_match(unsigned int id, unsigned long long from, unsigned long long to,
 		    unsigned int flags, void *ctx)

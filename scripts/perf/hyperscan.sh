@@ -2,21 +2,25 @@
 # hyperscan.sh - a reference for acgrep's engine: Hyperscan 5.4's literal
 # engine used as a library (hs_count.c: hs_compile_lit_multi, one hs_scan over
 # the whole input, matching lines counted in the callback; no line logic in
-# the engine), next to `acgrep --no-mmap -c -F -f PAT [flags] INPUT`.
+# the engine), next to `acgrep --no-mmap -c -F -f PAT [flags] INPUT` and to
+# acgrep's engine measured the same way as Hyperscan's (ac_count.c: the
+# input read whole first, then one thread's compile and scan).
 #
 # Usage: scripts/perf/hyperscan.sh [--runs N] [--workloads a,b,...] [--acgrep BIN]
 #
 # Builds hs_count with `cc -O2 -lhs` in a temporary directory (libhyperscan-dev,
-# installed with apt-get when root).  For each workload (default names5,
-# words1k, rare, the, lit32x20, words100, absent1k, dict10k, names5-i,
-# words1k-i; -w rows are skipped: Hyperscan has no word logic here), N rounds
-# (default 5): warm the input, then run hs_count and acgrep, in an order that
-# alternates by round, each with stdout to a file; every count is checked
-# against manifest.tsv (a mismatch stops the run and prints the command).
-# Prints medians: hs_count's wall time and the compile, read and scan times it
-# reports itself, acgrep's wall time, and acgrep's time over Hyperscan's wall
-# and over Hyperscan's engine alone (compile + scan).  The result is kept
-# under $ACGREP_BENCH_DIR/results.
+# installed with apt-get when root), and build/ac_count with make.  For each
+# workload (default names5, words1k, rare, the, lit32x20, words100, absent1k,
+# dict10k, names5-i, words1k-i; -w rows are skipped: Hyperscan has no word logic here), N rounds
+# (default 5): warm the input, then run hs_count, acgrep and ac_count, in an
+# order that rotates by round, each with stdout to a file; every count is
+# checked against manifest.tsv (a mismatch stops the run and prints the
+# command).  Prints medians: hs_count's wall time and the compile, read and
+# scan times it reports itself, acgrep's wall time, ac_count's compile +
+# scan, and three ratios: acgrep's wall over Hyperscan's wall, acgrep's wall
+# over Hyperscan's engine alone (compile + scan), and acgrep's engine over
+# Hyperscan's engine (each compile + scan, one thread, the input in memory).
+# The result is kept under $ACGREP_BENCH_DIR/results.
 set -euo pipefail
 # shellcheck source=scripts/perf/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -28,13 +32,15 @@ while (($#)); do
 	--runs) runs=$2; shift 2 ;;
 	--workloads) workloads=$2; shift 2 ;;
 	--acgrep) acgrep=$(realpath "$2"); shift 2 ;;
-	-h | --help) sed -n '2,19s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-h | --help) sed -n '2,23s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) die "hyperscan.sh: unknown argument $1 (try --help)" ;;
 	esac
 done
 ((runs >= 1)) || die "hyperscan.sh: --runs needs a positive count"
 need gcc:cc make:make libhyperscan-dev:/usr/include/hs/hs.h
 if [[ $acgrep == "$REPO/acgrep" ]]; then ensure_acgrep; fi
+make -s -C "$REPO" build/ac_count >&2 || die "make -C $REPO build/ac_count failed"
+ac=$REPO/build/ac_count
 need_corpus
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/acgrep-hyperscan.XXXXXX")
@@ -69,6 +75,8 @@ run_one() {
 	read -r -a f <<<"${flagss[i]}"
 	if [[ $tool == hs ]]; then
 		cmd=("$hs" "${f[@]}" "${pats[i]}" "${inputs[i]}")
+	elif [[ $tool == ac ]]; then
+		cmd=("$ac" "${f[@]}" "${pats[i]}" "${inputs[i]}")
 	else
 		cmd=("$acgrep" --no-mmap -c -F -f "${pats[i]}" "${f[@]}" "${inputs[i]}")
 	fi
@@ -79,7 +87,7 @@ run_one() {
 		say "$(cat "$tmp/err")"
 		die "${names[i]}: counted '$got' (status $e), grep -F counted ${expect[i]}: ${cmd[*]}"
 	fi
-	if [[ $tool == hs ]]; then
+	if [[ $tool == hs || $tool == ac ]]; then
 		awk -v w="$t" '{ for (k = 1; k < NF; k++) v[$k] = $(k + 1) }
 			END { printf "%.3f %s %s %s\n", w * 1000, v["compile_ms"], v["read_ms"] + v["touch_ms"], v["scan_ms"] }' \
 			"$tmp/err" >>"$tmp/t.$tool.$i"
@@ -88,17 +96,14 @@ run_one() {
 	fi
 }
 
-say "$runs rounds x ${#names[@]} workloads x 2 tools"
+say "$runs rounds x ${#names[@]} workloads x 3 tools"
+tools=(hs acgrep ac)
 for ((r = 0; r < runs; r++)); do
 	for i in "${!names[@]}"; do
 		warm "${inputs[i]}"
-		if ((r % 2)); then
-			run_one acgrep "$i"
-			run_one hs "$i"
-		else
-			run_one hs "$i"
-			run_one acgrep "$i"
-		fi
+		for ((k = 0; k < 3; k++)); do
+			run_one "${tools[(r + k) % 3]}" "$i"
+		done
 	done
 done
 
@@ -117,17 +122,20 @@ command_line="scripts/perf/hyperscan.sh --runs $runs --workloads $(IFS=,; echo "
 	printf '# corpus: %s; LC_ALL=C; page cache warmed; stdout to files; medians of %d interleaved runs, ms\n' "$BENCH_DIR" "$runs"
 	printf '# hs_*: hs_count: wall; compile = hs_compile_lit_multi + scratch; read = read() of the whole input + first touch; scan = hs_scan\n'
 	printf '# acgrep: %s --no-mmap -c -F -f PAT [flags] INPUT, wall\n' "${acgrep/#$REPO/.}"
-	printf '# x_wall = acgrep / hs wall; x_engine = acgrep / (hs compile + scan)\n\n'
-	printf '%-10s %9s %9s %10s %8s %8s %10s %7s %8s\n' workload count hs_wall hs_compile hs_read hs_scan acgrep x_wall x_engine
+	printf '# ac_engine: build/ac_count (scripts/perf/ac_count.c, acgrep'"'"'s objects): compile + scan, measured as hs_count'"'"'s\n'
+	printf '# x_wall = acgrep / hs wall; x_engine = acgrep / (hs compile + scan); x_engines = ac_engine / (hs compile + scan)\n\n'
+	printf '%-10s %9s %9s %10s %8s %8s %10s %9s %7s %8s %9s\n' workload count hs_wall hs_compile hs_read hs_scan acgrep ac_engine x_wall x_engine x_engines
 	for i in "${!names[@]}"; do
 		hw=$(median 1 "$tmp/t.hs.$i")
 		hc=$(median 2 "$tmp/t.hs.$i")
 		hr=$(median 3 "$tmp/t.hs.$i")
 		hsc=$(median 4 "$tmp/t.hs.$i")
 		aw=$(median 1 "$tmp/t.acgrep.$i")
-		printf '%-10s %9s %9s %10s %8s %8s %10s %7s %8s\n' "${names[i]}" "${expect[i]}" "$hw" "$hc" "$hr" "$hsc" "$aw" \
+		ae=$(awk '{ print $2 + $4 }' "$tmp/t.ac.$i" | sort -g | awk '{ v[NR] = $1 } END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%.1f", m }')
+		printf '%-10s %9s %9s %10s %8s %8s %10s %9s %7s %8s %9s\n' "${names[i]}" "${expect[i]}" "$hw" "$hc" "$hr" "$hsc" "$aw" "$ae" \
 			"$(awk -v a="$aw" -v b="$hw" 'BEGIN { printf "%.2f", a / b }')" \
-			"$(awk -v a="$aw" -v b="$hc" -v c="$hsc" 'BEGIN { printf "%.2f", a / (b + c) }')"
+			"$(awk -v a="$aw" -v b="$hc" -v c="$hsc" 'BEGIN { printf "%.2f", a / (b + c) }')" \
+			"$(awk -v a="$ae" -v b="$hc" -v c="$hsc" 'BEGIN { printf "%.2f", a / (b + c) }')"
 	done
 } | tee "$out"
 say "kept in $out"
