@@ -327,24 +327,39 @@ static int pat_cmp(const struct store *st, uint32_t i, uint32_t j, uint32_t dept
 #define DUPLICATE 0x80000000u
 
 /* Ranges up to this size are sorted by insertion. */
-#define SMALL_RANGE 16
+#define SMALL_RANGE 32
 
 /* Sorts ord[0..n) (n <= SMALL_RANGE, ascending on entry, the first depth
- * bytes equal) by insertion and marks duplicates: ids arrive in ascending
- * order, so a pattern whose bytes equal its left neighbour's when it is
- * placed is a later copy, and nothing is ever placed between the two. */
+ * bytes equal) by insertion and marks duplicates.  Each pattern is first
+ * compared with the last one placed (one comparison for a list already in
+ * order), else its place is found by binary search, after every pattern
+ * not greater: ids arrive in ascending order, so a pattern whose bytes
+ * equal its left neighbour's is a later copy, and nothing is ever placed
+ * between the two. */
 static void small_sort(const struct store *st, uint32_t *ord, uint32_t n, uint32_t depth)
 {
 	bool dup[SMALL_RANGE] = { false };
 	for (uint32_t k = 1; k < n; k++) {
-		uint32_t v = ord[k], j = k;
-		int c = 2;
-		for (; j > 0 && (c = pat_cmp(st, ord[j - 1], v, depth)) > 0; j--) {
-			ord[j] = ord[j - 1];
-			dup[j] = dup[j - 1];
+		uint32_t v = ord[k], lo = 0, hi = k - 1;
+		int c = pat_cmp(st, ord[k - 1], v, depth), left = 2;
+		if (c < 0) {
+			dup[k] = c == -1;
+			continue;
 		}
-		ord[j] = v;
-		dup[j] = j > 0 && c == -1;
+		while (lo < hi) { /* the first of ord[0..k-1) greater than v, else k-1 */
+			uint32_t mid = lo + (hi - lo) / 2;
+			int m = pat_cmp(st, ord[mid], v, depth);
+			if (m > 0) {
+				hi = mid;
+			} else {
+				lo = mid + 1;
+				left = m;
+			}
+		}
+		memmove(ord + lo + 1, ord + lo, (k - lo) * sizeof *ord);
+		memmove(dup + lo + 1, dup + lo, (k - lo) * sizeof *dup);
+		ord[lo] = v;
+		dup[lo] = left == -1;
 	}
 	for (uint32_t k = 1; k < n; k++)
 		ord[k] |= dup[k] ? DUPLICATE : 0;
