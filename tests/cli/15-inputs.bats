@@ -168,3 +168,20 @@ in_setup() {
 	assert_equal "$(_norm_stderr "$OUTD/a.err" | sed 's/\baa\b/X/')" "$(_norm_stderr "$OUTD/g.err" | sed 's/\bga\b/X/')"
 	cmp ga aa
 }
+
+@test "inputs: input file is also the output, with -m" {
+	# grep checks only when more than one line may be selected
+	local m gs as
+	for m in -m1 -m2 "-m1 -o" "-m1 -A1" "-m1 -c" -m0; do
+		printf 'a0\nb0\nc\n' >ga
+		printf 'a0\nb0\nc\n' >aa
+		gs=0 as=0
+		# shellcheck disable=SC2086
+		"$GREP" -F $m 0 ga <ga >>ga 2>"$OUTD/g.err" || gs=$?
+		# shellcheck disable=SC2086
+		"$ACGREP" -F $m 0 aa <aa >>aa 2>"$OUTD/a.err" || as=$?
+		assert_equal "$m: $as" "$m: $gs"
+		assert_equal "$(_norm_stderr "$OUTD/a.err" | sed 's/\baa\b/X/')" "$(_norm_stderr "$OUTD/g.err" | sed 's/\bga\b/X/')"
+		cmp ga aa
+	done
+}
