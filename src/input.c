@@ -484,6 +484,23 @@ void input_guard_disarm(void)
 	guard_target = NULL;
 }
 
+/* Whether file offsets [from, to) hold a NUL, by pread() (false on an
+ * error: the search that follows reports it). */
+static bool pread_has_nul(const struct input *in, uint64_t from, uint64_t to)
+{
+	char buf[4096];
+	while (from < to) {
+		size_t want = to - from < sizeof buf ? (size_t)(to - from) : sizeof buf;
+		ssize_t got = pread(in->fd, buf, want, (off_t)from);
+		if (got <= 0)
+			return false;
+		if (memchr(buf, '\0', (size_t)got))
+			return true;
+		from += (uint64_t)got;
+	}
+	return false;
+}
+
 bool input_head_has_nul(const struct input *in, size_t n)
 {
 	size_t done = 0;
@@ -504,15 +521,19 @@ bool input_head_has_nul(const struct input *in, size_t n)
 		if (done == n || (in->eof && !in->limit) || in->start + done >= in->size_at_open)
 			return false; /* the whole file (as it was at open) is in buf */
 	}
-	char buf[4096];
-	while (done < n) {
-		size_t want = n - done < sizeof buf ? n - done : sizeof buf;
-		ssize_t got = pread(in->fd, buf, want, (off_t)(in->start + done));
-		if (got <= 0)
-			return false;
-		if (memchr(buf, '\0', (size_t)got))
-			return true;
-		done += (size_t)got;
-	}
-	return false;
+	return pread_has_nul(in, in->start + done, in->start + n);
+}
+
+bool input_tail_has_nul(const struct input *in)
+{
+	if (in->mapped)
+		return false;
+	if (memchr(in->buf + in->consumed, '\0', in->len - in->consumed))
+		return true;
+	if (!in->limit || in->offset + in->consumed != in->limit || in->limit % in->chunk == 0)
+		return false;
+	/* a range's last window: the whole file's read went on to a multiple
+	 * of the chunk (see input_open_range) */
+	uint64_t stop = in->limit - in->limit % in->chunk + in->chunk;
+	return pread_has_nul(in, in->limit, stop < in->size_at_open ? stop : in->size_at_open);
 }

@@ -157,6 +157,13 @@ void input_guard_disarm(void);
  * reads in small chunks decide the same way. */
 bool input_head_has_nul(const struct input *in, size_t n);
 
+/* True when the bytes read after the last window handed out (the start of
+ * a line not complete yet) hold a NUL: with the window, that is what
+ * grep's buffer holds when it decides that a file is binary.  For a
+ * range's last window, the bytes the whole file's read would have brought
+ * in past the range (pread()).  Always false for a mapped input. */
+bool input_tail_has_nul(const struct input *in);
+
 /* True when `in` and the file descriptor `fd` name the same regular file
  * (same st_dev and st_ino; grep's "input file is also the output" check). */
 bool input_same_file(const struct input *in, int fd);

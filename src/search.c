@@ -390,7 +390,7 @@ void search_input(struct searcher *s, struct input *in, const char *name, bool b
 		}
 		if (detect_nul && !binary &&
 		    ((w.offset == 0 && input_head_has_nul(in, GREP_FIRST_BUFFER)) ||
-		     memchr(w.data, '\0', w.len))) {
+		     memchr(w.data, '\0', w.len) || input_tail_has_nul(in))) {
 			binary = true;
 			if (cfg->binary == BINARY_WITHOUT_MATCH) {
 				without_match = true;
@@ -414,8 +414,10 @@ finish:
 	res->without_match = without_match;
 	res->done = f->done || f->outleft <= 0;
 	res->used = s->used && !f->used_at_start;
-	res->binary_matched = !quiet_at_start &&
-			      ((binary && !without_match && f->selected > f->selected_before_binary) ||
+	/* as grep, never under -I: a line with an encoding error is then
+	 * left out silently */
+	res->binary_matched = !quiet_at_start && cfg->binary == BINARY_BINARY &&
+			      ((binary && f->selected > f->selected_before_binary) ||
 			       s->pr->encoding_error);
 	free(f);
 }

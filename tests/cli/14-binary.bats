@@ -133,6 +133,19 @@ bin_setup() {
 	LC_ALL=C.UTF-8 expect_stderr_matches '^PROG: inv: binary file matches$'
 }
 
+@test "binary: invalid UTF-8 under -I: the line is left out, no message" {
+	fixture inv 'Alfred Jones\nPedro P\351rez\nJohn Smith\n'
+	local o
+	for o in -I --binary-files=without-match "-I -n" "-I -o" "-I -c" "-I -v" "-I -A1"; do
+		# shellcheck disable=SC2086
+		in_both_locales same_as_grep $o e inv
+		# shellcheck disable=SC2086
+		in_both_locales same_as_grep $o '' inv
+	done
+	LC_ALL=C.UTF-8 expect 0 'Alfred Jones\nJohn Smith\n' -- -F -I '' inv
+	expect_no_stderr
+}
+
 @test "binary: invalid UTF-8 only in a non-matching line is harmless" {
 	fixture inv 'ok\nbad\377\nok\n'
 	in_both_locales same_as_grep ok inv
@@ -178,6 +191,19 @@ bin_setup() {
 	expect_stderr_matches '^PROG: late: binary file matches$'
 	"$GREP" -a -F foo late >"$OUTD/all"
 	head -c "$(wc -c <"$OUTD/ac.out")" "$OUTD/all" | cmp - "$OUTD/ac.out"
+}
+
+@test "binary: a NUL in the unfinished line of a read counts for that read, as grep's buffer" {
+	# GNU grep's null-byte test: the NUL after the last newline is in the
+	# buffer that holds "z", so "z" is not printed but earns the message
+	{ echo xxx; yes yyy | head -n 100000; printf 'z\n\0'; } >in
+	in_both_locales same_as_grep -e xxx -e z in
+	in_both_locales same_as_grep -n -e xxx -e z in
+	in_both_locales same_as_grep -c -e xxx -e z in
+	SAG_STDIN=in same_as_grep -e xxx -e z
+	same_as_grep_with --threads=1 -e xxx -e z in
+	LC_ALL=C expect 0 'xxx\n' -- -F -e xxx -e z in
+	expect_stderr_matches '^PROG: in: binary file matches$'
 }
 
 @test "binary: without -a, NUL bytes act as line ends for matching (-x, -w)" {

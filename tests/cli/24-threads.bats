@@ -137,6 +137,24 @@ big_file() {
 	done
 }
 
+@test "threads: a NUL in the line a read leaves unfinished, as on one thread" {
+	skip_if_grep
+	big_file
+	local lim at
+	# reads of 1000 bytes: the NUL goes at the start of the line that a read
+	# ending at lim leaves unfinished (where a range may end), or past lim;
+	# past grep's first buffer (96 KiB), which makes the whole file binary
+	for lim in 100000 104000 120000 121000; do
+		at=$(awk -v lim="$lim" '{ off += length($0) + 1; if (off < lim - 1) start = off } END { print start }' big.txt)
+		for at in "$at" "$((lim + 1))"; do
+			{ head -c "$at" big.txt; printf 'x\0y'; tail -c +"$((at + 1))" big.txt; } >tail.txt
+			same_merged "--threads=3 --segment-size=4096" --buffer-size=1000 -F line tail.txt || return 1
+			same_merged "--threads=2 --segment-size=2500" --buffer-size=1000 -F line tail.txt || return 1
+			same_merged "--threads=3 --segment-size=4096" --buffer-size=1000 -F -n line tail.txt || return 1
+		done
+	done
+}
+
 @test "threads: lines that are not UTF-8 in a split file" {
 	skip_if_grep
 	big_file
