@@ -528,7 +528,7 @@ bool input_tail_has_nul(const struct input *in)
 {
 	if (in->mapped)
 		return false;
-	if (memchr(in->buf + in->consumed, '\0', in->len - in->consumed))
+	if (in->len > in->consumed && memchr(in->buf + in->consumed, '\0', in->len - in->consumed))
 		return true;
 	if (!in->limit || in->offset + in->consumed != in->limit || in->limit % in->chunk == 0)
 		return false;
