@@ -23,7 +23,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define DEFAULT_CHUNK ((size_t)128 * 1024)
+#define DEFAULT_CHUNK INPUT_GREP_BUFFER /* 64-256 KiB all tie (docs/perf.md) */
 #define MIN_BUFFER ((size_t)4096)
 /* read() lands on page-aligned addresses: the buffer is allocated aligned
  * and the carried unfinished line is placed so that it ends on a boundary. */
@@ -94,7 +94,7 @@ static bool map_file(struct input *in, uint64_t from, uint64_t size)
 bool input_auto_maps(mode_t mode, uint64_t size)
 {
 	/* Measured (scripts/perf/io.sh, docs/perf.md "I/O policy"): on regular
-	 * files of 1 MiB to 256 MiB, read() in 128 KiB chunks ties the best
+	 * files of 1 MiB to 256 MiB, read() in 128 KiB chunks (96 KiB ties) matches the best
 	 * mapping up to 8 MiB and beats every mapping variant above (english.txt:
 	 * 185 ms CPU against 324-425 ms); below 1 MiB the mapping's setup costs
 	 * more (-r over Linux: 13.8 s mapped, 4.1 s read).  Only a long line

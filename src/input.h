@@ -33,10 +33,17 @@ enum input_io { INPUT_IO_AUTO, INPUT_IO_MMAP, INPUT_IO_READ };
  * costs 1 s of buffer growth and copying through read(), 0.1 s mapped). */
 #define INPUT_LONG_LINE ((size_t)256 << 10)
 
+/* GNU grep 3.8 reads a regular file 98,304 bytes at a time (its buffer
+ * then holds the unfinished line carried over and those bytes) and decides
+ * per buffer whether the file is binary.  The default read() chunk is the
+ * same, so a window with the unfinished line after it (input_tail_has_nul)
+ * holds what grep's buffer holds, and a NUL silences the same lines. */
+#define INPUT_GREP_BUFFER ((size_t)96 << 10)
+
 struct input_options {
 	enum input_io io;   /* AUTO: read(), mapping a regular file at a long line;
 			       MMAP: map regular files; READ: never map */
-	size_t read_chunk;  /* bytes per read(); 0 = default (128 KiB); 1 is legal */
+	size_t read_chunk;  /* bytes per read(); 0 = default (INPUT_GREP_BUFFER); 1 is legal */
 	char eol;           /* line terminator, '\n' or '\0' */
 	size_t keep_lines;  /* lines of earlier windows kept readable (-B); 0 = none */
 };

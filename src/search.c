@@ -19,10 +19,6 @@
 #include <emmintrin.h>
 #endif
 
-/* GNU grep 3.8 reads a file in buffers of about this size and decides per
- * buffer whether it is binary; a NUL this early makes the whole file binary. */
-#define GREP_FIRST_BUFFER (96u << 10)
-
 struct file_search {
 	const struct config *cfg;
 	struct searcher *s;
@@ -389,7 +385,7 @@ void search_input(struct searcher *s, struct input *in, const char *name, bool b
 			break;
 		}
 		if (detect_nul && !binary &&
-		    ((w.offset == 0 && input_head_has_nul(in, GREP_FIRST_BUFFER)) ||
+		    ((w.offset == 0 && input_head_has_nul(in, INPUT_GREP_BUFFER)) ||
 		     memchr(w.data, '\0', w.len) || input_tail_has_nul(in))) {
 			binary = true;
 			if (cfg->binary == BINARY_WITHOUT_MATCH) {
