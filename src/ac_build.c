@@ -13,6 +13,7 @@
 #include "ac_internal.h"
 #include "ac_trie.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,10 +69,69 @@ static uint32_t build_delta(const ac_automaton *ac, uint32_t s, uint8_t c)
 	return ac->dense[((size_t)s << ac->class_shift) | c] & AC_ID_MASK;
 }
 
-/* One breadth-first pass: failure and output links of each state's children,
- * then the state's dense row (its failure state's row, children overlaid).
- * A state without its own pattern inherits its failure state's output; the
- * AC_OWN_BIT marks (which dict needs) are cleared at the end. */
+/* Failure and output links of state s's children, then s's dense row (its
+ * failure state's row, children overlaid).  Needs every shallower state
+ * done: states of one depth can go in any order, or on several threads. */
+static void link_children(ac_automaton *ac, uint32_t s, size_t width)
+{
+	uint32_t *out_len = ac->out_len, *out_id = ac->out_id;
+	for (uint32_t c = ac->first[s]; c < ac->first[s + 1]; c++) {
+		uint32_t f = s == AC_ROOT ? AC_ROOT : build_delta(ac, ac->fail[s], ac->in_cls[c]);
+		ac->fail[c] = f;
+		if (!(out_len[c] & AC_OWN_BIT)) {
+			out_len[c] = out_len[f] & ~AC_OWN_BIT;
+			out_id[c] = out_id[f];
+		}
+		ac->dict[c] = f == AC_ROOT ? AC_NONE : (out_len[f] & AC_OWN_BIT) ? f : ac->dict[f];
+	}
+	if (s >= ac->n_dense)
+		return;
+	uint32_t *row = ac->dense + ((size_t)s << ac->class_shift);
+	if (s != AC_ROOT)
+		memcpy(row, ac->dense + ((size_t)ac->fail[s] << ac->class_shift), width * sizeof *row);
+	for (uint32_t c = ac->first[s]; c < ac->first[s + 1]; c++)
+		row[ac->in_cls[c]] = c | (out_len[c] ? AC_MATCH_BIT : 0);
+}
+
+/* Automata of this many states and more are linked on two threads. */
+#define PARALLEL_LINKS 65536
+/* ... a depth with fewer states than this is linked by part 0 alone. */
+#define PARALLEL_DEPTH 4096
+
+struct link_part {
+	ac_automaton *ac;
+	size_t width;
+	unsigned part, parts;
+	pthread_barrier_t *barrier; /* between depths when parts > 1 */
+};
+
+/* Links depth by depth (the states of depth d are the ids first[L(d-1)]
+ * up to first[L(d)], ids being breadth-first), taking the part-th of each
+ * depth's states, and waits for the other parts after each depth. */
+static void *link_depths(void *arg)
+{
+	const struct link_part *lp = arg;
+	ac_automaton *ac = lp->ac;
+	for (uint32_t lo = AC_ROOT, hi = AC_ROOT + 1; lo < hi; lo = hi, hi = ac->first[lo]) {
+		uint32_t n = hi - lo, from = lo, to = hi;
+		if (lp->parts > 1 && n >= PARALLEL_DEPTH) {
+			from = lo + (uint32_t)((uint64_t)n * lp->part / lp->parts);
+			to = lo + (uint32_t)((uint64_t)n * (lp->part + 1) / lp->parts);
+		} else if (lp->part > 0) {
+			from = to = lo;
+		}
+		for (uint32_t s = from; s < to; s++)
+			link_children(ac, s, lp->width);
+		if (lp->parts > 1)
+			pthread_barrier_wait(lp->barrier);
+	}
+	return NULL;
+}
+
+/* Failure links, outputs and dense rows of every state, on two threads for
+ * a large automaton (ac->threads allowing).  A state without its own
+ * pattern inherits its failure state's output; the AC_OWN_BIT marks (which
+ * dict needs) are cleared at the end. */
 static int links_and_tables_build(ac_automaton *ac)
 {
 	size_t n = ac->n_states, width = (size_t)1 << ac->class_shift;
@@ -82,29 +142,26 @@ static int links_and_tables_build(ac_automaton *ac)
 	ac->dict = ac_table_alloc(n * sizeof *ac->dict);
 	if (!ac->dense || !ac->fail || !ac->dict)
 		return -1;
-	uint32_t *out_len = ac->out_len, *out_id = ac->out_id;
 	ac->fail[AC_ROOT] = AC_ROOT;
 	ac->dict[AC_ROOT] = AC_NONE;
-	for (uint32_t s = 0; s < n; s++) {
-		for (uint32_t c = ac->first[s]; c < ac->first[s + 1]; c++) {
-			uint32_t f = s == AC_ROOT ? AC_ROOT : build_delta(ac, ac->fail[s], ac->in_cls[c]);
-			ac->fail[c] = f;
-			if (!(out_len[c] & AC_OWN_BIT)) {
-				out_len[c] = out_len[f] & ~AC_OWN_BIT;
-				out_id[c] = out_id[f];
-			}
-			ac->dict[c] = f == AC_ROOT ? AC_NONE : (out_len[f] & AC_OWN_BIT) ? f : ac->dict[f];
+	pthread_barrier_t barrier;
+	struct link_part main_part = { ac, width, 0, 1, &barrier }, other = main_part;
+	pthread_t helper;
+	if (ac->threads >= 2 && n >= PARALLEL_LINKS && pthread_barrier_init(&barrier, NULL, 2) == 0) {
+		main_part.parts = other.parts = 2;
+		other.part = 1;
+		if (pthread_create(&helper, NULL, link_depths, &other) != 0) {
+			pthread_barrier_destroy(&barrier);
+			main_part.parts = 1;
 		}
-		if (s >= ac->n_dense)
-			continue;
-		uint32_t *row = ac->dense + ((size_t)s << ac->class_shift);
-		if (s != AC_ROOT)
-			memcpy(row, ac->dense + ((size_t)ac->fail[s] << ac->class_shift), width * sizeof *row);
-		for (uint32_t c = ac->first[s]; c < ac->first[s + 1]; c++)
-			row[ac->in_cls[c]] = c | (out_len[c] ? AC_MATCH_BIT : 0);
+	}
+	link_depths(&main_part);
+	if (main_part.parts > 1) {
+		pthread_join(helper, NULL);
+		pthread_barrier_destroy(&barrier);
 	}
 	for (size_t s = 0; s < n; s++)
-		out_len[s] &= ~AC_OWN_BIT;
+		ac->out_len[s] &= ~AC_OWN_BIT;
 	ac->memory = sizeof *ac + (size_t)ac->n_dense * width * 4 + n * AC_STATE_BYTES + 4;
 	return 0;
 }

@@ -419,6 +419,24 @@ static void two_threads_alike(void)
 		bad += fa != fb || (fa && (a.start != b.start || a.end != b.end || a.pattern != b.pattern));
 	}
 	CHECK(bad == 0, "two threads: %zu patterns found otherwise", bad);
+	/* every match in a text that follows the failure links everywhere */
+	static const char bytes[] = { 'a', 'b', 'c', '\0', 'h', 't', 'p' };
+	static uint8_t hay[1 << 18];
+	for (size_t k = 0; k < sizeof hay; k++)
+		hay[k] = (uint8_t)bytes[rnd(sizeof bytes)];
+	size_t matches = 0;
+	bad = 0;
+	for (size_t from = 0; from < sizeof hay;) {
+		ac_match a, b;
+		bool fa = ac_find(one, hay, sizeof hay, from, AC_LEFTMOST_LONGEST, &a);
+		bool fb = ac_find(two, hay, sizeof hay, from, AC_LEFTMOST_LONGEST, &b);
+		bad += fa != fb || (fa && (a.start != b.start || a.end != b.end || a.pattern != b.pattern));
+		if (!fa || !fb)
+			break;
+		matches++;
+		from = a.end > a.start ? a.end : a.end + 1;
+	}
+	CHECK(bad == 0 && matches > 10000, "two threads: %zu of %zu matches in a text differ", bad, matches);
 	ac_free(one);
 	ac_free(two);
 }
