@@ -524,7 +524,10 @@ bool input_head_has_nul(const struct input *in, size_t n)
 	return pread_has_nul(in, in->start + done, in->start + n);
 }
 
-bool input_tail_has_nul(const struct input *in)
+/* Whether the bytes read after the last window handed out (the start of a
+ * line not complete yet) hold a NUL; for a range's last window, the bytes
+ * the whole file's read would have brought in past the range. */
+static bool tail_has_nul(const struct input *in)
 {
 	if (in->mapped)
 		return false;
@@ -536,4 +539,17 @@ bool input_tail_has_nul(const struct input *in)
 	 * of the chunk (see input_open_range) */
 	uint64_t stop = in->limit - in->limit % in->chunk + in->chunk;
 	return pread_has_nul(in, in->limit, stop < in->size_at_open ? stop : in->size_at_open);
+}
+
+bool input_window_has_nul(const struct input *in, const struct window *w)
+{
+	if (memchr(w->data, '\0', w->len) || tail_has_nul(in))
+		return true;
+	if (w->offset != 0 || !in->is_regular)
+		return false;
+	/* the first window and its unfinished line hold the input's start */
+	uint64_t seen = in->mapped ? w->len : in->len;
+	if (seen >= INPUT_GREP_BUFFER || in->start + seen >= in->size_at_open)
+		return false; /* all of grep's first buffer, or of the file */
+	return input_head_has_nul(in, INPUT_GREP_BUFFER);
 }

@@ -36,7 +36,7 @@ enum input_io { INPUT_IO_AUTO, INPUT_IO_MMAP, INPUT_IO_READ };
 /* GNU grep 3.8 reads a regular file 98,304 bytes at a time (its buffer
  * then holds the unfinished line carried over and those bytes) and decides
  * per buffer whether the file is binary.  The default read() chunk is the
- * same, so a window with the unfinished line after it (input_tail_has_nul)
+ * same, so a window with the unfinished line after it (input_window_has_nul)
  * holds what grep's buffer holds, and a NUL silences the same lines. */
 #define INPUT_GREP_BUFFER ((size_t)96 << 10)
 
@@ -164,12 +164,14 @@ void input_guard_disarm(void);
  * reads in small chunks decide the same way. */
 bool input_head_has_nul(const struct input *in, size_t n);
 
-/* True when the bytes read after the last window handed out (the start of
- * a line not complete yet) hold a NUL: with the window, that is what
- * grep's buffer holds when it decides that a file is binary.  For a
- * range's last window, the bytes the whole file's read would have brought
- * in past the range (pread()).  Always false for a mapped input. */
-bool input_tail_has_nul(const struct input *in);
+/* True when GNU grep would find a NUL in the buffer it checks with the
+ * lines of w, the window input_next just handed out: the window, the
+ * unfinished line its read brought in after it (for a range's last window,
+ * the bytes the whole file's read would have had past it, by pread()), and
+ * for the input's first window all of grep's first buffer
+ * (INPUT_GREP_BUFFER bytes, by input_head_has_nul where the window and
+ * that line hold less of a longer regular file).  Consumes nothing. */
+bool input_window_has_nul(const struct input *in, const struct window *w);
 
 /* True when `in` and the file descriptor `fd` name the same regular file
  * (same st_dev and st_ino; grep's "input file is also the output" check). */

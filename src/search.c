@@ -384,9 +384,7 @@ void search_input(struct searcher *s, struct input *in, const char *name, bool b
 			res->read_errno = errno;
 			break;
 		}
-		if (detect_nul && !binary &&
-		    ((w.offset == 0 && input_head_has_nul(in, INPUT_GREP_BUFFER)) ||
-		     memchr(w.data, '\0', w.len) || input_tail_has_nul(in))) {
+		if (detect_nul && !binary && input_window_has_nul(in, &w)) {
 			binary = true;
 			if (cfg->binary == BINARY_WITHOUT_MATCH) {
 				without_match = true;
