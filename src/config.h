@@ -59,6 +59,9 @@ struct color_spec {
 	bool no_erase;              /* ne: omit \33[K */
 };
 
+/* The most threads a run uses: --threads past it is refused. */
+#define MAX_THREADS 1024
+
 struct config {
 	struct pattern_set patterns;
 	bool ignore_case;     /* -i */
@@ -104,7 +107,8 @@ struct config {
 	size_t read_chunk;    /* --buffer-size (hidden, tests): read() chunk in bytes */
 	int scan_path;        /* --scan-path (hidden, tests): enum ac_scan_path */
 	int simd;             /* --simd (hidden, tests): enum ac_simd cap */
-	unsigned threads;     /* --threads; 0 = one per CPU this process may use */
+	unsigned threads;     /* --threads (at most MAX_THREADS); 0 = one per CPU
+				 this process may use, MAX_THREADS at most */
 	uint64_t segment_size; /* --segment-size (hidden, tests): bytes per segment
 				  of a split file; 0 = pool.h's default */
 	struct opts_private *opts_private; /* opts.c's own allocations; opaque, freed by opts_free */

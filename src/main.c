@@ -6,6 +6,7 @@
  * rules of GNU grep apply (the matcher options).  Everything else is
  * delegated.
  */
+#include <errno.h>
 #include <locale.h>
 #include <sched.h>
 #include <stdio.h>
@@ -33,10 +34,9 @@ static unsigned thread_count(const struct config *cfg)
 	if (cfg->threads > 0)
 		return cfg->threads;
 	cpu_set_t set;
-	if (sched_getaffinity(0, sizeof set, &set) == 0)
-		return (unsigned)CPU_COUNT(&set);
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-	return n > 0 ? (unsigned)n : 1;
+	long n = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set)
+							      : sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1 : n > MAX_THREADS ? MAX_THREADS : (unsigned)n;
 }
 
 /* Whether the worker threads can help: several inputs (or a walk), or one
@@ -157,6 +157,17 @@ static bool grep_uses_kwset(const struct config *cfg, const struct pattern_set *
 	return true;
 }
 
+/* Walks one operand; a walk that ran out of memory is trouble. */
+static void search_operand(const char *path, struct run *r, walk_file_fn on_file,
+			   walk_error_fn on_error, void *ctx)
+{
+	if (walk_operand(path, &r->walk, on_file, on_error, ctx) < 0) {
+		printer_flush(&r->pr);
+		fprintf(stderr, "acgrep: %s: %s\n", path, strerror(errno));
+		r->trouble = true;
+	}
+}
+
 static struct matcher *build_matcher(struct config *cfg)
 {
 	struct match_options mo = { cfg->ignore_case, cfg->word_regexp, cfg->line_regexp,
@@ -222,13 +233,14 @@ int main(int argc, char **argv)
 	void *ctx = pool ? (void *)pool : (void *)&r;
 	if (cfg.n_files == 0) {
 		r.walk.omit_dot_slash = recurse;
-		walk_operand(recurse ? "." : "-", &r.walk, on_file, on_error, ctx);
+		search_operand(recurse ? "." : "-", &r, on_file, on_error, ctx);
 	}
-	for (size_t i = 0; i < cfg.n_files; i++)
-		walk_operand(cfg.files[i], &r.walk, on_file, on_error, ctx);
+	for (size_t i = 0; i < cfg.n_files && !r.stop; i++)
+		search_operand(cfg.files[i], &r, on_file, on_error, ctx);
 	if (pool)
 		pool_finish(pool);
 	printer_flush(&r.pr);
+	r.trouble |= printer_failed();
 	printer_free(&r.pr);
 	matcher_free(m);
 	opts_free(&cfg);

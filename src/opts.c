@@ -576,8 +576,9 @@ static int apply_option(struct config *cfg, struct parse_state *st, int c)
 		cfg->simd = k;
 		return -1;
 	case OPT_THREADS:
-		if (parse_num(optarg, &v) != NUM_OK || v < 0 || v > 1024) {
-			fprintf(stderr, PROG ": %s: invalid number of threads\n", optarg);
+		if (parse_num(optarg, &v) != NUM_OK || v < 0 || v > MAX_THREADS) {
+			fprintf(stderr, PROG ": %s: invalid number of threads (0 to %d)\n", optarg,
+				MAX_THREADS);
 			return 2;
 		}
 		cfg->threads = (unsigned)v;

@@ -69,7 +69,7 @@ struct pool {
 	size_t free_segs;         /* segments of opened jobs not yet claimed */
 	struct job ring[POOL_RING];
 	size_t head, claimed, tail; /* counters: commit, open, add (mod POOL_RING) */
-	pthread_t threads[64];
+	pthread_t threads[MAX_THREADS];
 	unsigned n_threads, started;
 	bool closing;
 	bool split;
@@ -510,52 +510,89 @@ static void search_rest_binary(struct pool *p, struct job *j, size_t k, const ch
 	fold_result(total, &res);
 }
 
-/* Commits the job at the head of the queue (waiting for it) and frees it. */
-static void commit_head(struct pool *p)
+/* Forgets job j, opened and READY, once the run is over (-q found a line,
+ * or stdout failed): its search is cancelled and waited for, nothing of it
+ * is reported. */
+static void discard_job(struct pool *p, struct job *j)
+{
+	if (j->walk_err || j->outcome != OPEN_SEARCH)
+		return;
+	drop_segments(p, j, 0);
+	if (j->n_segs > 1) {
+		input_close(&j->whole);
+		free(j->segs);
+	}
+}
+
+/* Reports opened job j: its segments' output in order, then its result. */
+static void report_job(struct pool *p, struct job *j)
 {
 	struct run *r = p->run;
-	struct job *j = job_at(p, p->head);
-	pthread_mutex_lock(&p->mu);
-	while (j->state != JOB_READY)
-		await_committer(p, j);
-	pthread_mutex_unlock(&p->mu);
 	const char *name = run_display_name(r->cfg, j->path);
 	if (j->walk_err) {
 		run_walk_error(j->path, j->walk_err, r);
-	} else if (j->outcome != OPEN_SEARCH) {
-		run_report_open(r, name, j->outcome, j->err);
-	} else {
-		struct search_result total = { .stop_offset = UINT64_MAX };
-		size_t k = 0;
-		for (; k < j->n_segs; k++) {
-			commit_segment(p, &j->segs[k]);
-			const struct search_result *res = &j->segs[k].res;
-			fold_result(&total, res);
-			if (res->done || res->read_error || res->truncated || res->binary)
-				break;
-		}
-		if (k + 1 < j->n_segs) {
-			drop_segments(p, j, k + 1);
-			const struct search_result *res = &j->segs[k].res;
-			if (res->binary && !res->done && !res->without_match && !res->read_error && !res->truncated)
-				search_rest_binary(p, j, k, name, &total);
-		}
-		if (j->n_segs > 1) {
-			input_close(&j->whole);
-			free(j->segs);
-		}
-		r->pr.name = name;
-		r->pr.show_name = run_shows_name(r->cfg, j->command_line);
-		r->searcher.used |= total.used;
-		pthread_mutex_lock(&p->mu);
-		p->used = r->searcher.used;
-		pthread_mutex_unlock(&p->mu);
-		run_report_result(r, name, &total);
+		return;
 	}
+	if (j->outcome != OPEN_SEARCH) {
+		run_report_open(r, name, j->outcome, j->err);
+		return;
+	}
+	struct search_result total = { .stop_offset = UINT64_MAX };
+	size_t k = 0;
+	for (; k < j->n_segs; k++) {
+		commit_segment(p, &j->segs[k]);
+		const struct search_result *res = &j->segs[k].res;
+		fold_result(&total, res);
+		if (res->done || res->read_error || res->truncated || res->binary)
+			break;
+	}
+	if (k + 1 < j->n_segs) {
+		drop_segments(p, j, k + 1);
+		const struct search_result *res = &j->segs[k].res;
+		if (res->binary && !res->done && !res->without_match && !res->read_error && !res->truncated)
+			search_rest_binary(p, j, k, name, &total);
+	}
+	if (j->n_segs > 1) {
+		input_close(&j->whole);
+		free(j->segs);
+	}
+	r->pr.name = name;
+	r->pr.show_name = run_shows_name(r->cfg, j->command_line);
+	r->searcher.used |= total.used;
+	pthread_mutex_lock(&p->mu);
+	p->used = r->searcher.used;
+	pthread_mutex_unlock(&p->mu);
+	run_report_result(r, name, &total);
+}
+
+/* Commits the job at the head of the queue (waiting for it), or discards
+ * it once the run is over, and frees it. */
+static void commit_head(struct pool *p)
+{
+	struct job *j = job_at(p, p->head);
+	bool over = p->run->stop;
+	pthread_mutex_lock(&p->mu);
+	if (over && j->state == JOB_QUEUED) {
+		/* unclaimed, so claims stand at it (they go in order): never open it */
+		p->claimed++;
+		j->state = JOB_READY;
+		j->outcome = OPEN_SKIP;
+	}
+	while (j->state != JOB_READY)
+		await_committer(p, j);
+	pthread_mutex_unlock(&p->mu);
+	if (over)
+		discard_job(p, j);
+	else
+		report_job(p, j);
 	free(j->path);
 	pthread_mutex_lock(&p->mu);
 	memset(j, 0, sizeof *j);
 	p->head++;
+	/* A walk error is committed without being claimed: no worker may
+	 * claim its slot afterwards, emptied or reused by a later add. */
+	if (p->claimed < p->head)
+		p->claimed = p->head;
 	wake_turns(p); /* output_before waits for the head */
 	pthread_mutex_unlock(&p->mu);
 }
@@ -603,7 +640,7 @@ struct pool *pool_new(struct run *r, unsigned threads, uint64_t segment_size)
 	if (!p)
 		return NULL;
 	p->run = r;
-	p->n_threads = threads < 64 ? threads : 64;
+	p->n_threads = threads < MAX_THREADS ? threads : MAX_THREADS;
 	p->segment_size = segment_size ? segment_size : POOL_SEGMENT_SIZE;
 	p->split = pool_can_split(r->cfg);
 	p->budget = p->segment_size < SIZE_MAX / POOL_BUFFER_SEGMENTS
@@ -639,15 +676,20 @@ static bool add_job(struct pool *p, const char *path, bool command_line, int wal
 	return true;
 }
 
+/* Whether a worker runs, starting the first one if none does.  `started`
+ * is written under the lock by any thread that starts a worker. */
+static bool workers_running(struct pool *p, bool start)
+{
+	pthread_mutex_lock(&p->mu);
+	bool running = p->started > 0 || (start && start_worker(p));
+	pthread_mutex_unlock(&p->mu);
+	return running;
+}
+
 int pool_add_path(const char *path, bool command_line, void *ctx)
 {
 	struct pool *p = ctx;
-	if (p->started == 0) {
-		pthread_mutex_lock(&p->mu);
-		start_worker(p);
-		pthread_mutex_unlock(&p->mu);
-	}
-	if (p->started == 0) /* no thread could start: search it here */
+	if (!workers_running(p, true)) /* no thread could start: search it here */
 		return run_search_path(path, command_line, p->run);
 	if (strcmp(path, "-") == 0) { /* one reader of stdin at a time, in order */
 		while (p->head < p->last_stdin)
@@ -656,13 +698,13 @@ int pool_add_path(const char *path, bool command_line, void *ctx)
 	}
 	if (!add_job(p, path, command_line, 0))
 		return run_search_path(path, command_line, p->run);
-	return 0;
+	return p->run->stop;
 }
 
 void pool_walk_error(const char *path, int err, void *ctx)
 {
 	struct pool *p = ctx;
-	if (p->started == 0 || !add_job(p, path, false, err))
+	if (!workers_running(p, false) || !add_job(p, path, false, err))
 		run_walk_error(path, err, p->run);
 }
 

@@ -8,6 +8,7 @@
 #include "print.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,17 +33,28 @@ void printer_free(struct printer *pr)
 	pr->buf = NULL;
 }
 
-/* Writes p[0..len) to stdout whole; a write error ends the run (status 2). */
+/* Set by the first failed write of stdout, on any thread: the message is
+ * printed once and nothing more is written. */
+static atomic_bool write_failed;
+
+bool printer_failed(void)
+{
+	return atomic_load_explicit(&write_failed, memory_order_relaxed);
+}
+
+/* Writes p[0..len) to stdout whole, unless a write has failed. */
 static void write_all(const char *p, size_t len)
 {
 	size_t done = 0;
-	while (done < len) {
+	while (done < len && !printer_failed()) {
 		ssize_t n = write(STDOUT_FILENO, p + done, len - done);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
-			fprintf(stderr, "acgrep: write error: %s\n", strerror(n < 0 ? errno : EIO));
-			exit(2);
+			int err = n < 0 ? errno : EIO;
+			if (!atomic_exchange(&write_failed, true))
+				fprintf(stderr, "acgrep: write error: %s\n", strerror(err));
+			return;
 		}
 		done += (size_t)n;
 	}

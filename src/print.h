@@ -59,13 +59,17 @@ void print_count(struct printer *pr, intmax_t count);
 /* "NAME\n" (or NAME\0 with -Z) for -l and -L. */
 void print_file_name(struct printer *pr);
 
-/* Writes everything buffered.  On a write error prints
- * "acgrep: write error: ..." and exits with status 2. */
+/* Writes everything buffered.  The first write error of the process
+ * prints "acgrep: write error: ..." and makes printer_failed() true; from
+ * then on nothing is written (the run stops: see run_report_result). */
 void printer_flush(struct printer *pr);
 
-/* Writes p[0..len) to stdout whole, bypassing any printer; on a write
- * error prints "acgrep: write error: ..." and exits with status 2. */
+/* Writes p[0..len) to stdout whole, bypassing any printer (write errors as
+ * printer_flush).  Any thread may call it. */
 void printer_write(const char *p, size_t len);
+
+/* Whether a write of stdout has failed.  Any thread may ask. */
+bool printer_failed(void);
 
 /* Appends bytes already formatted (another printer's output) as they are. */
 void printer_append(struct printer *pr, const char *p, size_t len);

@@ -102,10 +102,9 @@ void run_report_result(struct run *r, const char *name, const struct search_resu
 		printer_flush(&r->pr);
 		fprintf(stderr, "acgrep: %s: binary file matches\n", name);
 	}
-	if (cfg->quiet && r->matched) {
-		printer_flush(&r->pr);
-		exit(0);
-	}
+	if (printer_failed())
+		r->trouble = true;
+	r->stop = (cfg->quiet && r->matched) || printer_failed();
 }
 
 void run_walk_error(const char *path, int err, void *ctx)
@@ -137,5 +136,5 @@ int run_search_path(const char *path, bool command_line, void *ctx)
 		lseek(in.fd, (off_t)(in.start + res.stop_offset), SEEK_SET);
 	input_close(&in);
 	run_report_result(r, name, &res);
-	return 0;
+	return r->stop;
 }

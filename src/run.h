@@ -26,6 +26,7 @@ struct run {
 	struct walk_options walk;
 	bool matched;
 	bool trouble;
+	bool stop;      /* the run is over: -q selected a line, or stdout failed */
 };
 
 /* What run_open decided about an input. */
@@ -58,8 +59,9 @@ enum open_outcome run_open(const struct run *r, const char *path, bool command_l
 void run_report_open(struct run *r, const char *name, enum open_outcome outcome, int err);
 
 /* Reports a searched input: the -c count or -l/-L name, then its error
- * messages and "binary file matches"; records the exit status.  With -q a
- * match ends the process (status 0). */
+ * messages and "binary file matches"; records the exit status.  Sets
+ * r->stop when nothing more is to be searched: -q selected a line, or a
+ * write of stdout failed. */
 void run_report_result(struct run *r, const char *name, const struct search_result *res);
 
 /* "acgrep: NAME: WHAT" on stderr after flushing stdout (silenced by -s). */
@@ -70,7 +72,7 @@ void run_complain(struct run *r, const char *name, const char *what);
 void run_walk_error(const char *path, int err, void *ctx);
 
 /* walk_file_fn searching the input at once on this thread and reporting
- * it (the sequential run). */
+ * it (the sequential run).  Returns r->stop (non-zero ends the walk). */
 int run_search_path(const char *path, bool command_line, void *ctx);
 
 #endif

@@ -377,7 +377,7 @@ void search_input(struct searcher *s, struct input *in, const char *name, bool b
 	int rc;
 	while (!without_match && (f->outleft > 0 || f->pending > 0)) {
 		if (f->done || (s->cancel && atomic_load_explicit(s->cancel, memory_order_relaxed)) ||
-		    (rc = input_next(in, &w)) == 0)
+		    printer_failed() || (rc = input_next(in, &w)) == 0)
 			break;
 		if (rc < 0) {
 			res->read_error = true;

@@ -80,6 +80,52 @@ big_file() {
 	same_merged "--threads=2" -F -R -c foo t
 }
 
+# A walk error is committed as soon as the files before it are: a worker
+# must never claim its emptied slot (it opened a NULL path and crashed in
+# about half of these runs).
+@test "threads: walk errors between small files never reach a worker" {
+	skip_if_grep
+	local d k
+	for d in $(seq 1 100); do
+		fixture "t/d$d/a" 'foo %s\n' "$d"
+		ln -s .. "t/d$d/loop"
+	done
+	ln -s nowhere t/dangling
+	for k in $(seq 1 10); do
+		same_merged "--threads=2" -F -R -c foo t || return 1
+		same_merged "--threads=3" -F -R -l foo t || return 1
+	done
+}
+
+# A write error, met by a worker writing its own output or by the main
+# thread, ends the run as grep ends it: one message, status 2.
+@test "threads: a write error stops the run with status 2" {
+	skip_if_grep
+	many_files
+	seq 1 200000 >t/d1/numbers
+	local t gs=0 as
+	"$GREP" -F -r 1 t >/dev/full 2>"$OUTD/g.err" || gs=$?
+	for t in 1 2 3; do
+		as=0
+		"$ACGREP" --threads=$t -F -r 1 t >/dev/full 2>"$OUTD/a.err" || as=$?
+		[[ $as == "$gs" ]] || fail "--threads=$t: status $as, grep $gs"
+		cmp <(_norm_stderr "$OUTD/g.err") <(_norm_stderr "$OUTD/a.err") ||
+			fail "--threads=$t: stderr $(cat "$OUTD/a.err")"
+	done
+}
+
+# -q ends the run at its first selected line: later inputs are neither
+# searched nor reported, as grep exits there.
+@test "threads: -q stops before later inputs' errors" {
+	skip_if_grep
+	many_files
+	local t
+	for t in 2 3; do
+		SAG_STDIN=/dev/null same_as_grep_with "--threads=$t" -q -r foo t missing || return 1
+		SAG_STDIN=/dev/null same_as_grep_with "--threads=$t" -q foo t/d1/f3.txt t/d1/f1.txt missing || return 1
+	done
+}
+
 @test "threads: -q and -s keep their exit status" {
 	skip_if_grep
 	many_files
@@ -188,9 +234,13 @@ big_file() {
 	expect 0 'foo\n' -- --threads 8 -F foo a
 	run_ac --threads=x -F foo a
 	expect_status 2
-	expect_stderr_matches '^PROG: x: invalid number of threads$'
+	expect_stderr_matches '^PROG: x: invalid number of threads \(0 to 1024\)$'
 	run_ac --threads=-1 -F foo a
 	expect_status 2
+	expect 0 'foo\n' -- --threads=1024 -F foo a
+	run_ac --threads=1025 -F foo a
+	expect_status 2
+	expect_stderr_matches '^PROG: 1025: invalid number of threads \(0 to 1024\)$'
 }
 
 @test "threads: standard input named twice is read by the first, in order" {
