@@ -81,17 +81,25 @@ void printer_write(const char *p, size_t len)
 	write_all(p, len);
 }
 
-/* The slow path of out(): flushes, and writes a chunk larger than the whole
- * buffer straight through. */
+/* The slow path of out(): fills and flushes the buffer until the rest
+ * fits.  Bytes reach the sink or stdout only from the printer's own buffer,
+ * never from the caller's memory: that may be a mapped file, which faults
+ * when the file shrinks, and a fault must be taken here, on the searching
+ * thread holding no lock (DESIGN.md, "Input"), not inside a sink or a
+ * write(2) (which would fail with EFAULT). */
 static void out_slow(struct printer *pr, const void *p, size_t n)
 {
-	printer_flush(pr);
-	if (n > pr->cap) {
-		emit(pr, p, n); /* a huge line straight through */
-		return;
+	const char *s = p;
+	while (n > pr->cap - pr->len) {
+		size_t room = pr->cap - pr->len;
+		memcpy(pr->buf + pr->len, s, room);
+		pr->len += room;
+		s += room;
+		n -= room;
+		printer_flush(pr);
 	}
-	memcpy(pr->buf, p, n);
-	pr->len = n;
+	memcpy(pr->buf + pr->len, s, n);
+	pr->len += n;
 }
 
 static inline void out(struct printer *pr, const void *p, size_t n)
