@@ -147,6 +147,8 @@ int input_open(struct input *in, const char *path, const struct input_options *o
 	}
 	bool map = opts->io == INPUT_IO_MMAP ||
 		   (opts->io == INPUT_IO_AUTO && input_auto_maps(st.st_mode, (uint64_t)st.st_size));
+	if (map && input_has_hole(in)) /* reading skips the holes; a mapping cannot */
+		map = false;
 	in->may_switch = opts->io == INPUT_IO_AUTO && in->is_regular;
 	if (in->is_regular && map && st.st_size > 0)
 		(void)map_file(in, 0, (uint64_t)st.st_size);
@@ -305,8 +307,36 @@ static void fill_window(struct input *in, struct window *w, size_t end, bool las
 	in->consumed = end;
 }
 
-/* read() path.  On entry buf[consumed..len) holds no `eol` byte (it is the
- * unfinished line carried over), so only newly read bytes are searched. */
+static bool all_nul(const char *p, size_t n)
+{
+	return p[0] == '\0' && memcmp(p, p + 1, n - 1) == 0;
+}
+
+/* Drops a read of only NUL bytes that ended at file position `end`, and
+ * moves on to the file's next data where lseek finds it (a read() input's
+ * descriptor is left there; a range reads at in->skipped's count). */
+static void skip_to_data(struct input *in, uint64_t end)
+{
+	uint64_t at = in->start + in->offset + in->len + in->skipped;
+	in->skipped += end - at;
+	off_t data = lseek(in->fd, (off_t)end, SEEK_DATA);
+	if (data < 0 && errno == ENXIO) /* only a hole up to the end */
+		data = lseek(in->fd, 0, SEEK_END);
+	if (data < 0 || (uint64_t)data <= end)
+		return;
+	uint64_t stop = in->limit ? in->start + in->limit : (uint64_t)data;
+	in->skipped += ((uint64_t)data < stop ? (uint64_t)data : stop) - end;
+}
+
+void input_zap_nul(struct input *in, bool skip_zero_reads)
+{
+	in->nul_ends_lines = in->eol != '\0';
+	in->skip_zero_reads = skip_zero_reads;
+}
+
+/* read() path.  On entry buf[consumed..len) holds no `eol` byte, nor a NUL
+ * once NUL ends lines (it is the unfinished line carried over), so only
+ * newly read bytes are searched. */
 static int next_read(struct input *in, struct window *w)
 {
 	compact(in);
@@ -325,12 +355,12 @@ static int next_read(struct input *in, struct window *w)
 		if (reserve(in, in->chunk) != 0)
 			return -1;
 		ssize_t n;
-		uint64_t at = in->start + in->offset + in->len;
+		uint64_t at = in->start + in->offset + in->len + in->skipped;
 		size_t want = in->chunk;
 		if (in->limit) { /* reads end where a whole file's would (see input.h) */
 			want -= (size_t)(at % in->chunk);
-			if (in->limit - at < want)
-				want = (size_t)(in->limit - at);
+			if (in->limit - (at - in->start) < want)
+				want = (size_t)(in->limit - (at - in->start));
 		}
 		do
 			n = in->limit ? pread(in->fd, in->buf + in->len, want, (off_t)at)
@@ -343,14 +373,24 @@ static int next_read(struct input *in, struct window *w)
 			continue;
 		}
 		size_t fresh = in->len;
-		in->len += (size_t)n;
+		if (in->skip_zero_reads && all_nul(in->buf + fresh, (size_t)n))
+			skip_to_data(in, at + (uint64_t)n);
+		else
+			in->len += (size_t)n;
 		/* A regular file read up to its size at open is at its end: no
 		 * read() just to see 0 (one system call per file saved, which is
 		 * much of -r's cost on VMs). */
-		if ((in->size_at_open > 0 && in->start + in->offset + in->len == in->size_at_open) ||
-		    (in->limit && in->offset + in->len == in->limit))
+		uint64_t read_to = in->offset + in->len + in->skipped;
+		if ((in->size_at_open > 0 && in->start + read_to >= in->size_at_open) ||
+		    (in->limit && read_to >= in->limit))
 			in->eof = true;
-		const char *p = memrchr(in->buf + fresh, in->eol, (size_t)n);
+		if (in->len == fresh)
+			continue;
+		const char *p = memrchr(in->buf + fresh, in->eol, in->len - fresh);
+		if (in->nul_ends_lines) {
+			const char *z = memrchr(in->buf + fresh, '\0', in->len - fresh);
+			p = !p || (z && z > p) ? z : p;
+		}
 		if (p) {
 			fill_window(in, w, (size_t)(p - in->buf) + 1, false);
 			return 1;
@@ -482,74 +522,4 @@ void input_guard_disarm(void)
 	guard_armed = 0;
 	atomic_signal_fence(memory_order_seq_cst);
 	guard_target = NULL;
-}
-
-/* Whether file offsets [from, to) hold a NUL, by pread() (false on an
- * error: the search that follows reports it). */
-static bool pread_has_nul(const struct input *in, uint64_t from, uint64_t to)
-{
-	char buf[4096];
-	while (from < to) {
-		size_t want = to - from < sizeof buf ? (size_t)(to - from) : sizeof buf;
-		ssize_t got = pread(in->fd, buf, want, (off_t)from);
-		if (got <= 0)
-			return false;
-		if (memchr(buf, '\0', (size_t)got))
-			return true;
-		from += (uint64_t)got;
-	}
-	return false;
-}
-
-bool input_head_has_nul(const struct input *in, size_t n)
-{
-	size_t done = 0;
-	if (in->mapped && in->map_offset == 0) {
-		size_t have = in->map_len - in->map_skip;
-		done = n < have ? n : have;
-		if (memchr(in->map + in->map_skip, '\0', done))
-			return true;
-		if (done == n || !in->limit)
-			return false; /* a range maps less than its file */
-	}
-	if (!in->is_regular)
-		return false;
-	if (!in->mapped && in->offset == 0) { /* the first read() is usually enough */
-		done = in->len < n ? in->len : n;
-		if (memchr(in->buf, '\0', done))
-			return true;
-		if (done == n || (in->eof && !in->limit) || in->start + done >= in->size_at_open)
-			return false; /* the whole file (as it was at open) is in buf */
-	}
-	return pread_has_nul(in, in->start + done, in->start + n);
-}
-
-/* Whether the bytes read after the last window handed out (the start of a
- * line not complete yet) hold a NUL; for a range's last window, the bytes
- * the whole file's read would have brought in past the range. */
-static bool tail_has_nul(const struct input *in)
-{
-	if (in->mapped)
-		return false;
-	if (in->len > in->consumed && memchr(in->buf + in->consumed, '\0', in->len - in->consumed))
-		return true;
-	if (!in->limit || in->offset + in->consumed != in->limit || in->limit % in->chunk == 0)
-		return false;
-	/* a range's last window: the whole file's read went on to a multiple
-	 * of the chunk (see input_open_range) */
-	uint64_t stop = in->limit - in->limit % in->chunk + in->chunk;
-	return pread_has_nul(in, in->limit, stop < in->size_at_open ? stop : in->size_at_open);
-}
-
-bool input_window_has_nul(const struct input *in, const struct window *w)
-{
-	if (memchr(w->data, '\0', w->len) || tail_has_nul(in))
-		return true;
-	if (w->offset != 0 || !in->is_regular)
-		return false;
-	/* the first window and its unfinished line hold the input's start */
-	uint64_t seen = in->mapped ? w->len : in->len;
-	if (seen >= INPUT_GREP_BUFFER || in->start + seen >= in->size_at_open)
-		return false; /* all of grep's first buffer, or of the file */
-	return input_head_has_nul(in, INPUT_GREP_BUFFER);
 }

@@ -5,6 +5,8 @@
  * read() into a page-aligned buffer reused from file to file, carrying an
  * unfinished line from one chunk to the next, and the SIGBUS guard for
  * files that shrink while mapped.  Knows nothing of patterns or output.
+ * input_binary.c, behind the same header, finds what makes an input binary
+ * in grep's eyes (NUL bytes where grep looks, holes).
  *
  * Invariant: every window handed out ends just after a line terminator
  * (the `eol` byte), or at end of input; a line is never split across two
@@ -78,6 +80,10 @@ struct input {
 	bool is_regular;
 	uint64_t size_at_open; /* st_size when opened (regular files) */
 	uint64_t limit;     /* a range: input offset where it ends; 0 = none */
+	bool nul_ends_lines;  /* binary: windows may end after a NUL (input_zap_nul) */
+	bool skip_zero_reads; /* drop reads that are all NUL (input_zap_nul) */
+	uint64_t skipped;   /* bytes dropped so: the file position of input offset
+			       x past them is start + x + skipped */
 };
 
 /* A run of complete lines. data[0..len) is valid; offset is the input offset
@@ -172,6 +178,23 @@ bool input_head_has_nul(const struct input *in, size_t n);
  * (INPUT_GREP_BUFFER bytes, by input_head_has_nul where the window and
  * that line hold less of a longer regular file).  Consumes nothing. */
 bool input_window_has_nul(const struct input *in, const struct window *w);
+
+/* True when `in` is a regular file, searched from its start, with a hole
+ * (lseek SEEK_HOLE) past grep's first buffer and before its end: grep
+ * then takes the file as holding NUL bytes, binary from its first buffer.
+ * The descriptor's position is left as it was. */
+bool input_has_hole(const struct input *in);
+
+/* The input is binary from here on (grep's "NUL zapping"): NUL ends lines
+ * as eol does, so a window may end just after a NUL and a run of NULs never
+ * builds up one long line.  With skip_zero_reads (an empty line cannot be
+ * selected), also drops each read() that brings only NUL bytes and jumps to
+ * the file's next data (lseek SEEK_DATA, where the file has it), as grep
+ * does: such a read holds only empty lines, and a sparse file's holes are
+ * never read.  Offsets of later windows do not count the dropped bytes (nor
+ * do grep's -b offsets); in->skipped does.  input_open does not map a file
+ * with holes (input_has_hole). */
+void input_zap_nul(struct input *in, bool skip_zero_reads);
 
 /* True when `in` and the file descriptor `fd` name the same regular file
  * (same st_dev and st_ino; grep's "input file is also the output" check). */

@@ -306,7 +306,17 @@ static void search_window(struct file_search *f)
 		skip_lines(f, f->len);
 }
 
-static void start_binary(struct file_search *f)
+/* Whether an empty line would be selected. */
+static bool empty_line_selected(const struct file_search *f)
+{
+	size_t ms, me;
+	return matcher_find(f->s->matcher, &f->eol, 1, 0, false, &ms, &me) != f->cfg->invert;
+}
+
+/* The input turned binary: NUL ends lines from now on, output stops.  When
+ * an empty line cannot be selected, reads of only NUL bytes (empty lines)
+ * are skipped, and with them a sparse file's holes, as grep skips them. */
+static void start_binary(struct file_search *f, struct input *in)
 {
 	f->zap_nul = f->eol != '\0';
 	f->selected_before_binary = f->selected;
@@ -314,6 +324,7 @@ static void start_binary(struct file_search *f)
 		f->quiet = true;
 		f->stop_on_select = true;
 	}
+	input_zap_nul(in, !empty_line_selected(f));
 }
 
 /* -T pads -n and -b numbers to the width GNU grep uses: the digits of the
@@ -356,15 +367,16 @@ void search_input(struct searcher *s, struct input *in, const char *name, bool b
 	s->pr->encoding_error = false;
 	s->pr->utf8_check = cfg->utf8_locale && cfg->binary != BINARY_TEXT;
 	const volatile bool quiet_at_start = f->quiet; /* read after a SIGBUS longjmp */
-	const bool detect_nul = cfg->binary != BINARY_TEXT && !cfg->null_data;
+	const volatile bool detect_nul = cfg->binary != BINARY_TEXT && !cfg->null_data;
 	volatile bool binary = false, without_match = false;
 	f->used_at_start = s->used;
-	if (binary_from_start && detect_nul) {
+	/* a hole makes grep take the file as binary from its first buffer */
+	if (detect_nul && (binary_from_start || input_has_hole(in))) {
 		binary = true;
 		if (cfg->binary == BINARY_WITHOUT_MATCH)
 			without_match = true;
 		else
-			start_binary(f);
+			start_binary(f, in);
 	}
 
 	sigjmp_buf jb;
@@ -390,7 +402,7 @@ void search_input(struct searcher *s, struct input *in, const char *name, bool b
 				without_match = true;
 				break;
 			}
-			start_binary(f);
+			start_binary(f, in);
 		}
 		f->buf = w.data - w.before;
 		f->start = w.before;

@@ -261,3 +261,38 @@ bin_setup() {
 	in_both_locales same_as_grep -v -A 1 -n -e ' ' s
 	in_both_locales same_as_grep -v -C 1 -e ' ' s
 }
+
+# A sparse file: grep takes a file with a hole as binary from its first
+# buffer (SEEK_HOLE), and skips the reads that bring only NULs (SEEK_DATA)
+# when an empty line cannot be selected, so the holes are never read.
+@test "binary: a sparse file is binary from its start and its holes are skipped" {
+	printf 'needle at the start\nplain text\n' >sparse
+	truncate -s 64M sparse
+	printf 'a needle at the end\n' >>sparse
+	local extra opts
+	for extra in "" --mmap --no-mmap "--threads=3 --segment-size=1000000"; do
+		for opts in "" -c -n -l -L -q -I "-I -c" -o "-c -w" "-c -x" "-v -c"; do
+			# shellcheck disable=SC2086
+			in_both_locales same_as_grep_with "$extra" $opts needle sparse || return 1
+		done
+		SAG_STDIN=sparse same_as_grep_with "$extra" -c needle || return 1
+	done
+}
+
+# A hole that starts within a read leaves NULs there: they end the line
+# before them; a read of only NULs is dropped, and the partial line before
+# it goes on with the data after the hole, as in grep's buffer.
+@test "binary: lines around holes count as grep counts them" {
+	{ printf 'x needle\n'; head -c 20000 /dev/zero | tr '\0' a; } >holes
+	truncate -s 1M holes
+	printf 'needle\nneedle\0needle' >>holes
+	truncate -s 3M holes
+	printf 'b needle\nc\n' >>holes
+	local extra opts
+	for extra in "" --mmap --no-mmap --buffer-size=4096; do
+		for opts in -c "-c -v" "-c -x" "-c -e a -e needle" -l; do
+			# shellcheck disable=SC2086
+			same_as_grep_with "$extra" $opts needle holes || return 1
+		done
+	done
+}

@@ -1,0 +1,97 @@
+/* input_binary.c - what an input's bytes say about it being binary, as
+ * GNU grep 3.8 decides it (see input.h).
+ *
+ * Owns: finding NUL bytes in the buffer grep would check with each window
+ * (the window, the unfinished line read after it, and for the first window
+ * the rest of grep's first buffer), and finding holes in a sparse file
+ * (SEEK_HOLE: grep treats a file with a hole as holding NULs from its first
+ * buffer on).  What follows from a binary file is search.c's.
+ */
+#include "input.h"
+
+#include <string.h>
+#include <unistd.h>
+
+/* Whether file offsets [from, to) hold a NUL, by pread() (false on an
+ * error: the search that follows reports it). */
+static bool pread_has_nul(const struct input *in, uint64_t from, uint64_t to)
+{
+	char buf[4096];
+	while (from < to) {
+		size_t want = to - from < sizeof buf ? (size_t)(to - from) : sizeof buf;
+		ssize_t got = pread(in->fd, buf, want, (off_t)from);
+		if (got <= 0)
+			return false;
+		if (memchr(buf, '\0', (size_t)got))
+			return true;
+		from += (uint64_t)got;
+	}
+	return false;
+}
+
+bool input_head_has_nul(const struct input *in, size_t n)
+{
+	size_t done = 0;
+	if (in->mapped && in->map_offset == 0) {
+		size_t have = in->map_len - in->map_skip;
+		done = n < have ? n : have;
+		if (memchr(in->map + in->map_skip, '\0', done))
+			return true;
+		if (done == n || !in->limit)
+			return false; /* a range maps less than its file */
+	}
+	if (!in->is_regular)
+		return false;
+	if (!in->mapped && in->offset == 0) { /* the first read() is usually enough */
+		done = in->len < n ? in->len : n;
+		if (memchr(in->buf, '\0', done))
+			return true;
+		if (done == n || (in->eof && !in->limit) || in->start + done >= in->size_at_open)
+			return false; /* the whole file (as it was at open) is in buf */
+	}
+	return pread_has_nul(in, in->start + done, in->start + n);
+}
+
+/* Whether the bytes read after the last window handed out (the start of a
+ * line not complete yet) hold a NUL; for a range's last window, the bytes
+ * the whole file's read would have brought in past the range. */
+static bool tail_has_nul(const struct input *in)
+{
+	if (in->mapped)
+		return false;
+	if (in->len > in->consumed && memchr(in->buf + in->consumed, '\0', in->len - in->consumed))
+		return true;
+	if (!in->limit || in->offset + in->consumed != in->limit || in->limit % in->chunk == 0)
+		return false;
+	/* a range's last window: the whole file's read went on to a multiple
+	 * of the chunk (see input_open_range) */
+	uint64_t stop = in->limit - in->limit % in->chunk + in->chunk;
+	return pread_has_nul(in, in->limit, stop < in->size_at_open ? stop : in->size_at_open);
+}
+
+bool input_window_has_nul(const struct input *in, const struct window *w)
+{
+	if (memchr(w->data, '\0', w->len) || tail_has_nul(in))
+		return true;
+	if (w->offset != 0 || !in->is_regular)
+		return false;
+	/* the first window and its unfinished line hold the input's start */
+	uint64_t seen = in->mapped ? w->len : in->len;
+	if (seen >= INPUT_GREP_BUFFER || in->start + seen >= in->size_at_open)
+		return false; /* all of grep's first buffer, or of the file */
+	return input_head_has_nul(in, INPUT_GREP_BUFFER);
+}
+
+bool input_has_hole(const struct input *in)
+{
+	uint64_t from = in->start + INPUT_GREP_BUFFER;
+	if (!in->is_regular || in->offset != 0 || from >= in->size_at_open)
+		return false;
+	/* SEEK_HOLE moves the descriptor's position: put it back, for read()
+	 * and for a standard input left where grep leaves it. */
+	off_t pos = lseek(in->fd, 0, SEEK_CUR);
+	off_t hole = lseek(in->fd, (off_t)from, SEEK_HOLE);
+	if (pos >= 0)
+		(void)lseek(in->fd, pos, SEEK_SET);
+	return hole >= 0 && (uint64_t)hole < in->size_at_open;
+}
