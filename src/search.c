@@ -356,7 +356,8 @@ void search_input(struct searcher *s, struct input *in, const char *name, bool b
 	s->pr->encoding_error = false;
 	s->pr->utf8_check = cfg->utf8_locale && cfg->binary != BINARY_TEXT;
 	const volatile bool quiet_at_start = f->quiet; /* read after a SIGBUS longjmp */
-	const bool detect_nul = cfg->binary != BINARY_TEXT && !cfg->null_data;
+	/* volatile: GCC for s390x warns that a register copy may be clobbered by the longjmp */
+	const volatile bool detect_nul = cfg->binary != BINARY_TEXT && !cfg->null_data;
 	volatile bool binary = false, without_match = false;
 	f->used_at_start = s->used;
 	if (binary_from_start && detect_nul) {
