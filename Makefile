@@ -25,8 +25,11 @@ ifeq ($(SIMD),none)
 ACFLAGS += -DACGREP_NO_SIMD
 endif
 
-PCRE2_CFLAGS := $(shell pkg-config --cflags libpcre2-8 2>/dev/null)
-PCRE2_LIBS   := $(shell pkg-config --libs libpcre2-8 2>/dev/null)
+# A cross build names the target's pkg-config (PKG_CONFIG=aarch64-linux-gnu-pkg-config):
+# where that finds no libpcre2-8, the build goes without PCRE2.
+PKG_CONFIG   ?= pkg-config
+PCRE2_CFLAGS := $(shell $(PKG_CONFIG) --cflags libpcre2-8 2>/dev/null)
+PCRE2_LIBS   := $(shell $(PKG_CONFIG) --libs libpcre2-8 2>/dev/null)
 ifeq ($(PCRE2_LIBS),)
 ACFLAGS += -DACGREP_NO_PCRE2
 else
