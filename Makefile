@@ -68,19 +68,28 @@ $(O)/ac_count: scripts/perf/ac_count.c scripts/perf/count_io.h $(LIB_OBJ) | $(O)
 $(O):
 	mkdir -p $(O)
 
-## unit: build and run the C unit tests
+# Tests of the --engine=pcre2 engine skip exactly when this build has none
+# (ACGREP_PCRE2=no); otherwise a binary without it fails them.
+ACGREP_PCRE2 = $(if $(PCRE2_LIBS),yes,no)
+# bats options, e.g. BATS_FLAGS=--tap or BATS_FLAGS="--jobs 2" (GNU parallel)
+BATS_FLAGS ?=
+# EMULATOR: what runs a unit test binary (a cross build's qemu)
+
+## unit: build and run the C unit tests (every one, then "ok"/"not ok" for each)
 unit: $(UNIT_BIN)
-	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; $(VALGRIND) $$t; done
+	@st=0; for t in $(UNIT_BIN); do echo "== $$t"; \
+		if $(VALGRIND) $(EMULATOR) $$t; then echo "ok $$t"; else echo "not ok $$t"; st=1; fi; \
+	done; exit $$st
 
 ## cli: run the bats CLI tests against ./acgrep (and check --help against the man page)
 cli: acgrep $(O)/ac_count
-	tests/help_man_agree.sh
-	AC_COUNT=$(O)/ac_count bats tests/cli
+	@st=0; if tests/help_man_agree.sh; then echo "ok help_man_agree"; else echo "not ok help_man_agree"; st=1; fi; \
+	ACGREP_PCRE2=$(ACGREP_PCRE2) AC_COUNT=$(O)/ac_count bats $(BATS_FLAGS) tests/cli || st=1; exit $$st
 
 ## diff: run the randomized differential test against grep -F and --engine=pcre2
 ## (a fixed seed, so CI is repeatable; DIFF_SEED=random or a number to explore)
 diff: acgrep
-	DIFF_SEED=$${DIFF_SEED:-20261129} tests/diff/run.sh
+	ACGREP_PCRE2=$(ACGREP_PCRE2) DIFF_SEED=$${DIFF_SEED:-20261129} tests/diff/run.sh
 
 ## test: unit + cli + diff tests on the current build
 test: unit cli diff
@@ -89,19 +98,32 @@ test: unit cli diff
 deps:
 	@tests/deps.sh
 
-## check: install dependencies, build with -Werror, run every test
+# ---- make check: every suite, then a summary (tests/check.sh) ----------------
+# One NAME=COMMAND per suite, run in this order, each to its end whatever the
+# others did; tests/check.sh counts its TAP lines, its last "N passed, N
+# failed" line, or (a build) its exit status.  A new suite (the fuzz smoke
+# run) is one more entry here, or CHECK_EXTRA_SUITES='fuzz=$(MAKE) fuzz-smoke'.
+WERROR_MAKE = $(MAKE) --no-print-directory EXTRA_CFLAGS=-Werror
+CHECK_SUITES = \
+	'build=$(WERROR_MAKE) all $(O)/ac_count $(UNIT_BIN)' \
+	'unit=$(WERROR_MAKE) unit' \
+	'cli=$(WERROR_MAKE) BATS_FLAGS="--tap $(BATS_FLAGS)" cli' \
+	'diff=$(WERROR_MAKE) diff' \
+	'portable=$(MAKE) --no-print-directory portable' \
+	$(CHECK_EXTRA_SUITES)
+
+## check: install dependencies, then from a clean -Werror build every suite (unit,
+## cli, diff, portable) and a summary; "N passed, N failed" last
 check: deps
-	$(MAKE) clean
-	$(MAKE) EXTRA_CFLAGS=-Werror all
-	$(MAKE) EXTRA_CFLAGS=-Werror test
-	$(MAKE) portable
-	@echo "make check: all test suites passed"
+	@$(MAKE) --no-print-directory clean
+	@tests/check.sh $(O)/check-logs $(CHECK_SUITES)
+# ---- end of make check ----------------------------------------------------
 
 ## portable: the unit tests on a build without vector kernels or ctz builtin
 ## (what a CPU other than x86 gets), in build-portable/
 portable:
 	rm -rf build-portable
-	$(MAKE) O=build-portable SIMD=none CTZ=portable EXTRA_CFLAGS=-Werror unit
+	$(MAKE) O=build-portable SIMD=none CTZ=portable EXTRA_CFLAGS=-Werror build-portable/acgrep unit
 
 ## asan: run the whole suite under AddressSanitizer + UBSan
 asan:
