@@ -110,10 +110,12 @@ CHECK_SUITES = \
 	'cli=$(WERROR_MAKE) BATS_FLAGS="--tap $(BATS_FLAGS)" cli' \
 	'diff=$(WERROR_MAKE) diff' \
 	'portable=$(MAKE) --no-print-directory portable' \
+	'clang=$(MAKE) --no-print-directory clang' \
+	$(if $(filter x86_64,$(shell uname -m)),'m32=$(MAKE) --no-print-directory m32') \
 	$(CHECK_EXTRA_SUITES)
 
 ## check: install dependencies, then from a clean -Werror build every suite (unit,
-## cli, diff, portable) and a summary; "N passed, N failed" last
+## cli, diff, portable, clang, m32) and a summary; "N passed, N failed" last
 check: deps
 	@$(MAKE) --no-print-directory clean
 	@tests/check.sh $(O)/check-logs $(CHECK_SUITES)
@@ -124,6 +126,87 @@ check: deps
 portable:
 	rm -rf build-portable
 	$(MAKE) O=build-portable SIMD=none CTZ=portable EXTRA_CFLAGS=-Werror build-portable/acgrep unit
+
+# ---- other compilers and CPUs: clang, i386, cross builds under qemu-user -----
+.PHONY: clang m32 check-cross cross-unit cross-cli cross-diff deps-cross
+
+## clang: a clang -Werror build and its unit tests, in build-clang/
+clang:
+	rm -rf build-clang
+	$(MAKE) O=build-clang CC=clang EXTRA_CFLAGS=-Werror build-clang/acgrep unit
+
+# Debian's gcc-multilib, which links /usr/include/asm, conflicts with the
+# cross compilers: the i386 build links its own, to the host's asm headers.
+# No PCRE2 there (the host's libpcre2 is 64-bit).
+M32_INCLUDE = build-m32/include
+## m32: a 32-bit x86 build (gcc -m32) with -Werror and its unit tests, in build-m32/
+m32:
+	rm -rf build-m32
+	mkdir -p $(M32_INCLUDE)
+	[ -e /usr/include/asm ] || ln -s /usr/include/$$(gcc -print-multiarch)/asm $(M32_INCLUDE)/asm
+	$(MAKE) O=build-m32 CC="gcc -m32 -isystem $(M32_INCLUDE)" PKG_CONFIG=false EXTRA_CFLAGS=-Werror \
+		build-m32/acgrep unit
+
+# Cross builds: the portable build (SIMD=none CTZ=portable) for each
+# CROSS_ARCHES triplet prefix, in build-ARCH/, run under qemu-ARCH with the
+# target's libraries (-L).  s390x is big-endian.  A big-endian glibc cannot
+# read the host's C.UTF-8 locale, so each build has its own, in the target's
+# byte order (localedef), found through LOCPATH.
+CROSS_ARCHES ?= aarch64 s390x
+ARCH         ?= aarch64
+CROSS_O       = build-$(ARCH)
+CROSS_SYSROOT = /usr/$(ARCH)-linux-gnu
+CROSS_RUN     = env LOCPATH=$(CURDIR)/$(CROSS_O)/locale qemu-$(ARCH) -L $(CROSS_SYSROOT)
+CROSS_PCRE2   = $(if $(shell $(ARCH)-linux-gnu-pkg-config --libs libpcre2-8 2>/dev/null),yes,no)
+CROSS_MAKE    = $(MAKE) --no-print-directory O=$(CROSS_O) CC=$(ARCH)-linux-gnu-gcc \
+		PKG_CONFIG=$(ARCH)-linux-gnu-pkg-config SIMD=none CTZ=portable EXTRA_CFLAGS=-Werror
+
+## check-cross: the unit, CLI and differential tests (CROSS_DIFF_CASES) of aarch64
+## and s390x (big-endian) builds under qemu-user (installs the cross compilers
+## as root on Debian)
+check-cross: deps-cross
+	@tests/check.sh $(O)/check-cross-logs \
+		$(foreach a,$(CROSS_ARCHES),'$(a)-unit=$(MAKE) --no-print-directory ARCH=$(a) cross-unit' \
+		'$(a)-cli=$(MAKE) --no-print-directory ARCH=$(a) BATS_FLAGS="--tap $(BATS_FLAGS)" cross-cli' \
+		'$(a)-diff=$(MAKE) --no-print-directory ARCH=$(a) cross-diff')
+
+deps-cross:
+	@tests/deps.sh --cross $(CROSS_ARCHES)
+
+# the target's C.UTF-8 locale, in its byte order
+$(CROSS_O)/locale/C.UTF-8:
+	mkdir -p $(CROSS_O)/locale
+	if $(ARCH)-linux-gnu-gcc -dM -E - </dev/null | grep -q '__BYTE_ORDER__ __ORDER_BIG_ENDIAN__'; \
+	then order=big; else order=little; fi; \
+	localedef --$$order-endian -i C -f UTF-8 $@
+
+cross-unit:
+	rm -rf $(CROSS_O)
+	$(MAKE) --no-print-directory ARCH=$(ARCH) $(CROSS_O)/locale/C.UTF-8
+	$(CROSS_MAKE) EMULATOR="$(CROSS_RUN)" $(CROSS_O)/acgrep unit
+
+# The CLI and differential tests run scripts that exec the emulator on the binaries.
+.PHONY: cross-cli-wrappers
+cross-cli-wrappers:
+	$(CROSS_MAKE) $(CROSS_O)/acgrep $(CROSS_O)/ac_count
+	$(MAKE) --no-print-directory ARCH=$(ARCH) $(CROSS_O)/locale/C.UTF-8
+	for b in acgrep ac_count; do \
+		printf '#!/bin/sh\nexec %s %s "$$@"\n' "$(CROSS_RUN)" $(CURDIR)/$(CROSS_O)/$$b >$(CROSS_O)/$$b-qemu; \
+		chmod +x $(CROSS_O)/$$b-qemu; \
+	done
+
+cross-cli: cross-cli-wrappers
+	@st=0; if tests/help_man_agree.sh $(CROSS_O)/acgrep-qemu; then echo "ok help_man_agree"; \
+	else echo "not ok help_man_agree"; st=1; fi; \
+	ACGREP=$(CROSS_O)/acgrep-qemu AC_COUNT=$(CROSS_O)/ac_count-qemu ACGREP_PCRE2=$(CROSS_PCRE2) \
+		bats $(BATS_FLAGS) tests/cli || st=1; exit $$st
+
+# The differential test on fewer cases: each costs an emulator start per run.
+CROSS_DIFF_CASES ?= 400
+cross-diff: cross-cli-wrappers
+	ACGREP=$(CROSS_O)/acgrep-qemu ACGREP_PCRE2=$(CROSS_PCRE2) DIFF_CASES=$(CROSS_DIFF_CASES) \
+		DIFF_SEED=$${DIFF_SEED:-20261129} tests/diff/run.sh
+# ---- end of other compilers and CPUs ----------------------------------------
 
 ## asan: run the whole suite under AddressSanitizer + UBSan
 asan:
