@@ -71,7 +71,8 @@ $(O):
 # Tests of the --engine=pcre2 engine skip exactly when this build has none
 # (ACGREP_PCRE2=no); otherwise a binary without it fails them.
 ACGREP_PCRE2 = $(if $(PCRE2_LIBS),yes,no)
-# bats options, e.g. BATS_FLAGS=--tap or BATS_FLAGS="--jobs 2" (GNU parallel)
+# bats options, e.g. BATS_FLAGS="--filter word"; --jobs N (GNU parallel) costs
+# more than it saves on two cores
 BATS_FLAGS ?=
 # EMULATOR: what runs a unit test binary (a cross build's qemu)
 
@@ -117,7 +118,7 @@ CHECK_SUITES = \
 ## check: install dependencies, then from a clean -Werror build every suite (unit,
 ## cli, diff, portable, clang, m32) and a summary; "N passed, N failed" last
 check: deps
-	@$(MAKE) --no-print-directory clean
+	@$(MAKE) -s --no-print-directory clean
 	@tests/check.sh $(O)/check-logs $(CHECK_SUITES)
 # ---- end of make check ----------------------------------------------------
 
