@@ -12,6 +12,7 @@ set -euo pipefail
 
 missing=()
 cross=()
+args=("$@")
 if [[ ${1:-} == --cross ]]; then
 	shift
 	cross=("$@")
@@ -38,7 +39,8 @@ need_cmd clang
 if [[ $(uname -m) == x86_64 ]] && have_cmd gcc; then
 	[[ -e /usr/include/x86_64-linux-gnu/gnu/stubs-32.h ]] || missing+=(libc6-dev-i386)
 	gcc_major=$(gcc -dumpversion | cut -d. -f1)
-	[[ -e $(gcc -m32 -print-libgcc-file-name 2>/dev/null) ]] || missing+=("lib32gcc-$gcc_major-dev")
+	libgcc=$(gcc -print-libgcc-file-name)
+	[[ -e ${libgcc%/*}/32/libgcc.a ]] || missing+=("lib32gcc-$gcc_major-dev")
 fi
 
 # Debian's name of the architecture of a GNU triplet prefix
@@ -79,3 +81,8 @@ echo "deps: installing: ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -q </dev/null
 apt-get install -y -q "${missing[@]}" </dev/null
+# once more: what depends on the installed compiler's version (lib32gcc-N-dev)
+# is known only now
+if [[ -z ${ACGREP_DEPS_AGAIN:-} ]]; then
+	ACGREP_DEPS_AGAIN=1 exec "$0" "${args[@]}"
+fi
