@@ -25,8 +25,11 @@ ifeq ($(SIMD),none)
 ACFLAGS += -DACGREP_NO_SIMD
 endif
 
-PCRE2_CFLAGS := $(shell pkg-config --cflags libpcre2-8 2>/dev/null)
-PCRE2_LIBS   := $(shell pkg-config --libs libpcre2-8 2>/dev/null)
+# A cross build names the target's pkg-config (PKG_CONFIG=aarch64-linux-gnu-pkg-config):
+# where that finds no libpcre2-8, the build goes without PCRE2.
+PKG_CONFIG   ?= pkg-config
+PCRE2_CFLAGS := $(shell $(PKG_CONFIG) --cflags libpcre2-8 2>/dev/null)
+PCRE2_LIBS   := $(shell $(PKG_CONFIG) --libs libpcre2-8 2>/dev/null)
 ifeq ($(PCRE2_LIBS),)
 ACFLAGS += -DACGREP_NO_PCRE2
 else
@@ -65,19 +68,29 @@ $(O)/ac_count: scripts/perf/ac_count.c scripts/perf/count_io.h $(LIB_OBJ) | $(O)
 $(O):
 	mkdir -p $(O)
 
-## unit: build and run the C unit tests
+# Tests of the --engine=pcre2 engine skip exactly when this build has none
+# (ACGREP_PCRE2=no); otherwise a binary without it fails them.
+ACGREP_PCRE2 = $(if $(PCRE2_LIBS),yes,no)
+# bats options, e.g. BATS_FLAGS="--filter word"; --jobs N (GNU parallel) costs
+# more than it saves on two cores
+BATS_FLAGS ?=
+# EMULATOR: what runs a unit test binary (a cross build's qemu)
+
+## unit: build and run the C unit tests (every one, then "ok"/"not ok" for each)
 unit: $(UNIT_BIN)
-	@set -e; for t in $(UNIT_BIN); do echo "== $$t"; $(VALGRIND) $$t; done
+	@st=0; for t in $(UNIT_BIN); do echo "== $$t"; \
+		if $(VALGRIND) $(EMULATOR) $$t; then echo "ok $$t"; else echo "not ok $$t"; st=1; fi; \
+	done; exit $$st
 
 ## cli: run the bats CLI tests against ./acgrep (and check --help against the man page)
 cli: acgrep $(O)/ac_count
-	tests/help_man_agree.sh
-	AC_COUNT=$(O)/ac_count bats tests/cli
+	@st=0; if tests/help_man_agree.sh; then echo "ok help_man_agree"; else echo "not ok help_man_agree"; st=1; fi; \
+	ACGREP_PCRE2=$(ACGREP_PCRE2) AC_COUNT=$(O)/ac_count bats $(BATS_FLAGS) tests/cli || st=1; exit $$st
 
 ## diff: run the randomized differential test against grep -F and --engine=pcre2
 ## (a fixed seed, so CI is repeatable; DIFF_SEED=random or a number to explore)
 diff: acgrep
-	DIFF_SEED=$${DIFF_SEED:-20261129} tests/diff/run.sh
+	ACGREP_PCRE2=$(ACGREP_PCRE2) DIFF_SEED=$${DIFF_SEED:-20261129} tests/diff/run.sh
 
 ## test: unit + cli + diff tests on the current build
 test: unit cli diff
@@ -86,19 +99,115 @@ test: unit cli diff
 deps:
 	@tests/deps.sh
 
-## check: install dependencies, build with -Werror, run every test
+# ---- make check: every suite, then a summary (tests/check.sh) ----------------
+# One NAME=COMMAND per suite, run in this order, each to its end whatever the
+# others did; tests/check.sh counts its TAP lines, its last "N passed, N
+# failed" line, or (a build) its exit status.  A new suite (the fuzz smoke
+# run) is one more entry here, or CHECK_EXTRA_SUITES='fuzz=$(MAKE) fuzz-smoke'.
+WERROR_MAKE = $(MAKE) --no-print-directory EXTRA_CFLAGS=-Werror
+CHECK_SUITES = \
+	'build=$(WERROR_MAKE) all $(O)/ac_count $(UNIT_BIN)' \
+	'unit=$(WERROR_MAKE) unit' \
+	'cli=$(WERROR_MAKE) BATS_FLAGS="--tap $(BATS_FLAGS)" cli' \
+	'diff=$(WERROR_MAKE) diff' \
+	'portable=$(MAKE) --no-print-directory portable' \
+	'clang=$(MAKE) --no-print-directory clang' \
+	$(if $(filter x86_64,$(shell uname -m)),'m32=$(MAKE) --no-print-directory m32') \
+	$(CHECK_EXTRA_SUITES)
+
+## check: install dependencies, then from a clean -Werror build every suite (unit,
+## cli, diff, portable, clang, m32) and a summary; "N passed, N failed" last
 check: deps
-	$(MAKE) clean
-	$(MAKE) EXTRA_CFLAGS=-Werror all
-	$(MAKE) EXTRA_CFLAGS=-Werror test
-	$(MAKE) portable
-	@echo "make check: all test suites passed"
+	@$(MAKE) -s --no-print-directory clean
+	@tests/check.sh $(O)/check-logs $(CHECK_SUITES)
+# ---- end of make check ----------------------------------------------------
 
 ## portable: the unit tests on a build without vector kernels or ctz builtin
 ## (what a CPU other than x86 gets), in build-portable/
 portable:
 	rm -rf build-portable
-	$(MAKE) O=build-portable SIMD=none CTZ=portable EXTRA_CFLAGS=-Werror unit
+	$(MAKE) O=build-portable SIMD=none CTZ=portable EXTRA_CFLAGS=-Werror build-portable/acgrep unit
+
+# ---- other compilers and CPUs: clang, i386, cross builds under qemu-user -----
+.PHONY: clang m32 check-cross cross-unit cross-cli cross-diff deps-cross
+
+## clang: a clang -Werror build and its unit tests, in build-clang/
+clang:
+	rm -rf build-clang
+	$(MAKE) O=build-clang CC=clang EXTRA_CFLAGS=-Werror build-clang/acgrep unit
+
+# Debian's gcc-multilib, which links /usr/include/asm, conflicts with the
+# cross compilers: the i386 build links its own, to the host's asm headers.
+# No PCRE2 there (the host's libpcre2 is 64-bit).
+M32_INCLUDE = build-m32/include
+## m32: a 32-bit x86 build (gcc -m32) with -Werror and its unit tests, in build-m32/
+m32:
+	rm -rf build-m32
+	mkdir -p $(M32_INCLUDE)
+	[ -e /usr/include/asm ] || ln -s /usr/include/$$(gcc -print-multiarch)/asm $(M32_INCLUDE)/asm
+	$(MAKE) O=build-m32 CC="gcc -m32 -isystem $(M32_INCLUDE)" PKG_CONFIG=false EXTRA_CFLAGS=-Werror \
+		build-m32/acgrep unit
+
+# Cross builds: the portable build (SIMD=none CTZ=portable) for each
+# CROSS_ARCHES triplet prefix, in build-ARCH/, run under qemu-ARCH with the
+# target's libraries (-L).  s390x is big-endian.  A big-endian glibc cannot
+# read the host's C.UTF-8 locale, so each build has its own, in the target's
+# byte order (localedef), found through LOCPATH.
+CROSS_ARCHES ?= aarch64 s390x
+ARCH         ?= aarch64
+CROSS_O       = build-$(ARCH)
+CROSS_SYSROOT = /usr/$(ARCH)-linux-gnu
+CROSS_RUN     = env LOCPATH=$(CURDIR)/$(CROSS_O)/locale qemu-$(ARCH) -L $(CROSS_SYSROOT)
+CROSS_PCRE2   = $(if $(shell $(ARCH)-linux-gnu-pkg-config --libs libpcre2-8 2>/dev/null),yes,no)
+CROSS_MAKE    = $(MAKE) --no-print-directory O=$(CROSS_O) CC=$(ARCH)-linux-gnu-gcc \
+		PKG_CONFIG=$(ARCH)-linux-gnu-pkg-config SIMD=none CTZ=portable EXTRA_CFLAGS=-Werror
+
+## check-cross: the unit, CLI and differential tests (CROSS_DIFF_CASES) of aarch64
+## and s390x (big-endian) builds under qemu-user (installs the cross compilers
+## as root on Debian)
+check-cross: deps-cross
+	@tests/check.sh $(O)/check-cross-logs \
+		$(foreach a,$(CROSS_ARCHES),'$(a)-unit=$(MAKE) --no-print-directory ARCH=$(a) cross-unit' \
+		'$(a)-cli=$(MAKE) --no-print-directory ARCH=$(a) BATS_FLAGS="--tap $(BATS_FLAGS)" cross-cli' \
+		'$(a)-diff=$(MAKE) --no-print-directory ARCH=$(a) cross-diff')
+
+deps-cross:
+	@tests/deps.sh --cross $(CROSS_ARCHES)
+
+# the target's C.UTF-8 locale, in its byte order
+$(CROSS_O)/locale/C.UTF-8:
+	mkdir -p $(CROSS_O)/locale
+	if $(ARCH)-linux-gnu-gcc -dM -E - </dev/null | grep -q '__BYTE_ORDER__ __ORDER_BIG_ENDIAN__'; \
+	then order=big; else order=little; fi; \
+	localedef --$$order-endian -i C -f UTF-8 $@
+
+cross-unit:
+	rm -rf $(CROSS_O)
+	$(MAKE) --no-print-directory ARCH=$(ARCH) $(CROSS_O)/locale/C.UTF-8
+	$(CROSS_MAKE) EMULATOR="$(CROSS_RUN)" $(CROSS_O)/acgrep unit
+
+# The CLI and differential tests run scripts that exec the emulator on the binaries.
+.PHONY: cross-cli-wrappers
+cross-cli-wrappers:
+	$(CROSS_MAKE) $(CROSS_O)/acgrep $(CROSS_O)/ac_count
+	$(MAKE) --no-print-directory ARCH=$(ARCH) $(CROSS_O)/locale/C.UTF-8
+	for b in acgrep ac_count; do \
+		printf '#!/bin/sh\nexec %s %s "$$@"\n' "$(CROSS_RUN)" $(CURDIR)/$(CROSS_O)/$$b >$(CROSS_O)/$$b-qemu; \
+		chmod +x $(CROSS_O)/$$b-qemu; \
+	done
+
+cross-cli: cross-cli-wrappers
+	@st=0; if tests/help_man_agree.sh $(CROSS_O)/acgrep-qemu; then echo "ok help_man_agree"; \
+	else echo "not ok help_man_agree"; st=1; fi; \
+	ACGREP=$(CROSS_O)/acgrep-qemu AC_COUNT=$(CROSS_O)/ac_count-qemu ACGREP_PCRE2=$(CROSS_PCRE2) \
+		bats $(BATS_FLAGS) tests/cli || st=1; exit $$st
+
+# The differential test on fewer cases: each costs an emulator start per run.
+CROSS_DIFF_CASES ?= 400
+cross-diff: cross-cli-wrappers
+	ACGREP=$(CROSS_O)/acgrep-qemu ACGREP_PCRE2=$(CROSS_PCRE2) DIFF_CASES=$(CROSS_DIFF_CASES) \
+		DIFF_SEED=$${DIFF_SEED:-20261129} tests/diff/run.sh
+# ---- end of other compilers and CPUs ----------------------------------------
 
 ## asan: run the whole suite under AddressSanitizer + UBSan
 asan:

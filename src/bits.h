@@ -1,9 +1,12 @@
-/* bits.h - bit tricks for the candidate bitmaps: ctz64, popcount64, clear_lowest.
+/* bits.h - bit tricks for the candidate bitmaps: ctz64, popcount64,
+ * clear_lowest, and bytes_equal_bits for scanning a word of text at once.
  *
  * Owns: the one place where count-trailing-zeros is chosen.  By default the
  * compiler builtin (a single TZCNT/BSF on x86-64); `make CTZ=portable`
  * defines ACGREP_PORTABLE_CTZ and selects a De Bruijn multiply-and-lookup,
- * so the cost of a missing intrinsic can be measured (scripts/perf).
+ * so the cost of a missing intrinsic can be measured (scripts/perf).  And
+ * the one place where a word loaded from text is put in memory order, so
+ * that ctz64 finds its first byte on a big-endian CPU too (s390x).
  * Knows nothing else.
  */
 #ifndef ACGREP_BITS_H
@@ -11,6 +14,7 @@
 
 #include <assert.h>
 #include <stdint.h>
+#include <string.h>
 
 #ifdef ACGREP_PORTABLE_CTZ
 /* Isolating the lowest set bit and multiplying by a De Bruijn sequence puts
@@ -53,6 +57,24 @@ static inline unsigned popcount64(uint64_t x)
 static inline uint64_t clear_lowest(uint64_t x)
 {
 	return x & (x - 1);
+}
+
+/* The bytes among the 8 at p (any alignment) that equal c, as the low bit
+ * of each byte in memory order: p[k] is bit 8k, so ctz64(m) / 8 is the
+ * first one, on either byte order.  Exact: no borrow crosses bytes.  Their
+ * number is the top byte of the product with 0x0101010101010101. */
+static inline uint64_t bytes_equal_bits(const void *p, unsigned char c)
+{
+	const uint64_t low7 = UINT64_C(0x7f7f7f7f7f7f7f7f);
+	uint64_t x;
+	memcpy(&x, p, sizeof x);
+#if !defined(__BYTE_ORDER__)
+#error "bytes_equal_bits needs the compiler's __BYTE_ORDER__ (GCC, Clang)"
+#elif __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	x = __builtin_bswap64(x); /* p[0] becomes the low byte */
+#endif
+	x ^= UINT64_C(0x0101010101010101) * c; /* bytes equal to c become zero */
+	return (~(((x & low7) + low7) | x | low7)) >> 7;
 }
 
 #endif

@@ -241,21 +241,6 @@ static int file_error(const char *path, int err)
 	return 2;
 }
 
-/* The bytes among the 8 at p that equal c, as the low bit of each byte in
- * memory order (p[k] is bit 8k): exact, no borrow crosses bytes.  Their
- * number is then the top byte of the product with 0x0101010101010101. */
-static uint64_t byte_bits(const char *p, unsigned char c)
-{
-	const uint64_t low7 = UINT64_C(0x7f7f7f7f7f7f7f7f);
-	uint64_t x;
-	memcpy(&x, p, sizeof x);
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	x = __builtin_bswap64(x);
-#endif
-	x ^= UINT64_C(0x0101010101010101) * c; /* bytes equal to c become zero */
-	return (~(((x & low7) + low7) | x | low7)) >> 7;
-}
-
 /* Reads all of -f `path` ("-" is standard input) straight into the
  * builder's storage (sized from fstat for a regular file) and splits it
  * there, each newline becoming its line's NUL: a huge pattern file is
@@ -308,8 +293,8 @@ static int read_pattern_file(struct pat_builder *pb, const char *path)
 	uint64_t nul = 0;
 	for (size_t i = 0; i <= len; i += 8) {
 		uint64_t text_bits = i + 8 <= len ? ~(uint64_t)0 : (UINT64_C(1) << 8 * (len - i)) - 1;
-		lines += (size_t)((byte_bits(text + i, '\n') * UINT64_C(0x0101010101010101)) >> 56);
-		nul |= byte_bits(text + i, '\0') & text_bits; /* not the padding */
+		lines += (size_t)((bytes_equal_bits(text + i, '\n') * UINT64_C(0x0101010101010101)) >> 56);
+		nul |= bytes_equal_bits(text + i, '\0') & text_bits; /* not the padding */
 	}
 	pb->holds_nul = pb->holds_nul || nul;
 	uint32_t *ne = grow(pb->end, &pb->ncap, pb->n + lines, sizeof *ne);
@@ -318,7 +303,7 @@ static int read_pattern_file(struct pat_builder *pb, const char *path)
 	pb->end = ne;
 	uint32_t *end = ne + pb->n;
 	for (size_t i = 0; i <= len; i += 8)
-		for (uint64_t nl = byte_bits(text + i, '\n'); nl; nl = clear_lowest(nl)) {
+		for (uint64_t nl = bytes_equal_bits(text + i, '\n'); nl; nl = clear_lowest(nl)) {
 			size_t at = i + ctz64(nl) / 8;
 			text[at] = '\0';
 			*end++ = (uint32_t)(start + at);

@@ -367,6 +367,7 @@ void search_input(struct searcher *s, struct input *in, const char *name, bool b
 	s->pr->encoding_error = false;
 	s->pr->utf8_check = cfg->utf8_locale && cfg->binary != BINARY_TEXT;
 	const volatile bool quiet_at_start = f->quiet; /* read after a SIGBUS longjmp */
+	/* volatile: GCC warns that a register copy may be clobbered by the longjmp */
 	const volatile bool detect_nul = cfg->binary != BINARY_TEXT && !cfg->null_data;
 	volatile bool binary = false, without_match = false;
 	f->used_at_start = s->used;

@@ -3,9 +3,20 @@
 # needs.  As root: apt-get installs exactly what is missing.  Otherwise:
 # prints the apt-get command to run and exits 1.  Silent when nothing is
 # missing.
+#
+# Usage: tests/deps.sh                  what `make check` needs
+#        tests/deps.sh --cross ARCH...  that, and what `make check-cross` needs
+#                                       for each GNU triplet prefix (aarch64 s390x):
+#                                       its cross gcc and libc, qemu-user, localedef's C
 set -euo pipefail
 
 missing=()
+cross=()
+args=("$@")
+if [[ ${1:-} == --cross ]]; then
+	shift
+	cross=("$@")
+fi
 
 have_cmd() { command -v "$1" >/dev/null 2>&1; }
 need_cmd() { have_cmd "$1" || missing+=("${2:-$1}"); }
@@ -23,6 +34,35 @@ bats_lib=${BATS_LIB_DIR:-/usr/lib/bats}
 [[ -f $bats_lib/bats-support/load.bash ]] || missing+=(bats-support)
 [[ -f $bats_lib/bats-assert/load.bash ]] || missing+=(bats-assert)
 need_cmd python3
+# make check's other builds: clang, and on x86-64 the i386 one (gcc -m32)
+need_cmd clang
+if [[ $(uname -m) == x86_64 ]] && have_cmd gcc; then
+	[[ -e /usr/include/x86_64-linux-gnu/gnu/stubs-32.h ]] || missing+=(libc6-dev-i386)
+	gcc_major=$(gcc -dumpversion | cut -d. -f1)
+	libgcc=$(gcc -print-libgcc-file-name)
+	[[ -e ${libgcc%/*}/32/libgcc.a ]] || missing+=("lib32gcc-$gcc_major-dev")
+fi
+
+# Debian's name of the architecture of a GNU triplet prefix
+debian_arch() {
+	case $1 in
+	aarch64) echo arm64 ;;
+	x86_64) echo amd64 ;;
+	i686) echo i386 ;;
+	powerpc64le) echo ppc64el ;;
+	*) echo "$1" ;;
+	esac
+}
+for arch in "${cross[@]}"; do
+	need_cmd "$arch-linux-gnu-gcc" "gcc-$arch-linux-gnu"
+	[[ -e /usr/$arch-linux-gnu/include/stdio.h ]] || missing+=("libc6-dev-$(debian_arch "$arch")-cross")
+	need_cmd "qemu-$arch" qemu-user
+done
+if ((${#cross[@]})); then
+	need_cmd localedef libc-bin
+	[[ -e /usr/share/i18n/locales/C ]] || missing+=(locales)
+fi
+mapfile -t missing < <(printf '%s\n' "${missing[@]}" | awk 'NF && !seen[$0]++')
 
 ((${#missing[@]})) || exit 0
 
@@ -41,3 +81,8 @@ echo "deps: installing: ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -q </dev/null
 apt-get install -y -q "${missing[@]}" </dev/null
+# once more: what depends on the installed compiler's version (lib32gcc-N-dev)
+# is known only now
+if [[ -z ${ACGREP_DEPS_AGAIN:-} ]]; then
+	ACGREP_DEPS_AGAIN=1 exec "$0" "${args[@]}"
+fi

@@ -36,3 +36,16 @@ setup() {
 	in_both_locales same_as_grep -i -c -f "$IOCS" "$LOG"
 	in_both_locales same_as_grep -v -c -f "$IOCS" "$LOG"
 }
+
+@test "examples: README.md's example commands run on the bundled sample" {
+	skip_if_grep "the README uses acgrep's options"
+	local cmds line
+	cmds=$(awk '/^After `make demo`/ { f = 1 } f && /^```sh$/ { b = 1; next } b && /^```$/ { exit } b' \
+		"$REPO_ROOT/README.md")
+	[[ -n $cmds ]] || fail "README.md: no example block after 'After \`make demo\`'"
+	cd "$REPO_ROOT"
+	while IFS= read -r line; do
+		run bash -o pipefail -c "${line//.\/acgrep/\"\$ACGREP\"}"
+		[[ $status == 0 && -n $output ]] || fail "README.md: '$line': status $status, output: $output"
+	done <<<"$cmds"
+}

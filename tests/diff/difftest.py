@@ -24,6 +24,8 @@ Environment:
                   (default 0.25)
   DIFF_MAX_REPORTS  full reproducers printed at most (default 30)
   DIFF_VERBOSE    1 to print every case's command line
+  ACGREP_PCRE2    no: the build has no PCRE2 engine (the Makefile says so);
+                  otherwise a binary without it is a setup error
 
 The last line is exactly "N passed, N failed"; the exit status is 1 when a
 case failed, 2 on a setup error.
@@ -411,6 +413,10 @@ def main():
     if not self_test:
         if has_pcre2(ACGREP):
             variants.append(("pcre2", [ACGREP, "--engine=pcre2"], False))
+        elif os.environ.get("ACGREP_PCRE2", "yes") != "no":
+            print("diff: %s has no --engine=pcre2 (set ACGREP_PCRE2=no for a build without PCRE2)" % ACGREP)
+            print("0 passed, 0 failed")
+            return 2
         variants.append(("readpath", [ACGREP, "--no-mmap", "--buffer-size=1"], True))
         variants.append(("scalar", [ACGREP, "--simd=scalar"], True))
         # worker threads, every file cut into segments of a few bytes (cuts

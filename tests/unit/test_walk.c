@@ -38,6 +38,7 @@ struct lines {
 	size_t n;
 };
 
+static void add_line(struct lines *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void add_line(struct lines *l, const char *fmt, ...)
 {
 	char buf[4096];
