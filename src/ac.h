@@ -65,9 +65,10 @@ int ac_add(ac_automaton *ac, const void *p, size_t len);
  * -1 when patterns were added before or the list is too large. */
 int ac_adopt_list(ac_automaton *ac, void *text, uint32_t *end, size_t count);
 
-/* Lets ac_compile sort a huge set (65,536 patterns and more) on up to
- * `threads` threads; it uses two at most, one of them the caller's.  The
- * default, 1, starts none.  Call before ac_compile. */
+/* Lets ac_compile sort a huge set (65,536 patterns and more) and link a
+ * huge automaton (65,536 states and more in depths of 4,096 states and
+ * more) on up to `threads` threads; it uses two at most, one of them the
+ * caller's.  The default, 1, starts none.  Call before ac_compile. */
 void ac_set_threads(ac_automaton *ac, unsigned threads);
 
 /* Caps the vector kernels ac_compile may choose (the CPU's own limit also
@@ -110,6 +111,10 @@ enum ac_simd ac_simd_used(const ac_automaton *ac); /* the Teddy kernel, if that 
 size_t ac_state_count(const ac_automaton *ac);
 size_t ac_max_pattern_len(const ac_automaton *ac);
 size_t ac_memory_bytes(const ac_automaton *ac);
+/* How often the two threads linking the automaton met: at most twice per
+ * depth they shared (0 on one thread, and for a set whose depths are all
+ * narrow, such as one long pattern). */
+size_t ac_link_meetings(const ac_automaton *ac);
 
 /* Frees everything; NULL is fine. */
 void ac_free(ac_automaton *ac);

@@ -93,43 +93,135 @@ static void link_children(ac_automaton *ac, uint32_t s, size_t width)
 		row[ac->in_cls[c]] = c | (out_len[c] ? AC_MATCH_BIT : 0);
 }
 
-/* Automata of this many states and more are linked on two threads. */
+/* Automata whose wide depths (below) hold this many states and more
+ * together are linked on two threads. */
 #define PARALLEL_LINKS 65536
-/* ... a depth with fewer states than this is linked by part 0 alone. */
+/* A depth of this many states and more is wide: the two threads share it,
+ * meeting before and after it.  Narrower depths are linked by the calling
+ * thread alone, without meeting: a meeting (a barrier wait, which may
+ * sleep) costs as much as linking dozens of states, and sharing every
+ * depth would cost a meeting per state along one long pattern. */
 #define PARALLEL_DEPTH 4096
 
-struct link_part {
-	ac_automaton *ac;
-	size_t width;
-	unsigned part, parts;
-	pthread_barrier_t *barrier; /* between depths when parts > 1 */
+/* The states of one depth: ids lo .. hi-1. */
+struct depth {
+	uint32_t lo, hi;
 };
 
-/* Links depth by depth (the states of depth d are the ids first[L(d-1)]
- * up to first[L(d)], ids being breadth-first), taking the part-th of each
- * depth's states, and waits for the other parts after each depth. */
-static void *link_depths(void *arg)
+struct link_plan {
+	ac_automaton *ac;
+	size_t width;
+	struct depth *wide;   /* the wide depths, shallowest first */
+	size_t n_wide;
+	pthread_barrier_t barrier;
+	uint32_t meetings;    /* barrier waits of the calling thread */
+};
+
+/* Links the states lo .. hi-1 (one depth, or part of one). */
+static void link_states(ac_automaton *ac, uint32_t lo, uint32_t hi, size_t width)
 {
-	const struct link_part *lp = arg;
-	ac_automaton *ac = lp->ac;
-	for (uint32_t lo = AC_ROOT, hi = AC_ROOT + 1; lo < hi; lo = hi, hi = ac->first[lo]) {
-		uint32_t n = hi - lo, from = lo, to = hi;
-		if (lp->parts > 1 && n >= PARALLEL_DEPTH) {
-			from = lo + (uint32_t)((uint64_t)n * lp->part / lp->parts);
-			to = lo + (uint32_t)((uint64_t)n * (lp->part + 1) / lp->parts);
-		} else if (lp->part > 0) {
-			from = to = lo;
-		}
-		for (uint32_t s = from; s < to; s++)
-			link_children(ac, s, lp->width);
-		if (lp->parts > 1)
-			pthread_barrier_wait(lp->barrier);
+	for (uint32_t s = lo; s < hi; s++)
+		link_children(ac, s, width);
+}
+
+/* Half `part` (0 or 1) of depth d's states. */
+static void link_half(const struct link_plan *p, struct depth d, unsigned part)
+{
+	uint32_t mid = d.lo + (d.hi - d.lo) / 2;
+	if (part == 0)
+		link_states(p->ac, d.lo, mid, p->width);
+	else
+		link_states(p->ac, mid, d.hi, p->width);
+}
+
+/* The helper thread: the second half of each wide depth, after meeting the
+ * calling thread when the depth before was not wide (it is then done), and
+ * meeting it again after each (the next depth needs this one done). */
+static void *link_helper(void *arg)
+{
+	struct link_plan *p = arg;
+	for (size_t k = 0; k < p->n_wide; k++) {
+		if (k == 0 || p->wide[k - 1].hi != p->wide[k].lo)
+			pthread_barrier_wait(&p->barrier);
+		link_half(p, p->wide[k], 1);
+		pthread_barrier_wait(&p->barrier);
 	}
 	return NULL;
 }
 
+/* The calling thread: every depth in order (the states of depth d are the
+ * ids first[L(d-1)] up to first[L(d)], ids being breadth-first), narrow
+ * ones alone, wide ones halved with the helper when there is one. */
+static void link_main(struct link_plan *p, bool helped)
+{
+	ac_automaton *ac = p->ac;
+	size_t k = 0;
+	bool prev_wide = false;
+	for (uint32_t lo = AC_ROOT, hi = AC_ROOT + 1; lo < hi; lo = hi, hi = ac->first[lo]) {
+		struct depth d = { lo, hi };
+		bool wide = helped && k < p->n_wide && p->wide[k].lo == lo;
+		if (!wide) {
+			link_states(ac, lo, hi, p->width);
+		} else {
+			if (!prev_wide) {
+				pthread_barrier_wait(&p->barrier);
+				p->meetings++;
+			}
+			link_half(p, d, 0);
+			pthread_barrier_wait(&p->barrier);
+			p->meetings++;
+			k++;
+		}
+		prev_wide = wide;
+	}
+}
+
+/* Lists the wide depths in p->wide (NULL when none); returns the states
+ * they hold together, or 0 when out of memory. */
+static size_t wide_depths_find(struct link_plan *p)
+{
+	const uint32_t *first = p->ac->first;
+	size_t n = 0, states = 0, cap = 0;
+	for (uint32_t lo = AC_ROOT, hi = AC_ROOT + 1; lo < hi; lo = hi, hi = first[lo]) {
+		if (hi - lo < PARALLEL_DEPTH)
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 64;
+			struct depth *w = realloc(p->wide, cap * sizeof *w);
+			if (!w)
+				return 0;
+			p->wide = w;
+		}
+		p->wide[n++] = (struct depth){ lo, hi };
+		states += hi - lo;
+	}
+	p->n_wide = n;
+	return states;
+}
+
+/* Links every state: on two threads when ac->threads allows and the wide
+ * depths hold PARALLEL_LINKS states or more, else on this one. */
+static void links_run(ac_automaton *ac, size_t width)
+{
+	struct link_plan p = { .ac = ac, .width = width };
+	pthread_t helper;
+	bool helped = ac->threads >= 2 && ac->n_states >= PARALLEL_LINKS &&
+		      wide_depths_find(&p) >= PARALLEL_LINKS && pthread_barrier_init(&p.barrier, NULL, 2) == 0;
+	if (helped && pthread_create(&helper, NULL, link_helper, &p) != 0) {
+		pthread_barrier_destroy(&p.barrier);
+		helped = false;
+	}
+	link_main(&p, helped);
+	if (helped) {
+		pthread_join(helper, NULL);
+		pthread_barrier_destroy(&p.barrier);
+	}
+	free(p.wide);
+	ac->link_meetings = p.meetings;
+}
+
 /* Failure links, outputs and dense rows of every state, on two threads for
- * a large automaton (ac->threads allowing).  A state without its own
+ * an automaton with enough wide depths (ac->threads allowing).  A state without its own
  * pattern inherits its failure state's output; the AC_OWN_BIT marks (which
  * dict needs) are cleared at the end. */
 static int links_and_tables_build(ac_automaton *ac)
@@ -144,22 +236,7 @@ static int links_and_tables_build(ac_automaton *ac)
 		return -1;
 	ac->fail[AC_ROOT] = AC_ROOT;
 	ac->dict[AC_ROOT] = AC_NONE;
-	pthread_barrier_t barrier;
-	struct link_part main_part = { ac, width, 0, 1, &barrier }, other = main_part;
-	pthread_t helper;
-	if (ac->threads >= 2 && n >= PARALLEL_LINKS && pthread_barrier_init(&barrier, NULL, 2) == 0) {
-		main_part.parts = other.parts = 2;
-		other.part = 1;
-		if (pthread_create(&helper, NULL, link_depths, &other) != 0) {
-			pthread_barrier_destroy(&barrier);
-			main_part.parts = 1;
-		}
-	}
-	link_depths(&main_part);
-	if (main_part.parts > 1) {
-		pthread_join(helper, NULL);
-		pthread_barrier_destroy(&barrier);
-	}
+	links_run(ac, width);
 	for (size_t s = 0; s < n; s++)
 		ac->out_len[s] &= ~AC_OWN_BIT;
 	ac->memory = sizeof *ac + (size_t)ac->n_dense * width * 4 + n * AC_STATE_BYTES + 4;
@@ -239,6 +316,11 @@ size_t ac_max_pattern_len(const ac_automaton *ac)
 size_t ac_memory_bytes(const ac_automaton *ac)
 {
 	return ac->memory;
+}
+
+size_t ac_link_meetings(const ac_automaton *ac)
+{
+	return ac->link_meetings;
 }
 
 void ac_free(ac_automaton *ac)

@@ -55,6 +55,36 @@ load helpers
 	same_as_grep -o -b -f pats text
 }
 
+@test "large: a 300 KB pattern from -f, on one thread and two, as grep" {
+	# one pattern is a chain of 300,000 one-state depths: its failure
+	# links are built by one thread, which must give what two would
+	awk 'BEGIN { srand(7); for (i = 0; i < 300000; i++) printf "%s", rand() < 0.5 ? "a" : "b"; print "" }' >pat
+	{
+		cat pat
+		printf x
+		cat pat
+		head -c 299999 pat
+		echo
+		tr ab AB <pat
+		awk '{ print $0 "a" }' pat
+	} >text
+	local o t
+	for t in 1 2; do
+		for o in -c -x -i "-i -x" "-o -b"; do
+			# shellcheck disable=SC2086
+			in_both_locales same_as_grep_with --threads=$t $o -f pat text
+		done
+		# grep -w with one pattern in the C locale runs its regex matcher,
+		# which takes minutes on such a pattern: the counts below stand in
+		LC_ALL=C.UTF-8 same_as_grep_with --threads=$t -w -f pat text
+		expect 0 '3\n' -- --threads=$t -F -c -f pat text
+		expect 0 '1\n' -- --threads=$t -F -c -x -f pat text
+		expect 0 '1\n' -- --threads=$t -F -c -w -f pat text
+		expect 0 '4\n' -- --threads=$t -F -c -i -f pat text
+		expect 0 '2\n' -- --threads=$t -F -c -i -x -f pat text
+	done
+}
+
 @test "large: empty file, empty pattern file, both" {
 	: >empty
 	: >nopats

@@ -379,10 +379,10 @@ static void many_copies(void)
 	}
 }
 
-/* A set large enough to be sorted on two threads (two thirds of it under
- * one prefix, so the largest range is split again; copies of earlier
- * patterns; 30 copies of one) compiles to the same automaton on one thread
- * and on two, and every pattern is found with the same id. */
+/* A set large enough to be sorted and linked on two threads (two thirds
+ * of it under one prefix, so the largest range is split again; copies of
+ * earlier patterns; 30 copies of one) compiles to the same automaton on
+ * one thread and on two, and every pattern is found with the same id. */
 static void two_threads_alike(void)
 {
 	enum { N = 100000 };
@@ -411,6 +411,8 @@ static void two_threads_alike(void)
 	CHECK(ac_compile(one, AC_PATH_AUTO) == 0 && ac_compile(two, AC_PATH_AUTO) == 0, "two threads: compile");
 	CHECK(ac_state_count(one) == ac_state_count(two) && ac_memory_bytes(one) == ac_memory_bytes(two),
 	      "two threads: states %zu vs %zu", ac_state_count(one), ac_state_count(two));
+	CHECK(ac_link_meetings(one) == 0 && ac_link_meetings(two) > 0, "two threads: linked on one thread (met %zu times)",
+	      ac_link_meetings(two));
 	size_t bad = 0;
 	for (size_t i = 0; i < N; i++) {
 		ac_match a, b;
