@@ -7,6 +7,17 @@
  */
 #include "fold_utf8.h"
 
+#include "bits.h"
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(ACGREP_NO_SIMD)
+#define FOLD_X86 1 /* an AVX2 kernel, chosen at run time */
+#include <immintrin.h>
+#else
+#define FOLD_X86 0
+#if defined(__SSE2__) && !defined(ACGREP_NO_SIMD)
+#include <emmintrin.h>
+#endif
+#endif
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,7 +32,14 @@ struct fold_table {
 	uint16_t upper[BMP];
 	uint8_t narrow[BMP / 8]; /* DFA-narrow characters */
 	bool ascii_needs[128];   /* ASCII with a non-ASCII case counterpart */
+	bool to_ascii_lead[256]; /* lead bytes of characters folding to ASCII */
+	size_t (*skip_blocks)(const struct fold_table *, const unsigned char *, size_t);
 };
+
+static size_t skip_blocks(const struct fold_table *t, const unsigned char *u, size_t n);
+#if FOLD_X86
+static size_t skip_blocks_avx2(const struct fold_table *t, const unsigned char *u, size_t n);
+#endif
 
 /* Lowercase letters whose uppercase lowercases to another letter: grep's
  * case_folded_counterparts adds them to their uppercase letter's class. */
@@ -65,12 +83,33 @@ static bool narrow_of(wint_t c)
 	return u != c && towlower(u) != c && !is_lonesome(c);
 }
 
+/* Encodes c (at most 0x7FFFFFFF) in UTF-8; returns its length. */
+static size_t encode(uint32_t c, char *out)
+{
+	if (c < 0x80) {
+		out[0] = (char)c;
+		return 1;
+	}
+	size_t len = c < 0x800 ? 2 : c < 0x10000 ? 3 : c < 0x200000 ? 4 : c < 0x4000000 ? 5 : 6;
+	static const unsigned char lead[7] = { 0, 0, 0xC0, 0xE0, 0xF0, 0xF8, 0xFC };
+	for (size_t i = len - 1; i > 0; i--, c >>= 6)
+		out[i] = (char)(0x80 | (c & 0x3F));
+	out[0] = (char)(lead[len] | c);
+	return len;
+}
+
 struct fold_table *fold_table_new(void)
 {
 	struct fold_table *t = malloc(sizeof *t);
 	if (!t)
 		return NULL;
 	memset(t->narrow, 0, sizeof t->narrow);
+	memset(t->to_ascii_lead, 0, sizeof t->to_ascii_lead);
+	t->skip_blocks = skip_blocks;
+#if FOLD_X86
+	if (__builtin_cpu_supports("avx2"))
+		t->skip_blocks = skip_blocks_avx2;
+#endif
 	for (uint32_t c = 0; c < 0x80; c++) {
 		t->upper[c] = (uint16_t)c;
 		wint_t others[24];
@@ -82,6 +121,8 @@ struct fold_table *fold_table_new(void)
 	for (uint32_t c = 0x80; c < BMP; c++) {
 		wint_t u = towupper(c);
 		t->upper[c] = u < BMP ? (uint16_t)u : 0;
+		if (u < 0x80) /* glibc has none outside the BMP */
+			t->to_ascii_lead[c < 0x800 ? 0xC0 | c >> 6 : 0xE0 | c >> 12] = true;
 		if (u != c && narrow_of(c))
 			t->narrow[c >> 3] |= (uint8_t)(1u << (c & 7));
 	}
@@ -125,21 +166,6 @@ size_t fold_decode(const unsigned char *s, size_t n, uint32_t *wc)
 	if (c < min || (c >= 0xD800 && c <= 0xDFFF))
 		return 0;
 	*wc = c;
-	return len;
-}
-
-/* Encodes c (at most 0x7FFFFFFF) in UTF-8; returns its length. */
-static size_t encode(uint32_t c, char *out)
-{
-	if (c < 0x80) {
-		out[0] = (char)c;
-		return 1;
-	}
-	size_t len = c < 0x800 ? 2 : c < 0x10000 ? 3 : c < 0x200000 ? 4 : c < 0x4000000 ? 5 : 6;
-	static const unsigned char lead[7] = { 0, 0, 0xC0, 0xE0, 0xF0, 0xF8, 0xFC };
-	for (size_t i = len - 1; i > 0; i--, c >>= 6)
-		out[i] = (char)(0x80 | (c & 0x3F));
-	out[0] = (char)(lead[len] | c);
 	return len;
 }
 
@@ -282,34 +308,121 @@ void fold_release_scratch(void)
 
 /* ---- windows of text ---- */
 
-bool fold_has_high(const char *s, size_t n)
-{
-	size_t i = 0;
-	for (; i + 8 <= n; i += 8) {
-		uint64_t w;
-		memcpy(&w, s + i, 8);
-		if (w & 0x8080808080808080u)
-			return true;
-	}
-	for (; i < n; i++)
-		if ((unsigned char)s[i] >= 0x80)
-			return true;
-	return false;
-}
+#define HIGH_BITS 0x8080808080808080u
 
-/* Length of the run of ASCII bytes at s[0..n). */
-static size_t ascii_run(const unsigned char *s, size_t n)
+size_t fold_ascii_run(const char *s, size_t n)
 {
 	size_t i = 0;
-	for (; i + 8 <= n; i += 8) {
-		uint64_t w;
-		memcpy(&w, s + i, 8);
-		if (w & 0x8080808080808080u)
+#if defined(__SSE2__) && !defined(ACGREP_NO_SIMD)
+	for (; i + 64 <= n; i += 64) {
+		const __m128i *v = (const __m128i *)(const void *)(s + i);
+		__m128i a = _mm_or_si128(_mm_loadu_si128(v), _mm_loadu_si128(v + 1));
+		__m128i b = _mm_or_si128(_mm_loadu_si128(v + 2), _mm_loadu_si128(v + 3));
+		if (_mm_movemask_epi8(_mm_or_si128(a, b)))
 			break;
 	}
-	while (i < n && s[i] < 0x80)
+#endif
+	for (; i + 32 <= n; i += 32) {
+		uint64_t w[4];
+		memcpy(w, s + i, 32);
+		if ((w[0] | w[1] | w[2] | w[3]) & HIGH_BITS)
+			break;
+	}
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w;
+		memcpy(&w, s + i, 8);
+		if (w & HIGH_BITS)
+			break;
+	}
+	while (i < n && (unsigned char)s[i] < 0x80)
 		i++;
 	return i;
+}
+
+/* Does a character folding to ASCII start at s[0..n)? */
+static bool to_ascii_at(const struct fold_table *t, const unsigned char *s, size_t n)
+{
+	uint32_t c;
+	return t->to_ascii_lead[*s] && fold_decode(s, n, &c) > 0 && upper_of(t, c) < 0x80;
+}
+
+/* The first character folding to ASCII among the bytes of 0x80 or more
+ * in the 64-byte block at u (of u[0..n)) that `high` marks, or 64. */
+static unsigned block_to_ascii(const struct fold_table *t, const unsigned char *u, size_t n,
+			       uint64_t high)
+{
+	for (; high; high = clear_lowest(high))
+		if (to_ascii_at(t, u + ctz64(high), n - ctz64(high)))
+			return ctz64(high);
+	return 64;
+}
+
+/* skip_blocks: fold_skip for patterns all ASCII over whole 64-byte
+ * blocks; returns where it stopped (a character folding to ASCII, or the
+ * end of the last whole block). */
+static size_t skip_blocks(const struct fold_table *t, const unsigned char *u, size_t n)
+{
+	size_t i = 0;
+	for (; i + 64 <= n; i += 64) {
+		uint64_t high = 0;
+#if defined(__SSE2__) && !defined(ACGREP_NO_SIMD)
+		const __m128i *v = (const __m128i *)(const void *)(u + i);
+		__m128i x0 = _mm_loadu_si128(v), x1 = _mm_loadu_si128(v + 1);
+		__m128i x2 = _mm_loadu_si128(v + 2), x3 = _mm_loadu_si128(v + 3);
+		if (!_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(x0, x1), _mm_or_si128(x2, x3))))
+			continue;
+		high = (uint64_t)(unsigned)_mm_movemask_epi8(x0) |
+		       (uint64_t)(unsigned)_mm_movemask_epi8(x1) << 16 |
+		       (uint64_t)(unsigned)_mm_movemask_epi8(x2) << 32 |
+		       (uint64_t)(unsigned)_mm_movemask_epi8(x3) << 48;
+#else
+		for (int j = 0; j < 64; j++)
+			high |= (uint64_t)(u[i + j] >> 7) << j;
+#endif
+		unsigned k = block_to_ascii(t, u + i, n - i, high);
+		if (k < 64)
+			return i + k;
+	}
+	return i;
+}
+
+#if FOLD_X86
+static __attribute__((target("avx2"))) size_t skip_blocks_avx2(const struct fold_table *t,
+							       const unsigned char *u, size_t n)
+{
+	size_t i = 0;
+	for (; i + 64 <= n; i += 64) {
+		const __m256i *v = (const __m256i *)(const void *)(u + i);
+		__m256i x0 = _mm256_loadu_si256(v), x1 = _mm256_loadu_si256(v + 1);
+		if (!_mm256_movemask_epi8(_mm256_or_si256(x0, x1)))
+			continue;
+		uint64_t high = (uint64_t)(unsigned)_mm256_movemask_epi8(x0) |
+				(uint64_t)(unsigned)_mm256_movemask_epi8(x1) << 32;
+		unsigned k = block_to_ascii(t, u + i, n - i, high);
+		if (k < 64)
+			return i + k;
+	}
+	return i;
+}
+#endif
+
+size_t fold_skip(const struct fold_table *t, const char *s, size_t n, bool ascii_set)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	if (!ascii_set)
+		return fold_ascii_run(s, n);
+	size_t i = t->skip_blocks(t, u, n);
+	if (i + 64 <= n)
+		return i;
+	for (; i < n; i++)
+		if (u[i] >= 0x80 && to_ascii_at(t, u + i, n - i))
+			break;
+	return i;
+}
+
+static size_t ascii_run(const unsigned char *s, size_t n)
+{
+	return fold_ascii_run((const char *)s, n);
 }
 
 void fold_window(const struct fold_table *t, const char *buf, size_t from, size_t to, int slot,

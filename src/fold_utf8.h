@@ -102,8 +102,14 @@ static inline bool fold_is_boundary(const char *s, size_t len, size_t p)
 	return p >= len || ((unsigned char)s[p] & 0xC0) != 0x80 || fold_char_start(s, len, p) == p;
 }
 
-/* Does s[0..n) hold a byte of 0x80 or more? */
-bool fold_has_high(const char *s, size_t n);
+/* The length of the run of ASCII bytes (below 0x80) at s[0..n). */
+size_t fold_ascii_run(const char *s, size_t n);
+
+/* The length of the run at s[0..n) that folding leaves alone as far as
+ * patterns go: up to the first byte of 0x80 or more or, for patterns all
+ * ASCII (ascii_set), the first lead byte of a character folding to ASCII
+ * (ı, ſ): other characters fold to what no such pattern holds. */
+size_t fold_skip(const struct fold_table *t, const char *s, size_t n, bool ascii_set);
 
 /* Does s[0..n) hold a DFA-narrow character? */
 bool fold_has_narrow(const struct fold_table *t, const char *s, size_t n);

@@ -4,8 +4,9 @@
  * hands the search to its regex matcher), the folded patterns the
  * automaton is built from, and the windows of folded text a search goes
  * through: whole lines, or overlapping pieces of a line too long for one
- * window, so memory stays bounded; a window without a byte of 0x80 or more
- * is searched in place.  As grep's regex matcher, which compares the text
+ * window, so memory stays bounded; lines without a byte of 0x80 or more
+ * (for patterns all ASCII, without ı, ſ or the like) are searched in
+ * place.  As grep's regex matcher, which compares the text
  * upper-cased, matches start on character boundaries of the text; one of a
  * pattern that is not valid UTF-8 may end inside a character.  Where a selected line holds a DFA-narrow character
  * (fold_utf8.h), grep's DFA, which sees the line first, may refuse it:
@@ -21,12 +22,14 @@
  * `from` costs little folding, and doubles it while nothing is found. */
 #define FIRST_CHUNK 256
 #define MAX_CHUNK (64 * 1024)
+#define RAW_CHUNK (4 * 1024) /* the first window searched in place (ascii_find) */
 
 struct fold_state {
 	struct fold_table *table;
 	size_t overlap;   /* the most text a match spans: 4 bytes a folded byte */
 	size_t max_chunk; /* windows grow to this */
 	bool filter;      /* matches may start inside a character */
+	bool ascii;       /* every pattern is ASCII: only ı, ſ and the like need folding */
 	/* The patterns as given, kept only for what line_ok asks: indexes of
 	 * those holding DFA-narrow characters, and of those not valid UTF-8. */
 	struct pattern_set orig;
@@ -73,6 +76,7 @@ static int fold_list(struct fold_state *f, const struct pattern_set *ps, struct 
 	if (!out->storage || !out->end)
 		return -1;
 	bool needs = false;
+	f->ascii = true;
 	for (size_t k = 0; k < ps->count; k++) {
 		struct pattern p = pattern_at(ps, k);
 		struct fold_facts facts;
@@ -84,6 +88,7 @@ static int fold_list(struct fold_state *f, const struct pattern_set *ps, struct 
 		o += n + 1;
 		max = n > max ? n : max;
 		needs |= facts.needs_fold;
+		f->ascii &= fold_ascii_run(p.bytes, p.len) == p.len;
 		f->filter |= facts.invalid || p.len == 0;
 		if ((facts.narrow && push(&f->narrow, &f->n_narrow, k) != 0) ||
 		    (facts.invalid && push(&f->bad, &f->n_bad, k) != 0))
@@ -281,26 +286,108 @@ static bool find_selected(const struct matcher_ac *m, const struct view *v, cons
 	}
 }
 
-bool fold_find(const struct matcher_ac *m, const char *buf, size_t len, size_t from, bool exact,
-	       size_t *start, size_t *end)
+/* Where the part of window [pos, wb) to search in one go ends, when h is
+ * the first byte folding may change (fold_skip): before h's line, the
+ * lines before being searched in place; else after the lines from pos
+ * that hold such bytes, up to a stretch of lines without any worth a call
+ * of their own (GAP bytes), or at wb.  Lines of English with a non-ASCII
+ * byte here and there are folded one by one, text in another script in
+ * large windows. */
+#define GAP 1024
+
+static size_t part_end(const struct fold_state *f, const char *buf, size_t pos, size_t wb,
+		       size_t h, char eol)
+{
+	const char *nl = memrchr(buf + pos, eol, h - pos);
+	if (nl)
+		return (size_t)(nl - buf) + 1;
+	for (;;) {
+		nl = memchr(buf + h, eol, wb - h);
+		size_t le = nl ? (size_t)(nl - buf) + 1 : wb, gap = wb - le < GAP ? wb - le : GAP;
+		if (le == wb)
+			return wb;
+		h = le + fold_skip(f->table, buf + le, gap, f->ascii);
+		if (h == le + gap)
+			return h == wb ? wb : le;
+	}
+}
+
+/* matcher_find from `pos` (a character boundary at or after `from`) for
+ * matches starting before `limit` (a line start or len; one at limit may
+ * be reported too, as it may from any window), through folded windows. */
+static bool fold_search(const struct matcher_ac *m, const char *buf, size_t len, size_t from,
+			size_t pos, size_t limit, bool exact, size_t *start, size_t *end)
 {
 	const struct fold_state *f = m->fold;
-	size_t pos = fold_char_ceil(buf, len, from), chunk = FIRST_CHUNK;
-	for (;;) {
+	for (size_t chunk = FIRST_CHUNK;; chunk = chunk < f->max_chunk ? 2 * chunk : chunk) {
 		size_t wb, own, skip = 0, vfrom = pos;
-		plan(f, m->opt.eol, buf, len, pos, chunk, &wb, &own);
+		plan(f, m->opt.eol, buf, limit, pos, chunk, &wb, &own);
+		size_t h = pos + fold_skip(f->table, buf + pos, wb - pos, f->ascii), stop = h;
+		if (h < wb && (stop = part_end(f, buf, pos, wb, h, m->opt.eol)) < wb)
+			wb = own = stop; /* whole lines */
 		struct fold_window fw;
-		/* ASCII: the text is its own fold */
-		struct view v = { buf, wb, own == wb ? SIZE_MAX : own, NULL, false };
-		if (fold_has_high(buf + pos, wb - pos)) {
+		/* the text searched as it is, its fold as far as the patterns go */
+		struct view v = { buf, wb, own == wb ? SIZE_MAX : own, NULL, f->filter };
+		if (h < wb) {
 			v = folded_view(f, buf, pos, wb, own, 0, &fw);
 			vfrom = 0;
 		}
 		if (find_selected(m, &v, buf, len, from, vfrom, exact, start, end, &skip))
 			return true;
-		if (own >= len || skip == SIZE_MAX)
+		if (own >= limit || skip == SIZE_MAX)
 			return false;
 		pos = skip > own ? skip : own;
-		chunk = chunk < f->max_chunk ? 2 * chunk : chunk;
 	}
+}
+
+/* The end of the line holding p: past its terminator, or len. */
+static size_t line_after(const char *buf, size_t len, size_t p, char eol)
+{
+	const char *nl = memchr(buf + p, eol, len - p);
+	return nl ? (size_t)(nl - buf) + 1 : len;
+}
+
+/* matcher_find for patterns all ASCII.  Only characters folding to ASCII
+ * (ı, ſ) make the fold differ from the text for them, so the text is
+ * searched as it is, in windows; what the search went over, up to the end
+ * of the line it found (or of the window), is then looked at for such a
+ * character: from the line holding one, the lines that hold them are
+ * searched folded (fold_search), and the search goes on after them. */
+static bool ascii_find(const struct matcher_ac *m, const char *buf, size_t len, size_t from,
+		       bool exact, size_t *start, size_t *end)
+{
+	const struct fold_state *f = m->fold;
+	char eol = m->opt.eol;
+	size_t pos = fold_char_ceil(buf, len, from);
+	for (size_t chunk = RAW_CHUNK;; chunk = chunk < f->max_chunk ? 2 * chunk : chunk) {
+		size_t wb, own;
+		plan(f, eol, buf, len, pos, chunk, &wb, &own);
+		struct view v = { buf, wb, own == wb ? SIZE_MAX : own, NULL, f->filter };
+		bool got = ac_find_in_view(m, &v, buf, len, from, pos, exact, start, end);
+		size_t seen = got ? line_after(buf, len, *end, eol) : wb;
+		seen = seen < wb ? seen : wb;
+		size_t p = pos + fold_skip(f->table, buf + pos, seen - pos, true);
+		if (p == seen && (got || own >= len))
+			return got;
+		if (p == seen) {
+			pos = own;
+			continue;
+		}
+		const char *nl = memrchr(buf + pos, eol, p - pos);
+		size_t ls = nl ? (size_t)(nl - buf) + 1 : pos, le = part_end(f, buf, ls, len, p, eol);
+		if (fold_search(m, buf, len, from, ls, le, exact, start, end))
+			return true;
+		if (le >= len)
+			return false;
+		pos = le;
+		chunk = RAW_CHUNK / 2;
+	}
+}
+
+bool fold_find(const struct matcher_ac *m, const char *buf, size_t len, size_t from, bool exact,
+	       size_t *start, size_t *end)
+{
+	if (m->fold->ascii)
+		return ascii_find(m, buf, len, from, exact, start, end);
+	return fold_search(m, buf, len, from, fold_char_ceil(buf, len, from), len, exact, start, end);
 }

@@ -99,8 +99,9 @@ static void test_patterns(const struct fold_table *t)
 
 /* ---- windows ---- */
 
-/* Pieces random text is made of: ASCII, characters folding to the same
- * length, to another length, DFA-narrow ones, bytes that are none. */
+/* Pieces random text is made of: ASCII (the first 9, the newline made 'a'
+ * in patterns), characters folding to the same length, to another length,
+ * DFA-narrow ones, bytes that are none (the last 6). */
 static const char *const pieces[] = {
 	"a", "b", "I", "i", "s", "S", "k", " ", "\n", "_", "\xc4\xb1", "\xc5\xbf", "\xc4\xb0",
 	"\xc3\xa9", "\xc3\x89", "\xcf\x82", "\xce\xa3", "\xcf\x83", "\xc9\x90", "\xe2\xb1\xaf",
@@ -242,7 +243,7 @@ static size_t line_of(const char *s, size_t p)
 }
 
 static void test_matcher_once(size_t text_size, unsigned line_len, unsigned pat_max, unsigned np_max,
-			      int round)
+			      unsigned pat_pieces, int round)
 {
 	struct pattern pats[6];
 	char *own[6];
@@ -250,7 +251,7 @@ static void test_matcher_once(size_t text_size, unsigned line_len, unsigned pat_
 	for (size_t k = 0; k < np; k++) {
 		size_t len;
 		do /* valid pieces only (the oracle's patterns), no newline */
-			own[k] = random_text(1 + rnd(pat_max), 27, UINT32_MAX, &len);
+			own[k] = random_text(1 + rnd(pat_max), pat_pieces, UINT32_MAX, &len);
 		while (len == 0 && (free(own[k]), true));
 		pats[k] = (struct pattern){ own[k], len };
 	}
@@ -292,13 +293,16 @@ static void test_matcher_once(size_t text_size, unsigned line_len, unsigned pat_
 static void test_matcher(void)
 {
 	for (int round = 0; round < 300; round++)
-		test_matcher_once(1 + rnd(2000), 1 + rnd(200), 1 + rnd(6), 5, round);
+		test_matcher_once(1 + rnd(2000), 1 + rnd(200), 1 + rnd(6), 5, 27, round);
+	/* patterns all ASCII: the text searched in place, ı and ſ markers */
+	for (int round = 0; round < 300; round++)
+		test_matcher_once(1 + rnd(2000), 1 + rnd(200), 1 + rnd(6), 5, 9, 500 + round);
 	/* lines cut into several windows, patterns of up to 400 bytes */
 	for (int round = 0; round < 12; round++)
-		test_matcher_once(20000 + rnd(200000), 1 + rnd(100000), 1 + rnd(400), 5, 1000 + round);
+		test_matcher_once(20000 + rnd(200000), 1 + rnd(100000), 1 + rnd(400), 5, 27, 1000 + round);
 	/* one long pattern: windows whose overlap reaches the end of the text */
 	for (int round = 0; round < 30; round++)
-		test_matcher_once(4000 + rnd(8000), 1 + rnd(100000), 500 + rnd(3000), 1, 2000 + round);
+		test_matcher_once(4000 + rnd(8000), 1 + rnd(100000), 500 + rnd(3000), 1, 27, 2000 + round);
 }
 
 int main(void)
