@@ -210,18 +210,18 @@ upcase_cyrillic() {
 }
 
 @test "case: UTF-8 -i compiles a 10 KiB letter-rich pattern at once" {
-	# 1,280 times kKsSσςΣåÅ (8 bytes): 9,600 characters with 2 or 3 case
-	# variants each, which no enumeration of variants could serve.
-	LC_ALL=C awk 'BEGIN { for (i = 0; i < 1280; i++) printf "kKsS\317\203\317\202\316\243\303\245\303\205"; printf "\n" }' >pat
-	LC_ALL=C awk 'BEGIN { for (i = 0; i < 1280; i++) printf "KkSs\316\243\317\203\317\203\303\205\303\245"; printf "\n"
-		for (i = 0; i < 1280; i++) printf "kKsS\317\203\317\202\316\243\303\245\303\205"; printf "x\n" }' >text
+	# 731 times kKsSσςΣåÅ (14 bytes): 6,579 characters with 2 or 3 case
+	# variants each, which no enumeration of variants could serve
+	LC_ALL=C awk 'BEGIN { for (i = 0; i < 731; i++) printf "kKsS\317\203\317\202\316\243\303\245\303\205"; printf "\n" }' >pat
+	LC_ALL=C awk 'BEGIN { for (i = 0; i < 731; i++) printf "KkSs\316\243\317\203\317\203\303\205\303\245"; printf "\n"
+		for (i = 0; i < 731; i++) printf "kKsS\317\203\317\202\316\243\303\245\303\205"; printf "x\n" }' >text
 	LC_ALL=C.UTF-8 run_ac -F -i -c -f pat text
 	expect_status 0
 	expect_out '2\n'
 	LC_ALL=C.UTF-8 same_as_grep -i -c -f pat text
 	LC_ALL=C.UTF-8 same_as_grep -i -o -b -f pat text
 	LC_ALL=C.UTF-8 same_as_grep -i -c -x -f pat text
-	# compile time: well under a second where the variants took minutes
+	# compile time: well under a second (enumerating variants took 11 s, 1.5 GB)
 	local t0=$SECONDS
 	LC_ALL=C.UTF-8 timeout 10 "$ACGREP" -F -i -c -f pat /dev/null >/dev/null || true
 	(( SECONDS - t0 <= 2 )) || fail "compiling took $((SECONDS - t0)) s"
