@@ -414,10 +414,11 @@ size_t fold_skip(const struct fold_table *t, const char *s, size_t n, bool ascii
 	size_t i = t->skip_blocks(t, u, n);
 	if (i + 64 <= n)
 		return i;
-	for (; i < n; i++)
-		if (u[i] >= 0x80 && to_ascii_at(t, u + i, n - i))
-			break;
-	return i;
+	for (;; i++) { /* the last partial block */
+		i += fold_ascii_run(s + i, n - i);
+		if (i == n || to_ascii_at(t, u + i, n - i))
+			return i;
+	}
 }
 
 static size_t ascii_run(const unsigned char *s, size_t n)
