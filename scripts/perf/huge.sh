@@ -5,7 +5,9 @@
 #
 # For dict100k (100,000 words) and dict-all (wamerican-insane, ~663,000
 # words), each as is and with every pattern duplicated (the list twice),
-# runs `TOOL -c -F -f SET empty.txt` N times (default 5) after a warm-up and
+# and for letters10k (one 10 KiB pattern of kKsSσςΣåÅ, letters with two or
+# three case variants, searched with -i in C.UTF-8; the list twice holds it
+# twice), runs `TOOL -c -F -f SET empty.txt` N times (default 5) after a warm-up and
 # reports the median wall time (compile time: the input is empty) and the
 # median peak RSS (GNU time's %M).  Counts are checked first: every tool
 # must agree, and a duplicated set must count what the set counts, on the
@@ -21,7 +23,7 @@ while (($#)); do
 	-r) runs=$2; shift 2 ;;
 	--acgrep) acgrep=$(realpath "$2"); shift 2 ;;
 	--no-grep) tools=(acgrep rg); shift ;;
-	-h | --help) sed -n '2,14s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-h | --help) sed -n '2,16s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) die "huge.sh: unknown argument $1 (try --help)" ;;
 	esac
 done
@@ -54,8 +56,11 @@ echo "# compile: TOOL -c -F -f SET empty.txt, median of $runs runs after a warm-
 echo
 printf '%-10s %-5s %-7s %10s %12s %10s\n' set dup tool count "compile (s)" "RSS (MB)"
 bad=0
-for set in dict100k dict-all; do
-	pat=$BENCH_DIR/pat/$set.txt
+LC_ALL=C awk 'BEGIN { for (i = 0; i < 731; i++) printf "kKsS\317\203\317\202\316\243\303\245\303\205"; print "" }' \
+	>"$tmp/letters10k.txt"
+for set in dict100k dict-all letters10k; do
+	pat=$BENCH_DIR/pat/$set.txt loc=C flags=()
+	[[ $set == letters10k ]] && pat=$tmp/letters10k.txt loc=C.UTF-8 flags=(-i)
 	cat "$pat" "$pat" >"$tmp/$set-dup.txt"
 	warm "$pat" "$tmp/$set-dup.txt" "$tmp/text.txt"
 	want=
@@ -64,17 +69,18 @@ for set in dict100k dict-all; do
 		[[ $dup == yes ]] && p=$tmp/$set-dup.txt
 		for tool in "${tools[@]}"; do
 			bin=$(cmd "$tool")
-			c=$("$bin" -c -F -f "$p" "$tmp/text.txt" || true)
+			c=$(LC_ALL=$loc "$bin" -c -F "${flags[@]}" -f "$p" "$tmp/text.txt" || true)
+			c=${c:-0} # rg -c prints nothing for no match
 			want=${want:-$c}
 			if [[ $c != "$want" ]]; then
 				say "$tool counts $c with $set (dup $dup), others $want"
 				bad=1
 			fi
-			"$bin" -c -F -f "$p" "$tmp/empty.txt" >/dev/null || true
+			LC_ALL=$loc "$bin" -c -F "${flags[@]}" -f "$p" "$tmp/empty.txt" >/dev/null || true
 			: >"$tmp/times"
 			for ((i = 0; i < runs; i++)); do
-				/usr/bin/time -a -o "$tmp/times" -f '%e %M' "$bin" -c -F -f "$p" "$tmp/empty.txt" \
-					>/dev/null || true
+				LC_ALL=$loc /usr/bin/time -a -o "$tmp/times" -f '%e %M' \
+					"$bin" -c -F "${flags[@]}" -f "$p" "$tmp/empty.txt" >/dev/null || true
 			done
 			grep -v '^Command' "$tmp/times" >"$tmp/t" || true
 			t=$(cut -d' ' -f1 "$tmp/t" | median)
