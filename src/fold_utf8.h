@@ -15,7 +15,9 @@
  * stays as it is, the automaton folds ASCII), folding patterns and windows
  * of text (with a map from folded offsets back to the text's), character
  * boundaries, and comparing and searching under the DFA's relation.  It
- * knows nothing of automata, lines or options.
+ * knows nothing of automata, lines or options.  fold_utf8.c implements
+ * the characters, patterns and the DFA's relation, fold_text.c the windows
+ * of text, boundaries and scans; fold_internal.h is what they share.
  */
 #ifndef ACGREP_FOLD_UTF8_H
 #define ACGREP_FOLD_UTF8_H
