@@ -6,11 +6,12 @@
  * through: whole lines, or overlapping pieces of a line too long for one
  * window, so memory stays bounded; lines without a byte of 0x80 or more
  * (for patterns all ASCII, without ı, ſ or the like) are searched in
- * place.  As grep's regex matcher, which compares the text
- * upper-cased, matches start on character boundaries of the text; one of a
- * pattern that is not valid UTF-8 may end inside a character.  Where a selected line holds a DFA-narrow character
- * (fold_utf8.h), grep's DFA, which sees the line first, may refuse it:
- * line_ok asks what that DFA would.  Knows nothing of files or output.
+ * place.  As with grep's regex matcher, which compares the text
+ * upper-cased, matches start on character boundaries of the text; one of
+ * a pattern that is not valid UTF-8 may end inside a character.  Where a
+ * selected line holds a DFA-narrow character (fold_utf8.h), grep's DFA,
+ * which sees the line first, may refuse it: line_ok asks what that DFA
+ * would.  Knows nothing of files or output.
  */
 #include "matcher_ac_internal.h"
 
