@@ -4,137 +4,19 @@
  * matcher_find with GNU grep's rules: leftmost-longest matches; -w accepts
  * the first match (by start, then longest first) whose neighbours are not
  * word constituents, falling back to shorter and later matches as grep -F
- * does; -x accepts only a match spanning a whole line.  In a UTF-8 locale,
- * -i folds non-ASCII letters by adding each pattern's case variants (the
- * same counterpart relation GNU grep uses), and word constituents are the
- * locale's alphanumerics and '_'.  Knows nothing of files or output.
+ * does; -x accepts only a match spanning a whole line.  In a UTF-8 locale
+ * word constituents are the locale's alphanumerics and '_', and -i folds
+ * non-ASCII letters through matcher_fold.c, which hands this file folded
+ * views of the text.  Knows nothing of files or output.
  */
-#include "matcher.h"
+#include "matcher_ac_internal.h"
 
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <wchar.h>
 #include <wctype.h>
-
-#include "ac.h"
-
-/* Case variants past this many per pattern are not generated (see DESIGN.md). */
-#define MAX_VARIANTS 4096
-
-struct matcher_ac {
-	struct matcher base;
-	ac_automaton *ac;
-	struct match_options opt;
-	size_t max_len;
-};
-
-/* Lowercase letters whose uppercase lowercases to another letter: they fold
- * with that uppercase letter without being its towlower (Unicode data). */
-static const wchar_t lonesome_lower[] = {
-	0x00B5, 0x0131, 0x017F, 0x01C5, 0x01C8, 0x01CB, 0x01F2, 0x0345, 0x03C2, 0x03D0,
-	0x03D1, 0x03D5, 0x03D6, 0x03F0, 0x03F1, 0x03F2, 0x03F5, 0x1E9B, 0x1FBE,
-};
-
-/* The characters other than c that -i lets c match; returns how many. */
-static int case_counterparts(wint_t c, wchar_t out[32])
-{
-	int n = 0;
-	wint_t uc = towupper(c), lc = towlower(uc);
-	if (uc != c)
-		out[n++] = (wchar_t)uc;
-	if (lc != uc && lc != c && towupper(lc) == uc)
-		out[n++] = (wchar_t)lc;
-	for (size_t i = 0; i < sizeof lonesome_lower / sizeof *lonesome_lower; i++) {
-		wint_t li = (wint_t)lonesome_lower[i];
-		if (li != lc && li != uc && li != c && towupper(li) == uc)
-			out[n++] = (wchar_t)li;
-	}
-	return n;
-}
-
-/* A character of a pattern that -i lets match other characters. */
-struct variable_char {
-	size_t offset;          /* in the pattern */
-	unsigned char own_len;  /* its own UTF-8 length */
-	unsigned char n;        /* alternatives, its own first */
-	unsigned char len[8];
-	char bytes[8][4];
-};
-
-/* Finds the characters of p[0..len) with non-ASCII case counterparts.
- * Returns how many were stored in vars (at most max). */
-static size_t find_variable_chars(const char *p, size_t len, struct variable_char *vars, size_t max)
-{
-	size_t nv = 0;
-	mbstate_t st;
-	memset(&st, 0, sizeof st);
-	for (size_t i = 0; i < len && nv < max;) {
-		wchar_t wc;
-		size_t cl = mbrtowc(&wc, p + i, len - i, &st);
-		if (cl == (size_t)-1 || cl == (size_t)-2 || cl == 0) {
-			memset(&st, 0, sizeof st);
-			i++; /* an encoding error or NUL matches itself only */
-			continue;
-		}
-		wchar_t others[32];
-		int no = case_counterparts((wint_t)wc, others);
-		struct variable_char *v = &vars[nv];
-		v->offset = i;
-		v->own_len = (unsigned char)cl;
-		v->n = 1;
-		v->len[0] = (unsigned char)cl;
-		memcpy(v->bytes[0], p + i, cl);
-		for (int j = 0; j < no && v->n < 8; j++) {
-			mbstate_t ws;
-			memset(&ws, 0, sizeof ws);
-			char tmp[MB_LEN_MAX];
-			size_t wl = wcrtomb(tmp, others[j], &ws);
-			if (wl == (size_t)-1 || wl > 4 || (wl == 1 && cl == 1))
-				continue; /* ASCII pairs are left to the automaton */
-			memcpy(v->bytes[v->n], tmp, wl);
-			v->len[v->n++] = (unsigned char)wl;
-		}
-		if (v->n > 1)
-			nv++;
-		i += cl;
-	}
-	return nv;
-}
-
-/* Adds pattern p with every UTF-8 case variant GNU grep -i would match,
- * enumerating the combinations like an odometer (MAX_VARIANTS at most). */
-static int add_folded_utf8(ac_automaton *ac, const char *p, size_t len)
-{
-	struct variable_char vars[12];
-	size_t nv = find_variable_chars(p, len, vars, sizeof vars / sizeof *vars);
-	if (nv == 0)
-		return ac_add(ac, p, len);
-	char *out = malloc(len * 4 + 1);
-	if (!out)
-		return -1;
-	unsigned char digit[12] = { 0 };
-	int rc = 0;
-	for (size_t made = 0; rc == 0 && made < MAX_VARIANTS; made++) {
-		size_t o = 0, i = 0;
-		for (size_t k = 0; k < nv; k++) {
-			memcpy(out + o, p + i, vars[k].offset - i);
-			o += vars[k].offset - i;
-			memcpy(out + o, vars[k].bytes[digit[k]], vars[k].len[digit[k]]);
-			o += vars[k].len[digit[k]];
-			i = vars[k].offset + vars[k].own_len;
-		}
-		memcpy(out + o, p + i, len - i);
-		rc = ac_add(ac, out, o + len - i);
-		size_t k = 0; /* next combination */
-		while (k < nv && ++digit[k] == vars[k].n)
-			digit[k++] = 0;
-		if (k == nv)
-			break;
-	}
-	free(out);
-	return rc;
-}
 
 static bool is_word_byte(unsigned char c)
 {
@@ -172,9 +54,11 @@ static bool word_before(const char *buf, size_t len, size_t i, bool utf8)
 	return n <= MB_LEN_MAX && n > 0 && s + n >= i && iswalnum((wint_t)wc);
 }
 
-/* State of a -w or -x search over the overlapping matches. */
+/* State of a -w or -x search over the overlapping matches of a view.
+ * Offsets are the buffer's unless said to be the view's. */
 struct qualify {
 	const struct matcher_ac *m;
+	const struct view *v;
 	const char *buf;
 	size_t len;
 	size_t from;
@@ -198,12 +82,16 @@ static bool qualifies(const struct qualify *q, size_t s, size_t e)
 	       !(e < q->len && word_at(q->buf, q->len, e, utf8));
 }
 
-/* Does a non-empty pattern match at s? */
-static bool longer_match_at(const struct qualify *q, size_t s)
+/* The longest non-empty match at view offset s (a character boundary)
+ * that ends at or before view offset limit: true, its end in *e. */
+static bool longest_at(const struct qualify *q, size_t s, size_t limit, size_t *e)
 {
 	ac_match lm;
-	return ac_find(q->m->ac, (const uint8_t *)q->buf, q->len, s, AC_LEFTMOST_LONGEST, &lm) &&
-	       lm.start == s && lm.end > s;
+	if (!ac_find(q->m->ac, (const uint8_t *)q->v->text, limit, s, AC_LEFTMOST_LONGEST, &lm) ||
+	    lm.start != s || lm.end == s)
+		return false;
+	*e = lm.end;
+	return true;
 }
 
 /* grep's regex matcher, at a start s whose longest match is not a whole
@@ -212,18 +100,18 @@ static bool longer_match_at(const struct qualify *q, size_t s)
  * that limit from where the search began rather than from the line start
  * (re_match's size argument), so each retry also drops q->shrink bytes,
  * the distance from the line start to `from`.  Is the non-empty match
- * (s, e) one of the lengths those retries try? */
+ * (s, e) (view offsets) one of the lengths those retries try? */
 static bool tried_by_grep(const struct qualify *q, size_t s, size_t e)
 {
-	ac_match lm;
-	size_t limit = q->len;
-	while (ac_find(q->m->ac, (const uint8_t *)q->buf, limit, s, AC_LEFTMOST_LONGEST, &lm) &&
-	       lm.start == s && lm.end > s) {
-		if (lm.end <= e)
-			return lm.end == e;
-		if (lm.end - s <= 1 + q->shrink)
+	const struct view *v = q->v;
+	size_t limit = v->len, le, sb = view_to_buf(v, s);
+	while (longest_at(q, s, limit, &le)) {
+		if (le <= e)
+			return le == e;
+		size_t leb = view_to_buf(v, le);
+		if (leb - sb <= 1 + q->shrink)
 			return false;
-		limit = lm.end - 1 - q->shrink;
+		limit = view_floor(v, leb - 1 - q->shrink);
 	}
 	return false;
 }
@@ -231,19 +119,24 @@ static bool tried_by_grep(const struct qualify *q, size_t s, size_t e)
 static int qualify_cb(const ac_match *am, void *ctx)
 {
 	struct qualify *q = ctx;
-	if (q->found && am->end > q->line_end)
+	const struct view *v = q->v;
+	if (am->start >= v->own || !view_boundary(v, am->start))
+		return 0;
+	size_t s = view_to_buf(v, am->start), e = view_to_buf(v, am->end);
+	if (q->found && e > q->line_end)
 		return 1; /* later lines cannot hold a better match */
-	if (!qualifies(q, am->start, am->end))
+	if (!qualifies(q, s, e))
 		return 0;
-	if (am->start == am->end && q->m->opt.word_regex_rules && longer_match_at(q, am->start))
+	size_t ignored;
+	if (s == e && q->m->opt.word_regex_rules && longest_at(q, am->start, v->len, &ignored))
 		return 0;
-	if (am->end > am->start && q->shrink && !tried_by_grep(q, am->start, am->end))
+	if (e > s && q->shrink && !tried_by_grep(q, am->start, am->end))
 		return 0;
-	if (!q->found || am->start < q->start || (am->start == q->start && am->end > q->end)) {
-		q->start = am->start;
-		q->end = am->end;
+	if (!q->found || s < q->start || (s == q->start && e > q->end)) {
+		q->start = s;
+		q->end = e;
 		if (!q->found) {
-			const char *nl = memchr(q->buf + am->end, q->m->opt.eol, q->len - am->end);
+			const char *nl = memchr(q->buf + e, q->m->opt.eol, q->len - e);
 			q->line_end = nl ? (size_t)(nl - q->buf) : q->len;
 		}
 		q->found = true;
@@ -253,30 +146,46 @@ static int qualify_cb(const ac_match *am, void *ctx)
 	return 0;
 }
 
-static bool ac_matcher_find(const struct matcher *base, const char *buf, size_t len, size_t from,
-			    bool exact, size_t *start, size_t *end)
+bool ac_find_in_view(const struct matcher_ac *m, const struct view *v, const char *buf, size_t len,
+		     size_t from, size_t vfrom, bool exact, size_t *start, size_t *end)
 {
-	const struct matcher_ac *m = (const struct matcher_ac *)base;
-	const uint8_t *text = (const uint8_t *)buf;
+	const uint8_t *text = (const uint8_t *)v->text;
 	if (m->opt.word || m->opt.line) {
-		struct qualify q = { m, buf, len, from, exact, false, 0, 0, 0, 0 };
+		struct qualify q = { m, v, buf, len, from, exact, false, 0, 0, 0, 0 };
 		if (exact && m->opt.word_regex_rules) { /* see tried_by_grep */
 			size_t line_start = from;
 			while (line_start > 0 && buf[line_start - 1] != m->opt.eol)
 				line_start--;
 			q.shrink = from - line_start;
 		}
-		ac_scan_overlapping(m->ac, text, len, from, qualify_cb, &q);
+		ac_scan_overlapping(m->ac, text, v->len, vfrom, qualify_cb, &q);
 		*start = q.start;
 		*end = q.end;
 		return q.found;
 	}
+	/* A cut window needs the leftmost match to know whose it is, and a
+	 * filtered view the leftmost starting on a character boundary. */
 	ac_match am;
-	if (!ac_find(m->ac, text, len, from, exact ? AC_LEFTMOST_LONGEST : AC_FIRST_END, &am))
-		return false;
-	*start = am.start;
-	*end = am.end;
+	bool ll = exact || v->own != SIZE_MAX || v->filter;
+	do {
+		if (!ac_find(m->ac, text, v->len, vfrom, ll ? AC_LEFTMOST_LONGEST : AC_FIRST_END, &am) ||
+		    am.start >= v->own)
+			return false;
+		vfrom = am.start + 1;
+	} while (!view_boundary(v, am.start));
+	*start = view_to_buf(v, am.start);
+	*end = view_to_buf(v, am.end);
 	return true;
+}
+
+static bool ac_matcher_find(const struct matcher *base, const char *buf, size_t len, size_t from,
+			    bool exact, size_t *start, size_t *end)
+{
+	const struct matcher_ac *m = (const struct matcher_ac *)base;
+	if (m->fold)
+		return fold_find(m, buf, len, from, exact, start, end);
+	struct view v = { buf, len, SIZE_MAX, NULL, false };
+	return ac_find_in_view(m, &v, buf, len, from, from, exact, start, end);
 }
 
 /* Adapts ac_scan_leftmost's reports to a matcher_match_fn. */
@@ -295,7 +204,7 @@ static int ac_matcher_each(const struct matcher *base, const char *buf, size_t l
 			   matcher_match_fn cb, void *ctx)
 {
 	const struct matcher_ac *m = (const struct matcher_ac *)base;
-	if (m->opt.word || m->opt.line) /* qualification may depend on `from` */
+	if (m->opt.word || m->opt.line || m->fold) /* qualification may depend on `from` */
 		return matcher_each_by_find(base, buf, len, from, cb, ctx);
 	struct each_adapter a = { cb, ctx };
 	return ac_scan_leftmost(m->ac, (const uint8_t *)buf, len, from, each_adapter_cb, &a);
@@ -305,29 +214,11 @@ static void ac_matcher_destroy(struct matcher *base)
 {
 	struct matcher_ac *m = (struct matcher_ac *)base;
 	ac_free(m->ac);
+	fold_state_free(m->fold);
 	free(m);
 }
 
 static const struct matcher_ops ac_ops = { ac_matcher_find, ac_matcher_each, ac_matcher_destroy };
-
-/* Adds the patterns of ps and takes them (ps is left empty): the engine
- * keeps the list itself, unless -i in UTF-8 needs each pattern's case
- * variants. */
-static int add_patterns(ac_automaton *ac, struct pattern_set *ps, const struct match_options *opts)
-{
-	struct pattern_set own = *ps;
-	*ps = (struct pattern_set){ NULL, NULL, 0, false };
-	if (!(opts->ignore_case && opts->utf8))
-		return ac_adopt_list(ac, own.storage, own.end, own.count);
-	int rc = 0;
-	for (size_t k = 0; k < own.count && rc == 0; k++) {
-		struct pattern p = pattern_at(&own, k);
-		rc = add_folded_utf8(ac, p.bytes, p.len);
-	}
-	free(own.storage);
-	free(own.end);
-	return rc;
-}
 
 struct matcher *matcher_ac_new(struct pattern_set *patterns, const struct match_options *opts,
 			       const char **error)
@@ -343,7 +234,11 @@ struct matcher *matcher_ac_new(struct pattern_set *patterns, const struct match_
 	}
 	m->base.ops = &ac_ops;
 	m->opt = *opts;
-	if (add_patterns(m->ac, patterns, opts) != 0)
+	/* the engine keeps the list itself (ps is left empty) */
+	struct pattern_set ps = *patterns;
+	*patterns = (struct pattern_set){ NULL, NULL, 0, false };
+	if ((opts->ignore_case && opts->utf8 && fold_setup(m, &ps) != 0) ||
+	    ac_adopt_list(m->ac, ps.storage, ps.end, ps.count) != 0)
 		goto fail;
 	ac_limit_simd(m->ac, (enum ac_simd)opts->simd);
 	ac_set_threads(m->ac, opts->threads);

@@ -1,0 +1,70 @@
+/* matcher_ac_internal.h - what matcher_ac.c and matcher_fold.c share.
+ *
+ * The Aho-Corasick matcher searches a view: the buffer itself, or a folded
+ * window of it (-i in a UTF-8 locale, matcher_fold.c) whose offsets map
+ * back to the buffer's.  Matches are reported in the buffer's offsets.
+ */
+#ifndef ACGREP_MATCHER_AC_INTERNAL_H
+#define ACGREP_MATCHER_AC_INTERNAL_H
+
+#include "ac.h"
+#include "fold_utf8.h"
+#include "matcher.h"
+
+struct fold_state;
+
+struct matcher_ac {
+	struct matcher base;
+	ac_automaton *ac;
+	struct match_options opt;
+	size_t max_len;           /* the longest pattern the automaton holds */
+	struct fold_state *fold;  /* NULL unless -i in UTF-8 folds (matcher_fold.c) */
+};
+
+/* What the automaton scans: the buffer, or a folded window of it. */
+struct view {
+	const char *text;
+	size_t len;
+	size_t own;                   /* matches starting here or later belong to the next
+				       * window (SIZE_MAX: none, the window is whole lines) */
+	const struct fold_window *fw; /* NULL: text is the buffer itself */
+	bool filter;                  /* drop matches starting inside a character */
+};
+
+/* The buffer offset of view offset p. */
+static inline size_t view_to_buf(const struct view *v, size_t p)
+{
+	return v->fw ? fold_to_text(v->fw, p) : p;
+}
+
+/* The largest view offset whose buffer offset is at most o. */
+static inline size_t view_floor(const struct view *v, size_t o)
+{
+	if (v->fw)
+		return fold_floor(v->fw, o);
+	return o < v->len ? o : v->len;
+}
+
+static inline bool view_boundary(const struct view *v, size_t p)
+{
+	return !v->filter || fold_is_boundary(v->text, v->len, p);
+}
+
+/* matcher_find over view v of buf[0..len), starting at view offset vfrom
+ * (buffer offset `from`); *start and *end are buffer offsets. */
+bool ac_find_in_view(const struct matcher_ac *m, const struct view *v, const char *buf, size_t len,
+		     size_t from, size_t vfrom, bool exact, size_t *start, size_t *end);
+
+/* Sets up -i in a UTF-8 locale: when some pattern of ps needs grep's
+ * folding, m->fold is made and ps replaced by the folded patterns (the
+ * originals freed or kept as needed).  Returns 0, or -1 when out of
+ * memory (ps is then freed). */
+int fold_setup(struct matcher_ac *m, struct pattern_set *ps);
+
+/* matcher_find for a matcher with m->fold. */
+bool fold_find(const struct matcher_ac *m, const char *buf, size_t len, size_t from, bool exact,
+	       size_t *start, size_t *end);
+
+void fold_state_free(struct fold_state *f);
+
+#endif

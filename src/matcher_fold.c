@@ -1,0 +1,394 @@
+/* matcher_fold.c - -i in a UTF-8 locale for the Aho-Corasick matcher.
+ *
+ * Owns: whether a pattern set needs GNU grep's folding (where grep -F -i
+ * hands the search to its regex matcher), the folded patterns the
+ * automaton is built from, and the windows of folded text a search goes
+ * through: whole lines, or overlapping pieces of a line too long for one
+ * window, so memory stays bounded; lines without a byte of 0x80 or more
+ * (for patterns all ASCII, without ı, ſ or the like) are searched in
+ * place.  As with grep's regex matcher, which compares the text
+ * upper-cased, matches start on character boundaries of the text; one of
+ * a pattern that is not valid UTF-8 may end inside a character.  Where a
+ * selected line holds a DFA-narrow character (fold_utf8.h), grep's DFA,
+ * which sees the line first, may refuse it: line_ok asks what that DFA
+ * would.  Knows nothing of files or output.
+ */
+#include "matcher_ac_internal.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Window sizes: a search starts with a small one, so that a match near
+ * `from` costs little folding, and doubles it while nothing is found. */
+#define FIRST_CHUNK 256
+#define MAX_CHUNK (64 * 1024)
+#define RAW_CHUNK (4 * 1024) /* the first window searched in place (ascii_find) */
+
+struct fold_state {
+	struct fold_table *table;
+	size_t overlap;   /* the most text a match spans: 4 bytes a folded byte */
+	size_t max_chunk; /* windows grow to this */
+	bool filter;      /* matches may start inside a character */
+	bool ascii;       /* every pattern is ASCII: only ı, ſ and the like need folding */
+	/* The patterns as given, kept only for what line_ok asks: indexes of
+	 * those holding DFA-narrow characters, and of those not valid UTF-8. */
+	struct pattern_set orig;
+	size_t *narrow, n_narrow;
+	size_t *bad, n_bad;
+};
+
+void fold_state_free(struct fold_state *f)
+{
+	if (!f)
+		return;
+	fold_table_free(f->table);
+	free(f->orig.storage);
+	free(f->orig.end);
+	free(f->narrow);
+	free(f->bad);
+	free(f);
+	fold_release_scratch();
+}
+
+/* Appends k to the array *a of *n. */
+static int push(size_t **a, size_t *n, size_t k)
+{
+	if ((*n & (*n - 1)) == 0) { /* 0, 1, 2, 4, ...: grow */
+		size_t *b = realloc(*a, (*n ? 2 * *n : 1) * sizeof **a);
+		if (!b)
+			return -1;
+		*a = b;
+	}
+	(*a)[(*n)++] = k;
+	return 0;
+}
+
+/* Folds every pattern of ps into f's new list *out; records in f what
+ * line_ok needs.  Returns 1 when some pattern needs folding, 0 when none
+ * does, -1 when out of memory. */
+static int fold_list(struct fold_state *f, const struct pattern_set *ps, struct pattern_set *out)
+{
+	if (ps->count == 0)
+		return 0;
+	size_t size = (size_t)ps->end[ps->count - 1] + 1, o = 0, max = 0;
+	out->storage = malloc(2 * size + 1);
+	out->end = malloc(ps->count * sizeof *out->end);
+	if (!out->storage || !out->end)
+		return -1;
+	bool needs = false;
+	f->ascii = true;
+	for (size_t k = 0; k < ps->count; k++) {
+		struct pattern p = pattern_at(ps, k);
+		struct fold_facts facts;
+		size_t n = fold_pattern(f->table, p.bytes, p.len, out->storage + o, &facts);
+		if (o + n > UINT32_MAX)
+			return -1;
+		out->end[k] = (uint32_t)(o + n);
+		out->storage[o + n] = '\0';
+		o += n + 1;
+		max = n > max ? n : max;
+		needs |= facts.needs_fold;
+		f->ascii &= fold_ascii_run(p.bytes, p.len) == p.len;
+		f->filter |= facts.invalid || p.len == 0;
+		if ((facts.narrow && push(&f->narrow, &f->n_narrow, k) != 0) ||
+		    (facts.invalid && push(&f->bad, &f->n_bad, k) != 0))
+			return -1;
+	}
+	out->count = ps->count;
+	out->holds_nul = ps->holds_nul;
+	char *shrunk = realloc(out->storage, o);
+	out->storage = shrunk ? shrunk : out->storage;
+	f->overlap = 4 * max;
+	f->max_chunk = f->overlap > MAX_CHUNK ? f->overlap : MAX_CHUNK;
+	return needs;
+}
+
+int fold_setup(struct matcher_ac *m, struct pattern_set *ps)
+{
+	struct fold_state *f = calloc(1, sizeof *f);
+	struct pattern_set folded = { NULL, NULL, 0, false };
+	int rc = f && (f->table = fold_table_new()) ? fold_list(f, ps, &folded) : -1;
+	if (rc == 1) { /* the automaton takes the folded list */
+		if (f->n_narrow || f->n_bad)
+			f->orig = *ps;
+		else {
+			free(ps->storage);
+			free(ps->end);
+		}
+		*ps = folded;
+		m->fold = f;
+		return 0;
+	}
+	free(folded.storage);
+	free(folded.end);
+	fold_state_free(f);
+	if (rc == 0)
+		return 0; /* grep's fixed-string matcher folds ASCII only */
+	free(ps->storage);
+	free(ps->end);
+	*ps = (struct pattern_set){ NULL, NULL, 0, false };
+	return -1;
+}
+
+/* The next window from buffer offset pos (a character boundary): [pos,
+ * *wb) holds whole lines, or is cut inside a line longer than about
+ * `chunk`; then matches starting at *own or later are the next window's,
+ * which starts there (every match starting before *own ends by *wb). */
+static void plan(const struct fold_state *f, char eol, const char *buf, size_t len, size_t pos,
+		 size_t chunk, size_t *wb, size_t *own)
+{
+	*wb = *own = len;
+	if (len - pos <= chunk)
+		return;
+	size_t target = pos + chunk, reach = len - target <= chunk ? len : target + chunk;
+	const char *nl = memchr(buf + target, eol, reach - target);
+	if (nl)
+		*wb = *own = (size_t)(nl - buf) + 1;
+	if (nl || reach == len)
+		return;
+	*own = fold_char_ceil(buf, len, target);
+	*wb = len - *own <= f->overlap ? len : fold_char_ceil(buf, len, *own + f->overlap);
+}
+
+/* The view of window [pos, wb) folded into scratch `slot`. */
+static struct view folded_view(const struct fold_state *f, const char *buf, size_t pos, size_t wb,
+			       size_t own, int slot, struct fold_window *fw)
+{
+	fold_window(f->table, buf, pos, wb, slot, fw);
+	return (struct view){ fw->text, fw->len, own == wb ? SIZE_MAX : fold_floor(fw, own), fw,
+			      f->filter };
+}
+
+/* dfa_occurs' check of each match in a window of the line [ls, le). */
+struct occurs {
+	const struct matcher_ac *m;
+	const struct view *v;
+	const char *buf;
+	size_t ls, le;
+};
+
+static int occurs_cb(const ac_match *am, void *ctx)
+{
+	const struct occurs *o = ctx;
+	const struct view *v = o->v;
+	const struct fold_state *f = o->m->fold;
+	if (am->start >= v->own || !view_boundary(v, am->start))
+		return 0;
+	size_t s = view_to_buf(v, am->start), e = view_to_buf(v, am->end);
+	if (o->m->opt.line && (s != o->ls || e != o->le))
+		return 0;
+	const char *t = o->buf + s;
+	if (!fold_is_valid(t, e - s))
+		return 0; /* a pattern that is not valid UTF-8: see superset_bad */
+	if (!fold_has_narrow(f->table, t, e - s))
+		return 1;
+	for (size_t k = 0; k < f->n_narrow; k++) {
+		struct pattern p = pattern_at(&f->orig, f->narrow[k]);
+		if (fold_dfa_equal(f->table, p.bytes, p.len, t, e - s))
+			return 1;
+	}
+	return 0;
+}
+
+/* Does a valid pattern occur in the line [ls, le) (be the line, under -x)
+ * under the DFA's relation? */
+static bool dfa_occurs(const struct matcher_ac *m, const char *buf, size_t ls, size_t le)
+{
+	const struct fold_state *f = m->fold;
+	for (size_t pos = ls;;) {
+		size_t wb, own;
+		plan(f, m->opt.eol, buf, le, pos, f->max_chunk, &wb, &own);
+		struct fold_window fw;
+		struct view v = folded_view(f, buf, pos, wb, own, 1, &fw);
+		struct occurs o = { m, &v, buf, ls, le };
+		if (ac_scan_overlapping(m->ac, (const uint8_t *)fw.text, fw.len, 0, occurs_cb, &o))
+			return true;
+		if (own >= le)
+			return false;
+		pos = own;
+	}
+}
+
+/* grep's DFA treats each byte of a pattern that is not valid UTF-8 as a
+ * back-reference, which its superset DFA reads as ".*": does the line
+ * s[0..n) hold p's valid pieces in order (under -x, the first at its
+ * start and the last at its end, where p begins or ends with one)? */
+static bool pieces_in_order(const struct fold_table *t, struct pattern p, const char *s, size_t n,
+			    bool line)
+{
+	size_t at = 0;
+	for (size_t i = 0; i < p.len;) {
+		size_t j = i, l;
+		uint32_t wc;
+		while (j < p.len && (l = fold_decode((const unsigned char *)p.bytes + j, p.len - j, &wc)))
+			j += l;
+		if (j > i) {
+			at = fold_dfa_search(t, p.bytes + i, j - i, s, n, at, line && i == 0,
+					     line && j == p.len);
+			if (at == SIZE_MAX)
+				return false;
+		}
+		i = j + 1; /* past the byte that is no character */
+	}
+	return true;
+}
+
+/* Does grep's superset DFA let a pattern that is not valid UTF-8 through
+ * on the line [ls, le)? */
+static bool superset_bad(const struct matcher_ac *m, const char *buf, size_t ls, size_t le)
+{
+	const struct fold_state *f = m->fold;
+	for (size_t k = 0; k < f->n_bad; k++)
+		if (pieces_in_order(f->table, pattern_at(&f->orig, f->bad[k]), buf + ls, le - ls,
+				    m->opt.line))
+			return true;
+	return false;
+}
+
+/* Does grep select the line [ls, le), which its regex matcher accepts?
+ * Its DFA decides first: where the line holds no DFA-narrow character the
+ * two agree; otherwise the line needs a valid pattern's occurrence under
+ * the DFA's relation, or else (its DFA then defers to the regex matcher)
+ * a pattern that is not valid UTF-8 let through by the superset DFA. */
+static bool line_ok(const struct matcher_ac *m, const char *buf, size_t ls, size_t le)
+{
+	const struct fold_state *f = m->fold;
+	if (!fold_has_narrow(f->table, buf + ls, le - ls))
+		return true;
+	return dfa_occurs(m, buf, ls, le) || (f->n_bad && superset_bad(m, buf, ls, le));
+}
+
+/* ac_find_in_view, then line_ok on the line found (line selection only),
+ * going on past each line refused.  A refused line that goes on past the
+ * window's own part sets *skip to the line's end (SIZE_MAX: the buffer's). */
+static bool find_selected(const struct matcher_ac *m, const struct view *v, const char *buf,
+			  size_t len, size_t from, size_t vfrom, bool exact, size_t *start,
+			  size_t *end, size_t *skip)
+{
+	char eol = m->opt.eol;
+	for (;;) {
+		if (!ac_find_in_view(m, v, buf, len, from, vfrom, exact, start, end))
+			return false;
+		if (exact || !v->fw || !v->fw->narrow)
+			return true;
+		const char *nl = memrchr(buf, eol, *start);
+		size_t ls = nl ? (size_t)(nl - buf) + 1 : 0;
+		nl = memchr(buf + *end, eol, len - *end);
+		size_t le = nl ? (size_t)(nl - buf) : len;
+		if (line_ok(m, buf, ls, le))
+			return true;
+		from = le + 1;
+		if (le >= len || (v->own != SIZE_MAX && from >= view_to_buf(v, v->own))) {
+			*skip = le >= len ? SIZE_MAX : from;
+			return false;
+		}
+		vfrom = view_floor(v, from);
+	}
+}
+
+/* Where the part of window [pos, wb) to search in one go ends, when h is
+ * the first byte folding may change (fold_skip): before h's line, the
+ * lines before being searched in place; else after the lines from pos
+ * that hold such bytes, up to a stretch of lines without any worth a call
+ * of their own (GAP bytes), or at wb.  Lines of English with a non-ASCII
+ * byte here and there are folded one by one, text in another script in
+ * large windows. */
+#define GAP 1024
+
+static size_t part_end(const struct fold_state *f, const char *buf, size_t pos, size_t wb,
+		       size_t h, char eol)
+{
+	const char *nl = memrchr(buf + pos, eol, h - pos);
+	if (nl)
+		return (size_t)(nl - buf) + 1;
+	for (;;) {
+		nl = memchr(buf + h, eol, wb - h);
+		size_t le = nl ? (size_t)(nl - buf) + 1 : wb, gap = wb - le < GAP ? wb - le : GAP;
+		if (le == wb)
+			return wb;
+		h = le + fold_skip(f->table, buf + le, gap, f->ascii);
+		if (h == le + gap)
+			return h == wb ? wb : le;
+	}
+}
+
+/* matcher_find from `pos` (a character boundary at or after `from`) for
+ * matches starting before `limit` (a line start or len; one at limit may
+ * be reported too, as it may from any window), through folded windows. */
+static bool fold_search(const struct matcher_ac *m, const char *buf, size_t len, size_t from,
+			size_t pos, size_t limit, bool exact, size_t *start, size_t *end)
+{
+	const struct fold_state *f = m->fold;
+	for (size_t chunk = FIRST_CHUNK;; chunk = chunk < f->max_chunk ? 2 * chunk : chunk) {
+		size_t wb, own, skip = 0, vfrom = pos;
+		plan(f, m->opt.eol, buf, limit, pos, chunk, &wb, &own);
+		size_t h = pos + fold_skip(f->table, buf + pos, wb - pos, f->ascii), stop = h;
+		if (h < wb && (stop = part_end(f, buf, pos, wb, h, m->opt.eol)) < wb)
+			wb = own = stop; /* whole lines */
+		struct fold_window fw;
+		/* the text searched as it is, its fold as far as the patterns go */
+		struct view v = { buf, wb, own == wb ? SIZE_MAX : own, NULL, f->filter };
+		if (h < wb) {
+			v = folded_view(f, buf, pos, wb, own, 0, &fw);
+			vfrom = 0;
+		}
+		if (find_selected(m, &v, buf, len, from, vfrom, exact, start, end, &skip))
+			return true;
+		if (own >= limit || skip == SIZE_MAX)
+			return false;
+		pos = skip > own ? skip : own;
+	}
+}
+
+/* The end of the line holding p: past its terminator, or len. */
+static size_t line_after(const char *buf, size_t len, size_t p, char eol)
+{
+	const char *nl = memchr(buf + p, eol, len - p);
+	return nl ? (size_t)(nl - buf) + 1 : len;
+}
+
+/* matcher_find for patterns all ASCII.  Only characters folding to ASCII
+ * (ı, ſ) make the fold differ from the text for them, so the text is
+ * searched as it is, in windows; what the search went over, up to the end
+ * of the line it found (or of the window), is then looked at for such a
+ * character: from the line holding one, the lines that hold them are
+ * searched folded (fold_search), and the search goes on after them. */
+static bool ascii_find(const struct matcher_ac *m, const char *buf, size_t len, size_t from,
+		       bool exact, size_t *start, size_t *end)
+{
+	const struct fold_state *f = m->fold;
+	char eol = m->opt.eol;
+	size_t pos = fold_char_ceil(buf, len, from);
+	for (size_t chunk = RAW_CHUNK;; chunk = chunk < f->max_chunk ? 2 * chunk : chunk) {
+		size_t wb, own;
+		plan(f, eol, buf, len, pos, chunk, &wb, &own);
+		struct view v = { buf, wb, own == wb ? SIZE_MAX : own, NULL, f->filter };
+		bool got = ac_find_in_view(m, &v, buf, len, from, pos, exact, start, end);
+		size_t seen = got ? line_after(buf, len, *end, eol) : wb;
+		seen = seen < wb ? seen : wb;
+		size_t p = pos + fold_skip(f->table, buf + pos, seen - pos, true);
+		if (p == seen && (got || own >= len))
+			return got;
+		if (p == seen) {
+			pos = own;
+			continue;
+		}
+		const char *nl = memrchr(buf + pos, eol, p - pos);
+		size_t ls = nl ? (size_t)(nl - buf) + 1 : pos, le = part_end(f, buf, ls, len, p, eol);
+		if (fold_search(m, buf, len, from, ls, le, exact, start, end))
+			return true;
+		if (le >= len)
+			return false;
+		pos = le;
+		chunk = RAW_CHUNK / 2;
+	}
+}
+
+bool fold_find(const struct matcher_ac *m, const char *buf, size_t len, size_t from, bool exact,
+	       size_t *start, size_t *end)
+{
+	if (m->fold->ascii)
+		return ascii_find(m, buf, len, from, exact, start, end);
+	return fold_search(m, buf, len, from, fold_char_ceil(buf, len, from), len, exact, start, end);
+}
