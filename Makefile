@@ -142,3 +142,57 @@ clean:
 ## help: list the targets
 help:
 	@grep -h '^## ' $(MAKEFILE_LIST) | sed 's/^## /  /'
+
+# ---- fuzzing (tests/fuzz; tests/fuzz/README.md) ----
+# libFuzzer targets built with clang and ASan+UBSan in $(FUZZ_DIR); the
+# replay driver runs the same targets over files with $(CC) and the
+# objects of $(O), so `make fuzz-smoke` works wherever `make` does.
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_DIR     ?= build-fuzz
+FUZZ_TARGETS := matcher patfile opts
+FUZZ_CFLAGS  ?= -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+FUZZ_LIB_OBJ := $(LIB_SRC:src/%.c=$(FUZZ_DIR)/obj/%.o)
+FUZZ_HDR     := $(wildcard src/*.h tests/fuzz/*.h tests/unit/pattern_list.h)
+# per-target libFuzzer options
+FUZZ_ARGS_matcher := -max_len=4096
+FUZZ_ARGS_patfile := -max_len=8192
+FUZZ_ARGS_opts    := -max_len=1024 -close_fd_mask=3 -dict=tests/fuzz/opts.dict
+
+.PHONY: fuzz fuzz-build fuzz-smoke
+
+$(FUZZ_DIR)/obj/%.o: src/%.c $(wildcard src/*.h)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(ACFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+$(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/naive.c $(FUZZ_LIB_OBJ) $(FUZZ_HDR)
+	$(FUZZ_CC) $(ACFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer -Isrc -Itests/unit -o $@ \
+		$< tests/fuzz/naive.c $(FUZZ_LIB_OBJ) $(LDLIBS)
+
+$(O)/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c tests/fuzz/naive.c $(LIB_OBJ) $(FUZZ_HDR) | $(O)
+	@mkdir -p $(@D)
+	$(CC) $(ACFLAGS) $(CFLAGS) -Isrc -Itests/unit $(LDFLAGS) -o $@ \
+		$< tests/fuzz/replay.c tests/fuzz/naive.c $(LIB_OBJ) $(LDLIBS)
+
+## fuzz-build: build the libFuzzer targets (clang) in build-fuzz/
+fuzz-build: $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%)
+
+## fuzz: run each fuzz target for FUZZ_SECONDS (default 60) from its seeds
+fuzz: fuzz-build
+	@mkdir -p $(FUZZ_DIR)/logs
+	@set -e; $(foreach t,$(FUZZ_TARGETS),\
+	mkdir -p $(FUZZ_DIR)/corpus/$(t) $(FUZZ_DIR)/crashes/$(t); \
+	echo "== fuzz_$(t): $(FUZZ_SECONDS) s, log $(FUZZ_DIR)/logs/$(t).log"; \
+	$(FUZZ_DIR)/fuzz_$(t) -max_total_time=$(FUZZ_SECONDS) -timeout=30 -print_final_stats=1 \
+		-artifact_prefix=$(CURDIR)/$(FUZZ_DIR)/crashes/$(t)/ $(FUZZ_ARGS_$(t)) \
+		$(FUZZ_DIR)/corpus/$(t) tests/fuzz/corpus/$(t) >$(FUZZ_DIR)/logs/$(t).log 2>&1 \
+		|| { tail -n 60 $(FUZZ_DIR)/logs/$(t).log; exit 1; }; \
+	grep -E '^(#[0-9]+ +DONE|stat::number_of_executed_units)' $(FUZZ_DIR)/logs/$(t).log;)
+
+## fuzz-smoke: replay the committed fuzz seeds (a few seconds; no clang needed)
+fuzz-smoke: $(FUZZ_TARGETS:%=$(O)/fuzz/replay_%)
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		$(O)/fuzz/replay_$$t tests/fuzz/corpus/$$t >$(O)/fuzz/$$t.log 2>&1 \
+			|| { tail -n 40 $(O)/fuzz/$$t.log; echo "fuzz-smoke: $$t failed"; exit 1; }; \
+		tail -n 1 $(O)/fuzz/$$t.log; \
+	done
