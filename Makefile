@@ -148,6 +148,7 @@ help:
 # replay driver runs the same targets over files with $(CC) and the
 # objects of $(O), so `make fuzz-smoke` works wherever `make` does.
 FUZZ_CC      ?= clang
+AFL_CC       ?= afl-clang-fast
 FUZZ_SECONDS ?= 60
 FUZZ_DIR     ?= build-fuzz
 FUZZ_TARGETS := matcher patfile opts
@@ -159,7 +160,7 @@ FUZZ_ARGS_matcher := -max_len=4096
 FUZZ_ARGS_patfile := -max_len=8192
 FUZZ_ARGS_opts    := -max_len=1024 -close_fd_mask=3 -dict=tests/fuzz/opts.dict
 
-.PHONY: fuzz fuzz-build fuzz-smoke
+.PHONY: fuzz fuzz-build fuzz-smoke fuzz-afl
 
 $(FUZZ_DIR)/obj/%.o: src/%.c $(wildcard src/*.h)
 	@mkdir -p $(@D)
@@ -196,3 +197,9 @@ fuzz-smoke: $(FUZZ_TARGETS:%=$(O)/fuzz/replay_%)
 			|| { tail -n 40 $(O)/fuzz/$$t.log; echo "fuzz-smoke: $$t failed"; exit 1; }; \
 		tail -n 1 $(O)/fuzz/$$t.log; \
 	done
+
+## fuzz-afl: build the fuzz targets for AFL++ (afl-clang-fast) in build-afl/
+fuzz-afl:
+	@command -v $(AFL_CC) >/dev/null || { echo "fuzz-afl: $(AFL_CC) not found (apt-get install afl++)"; exit 1; }
+	$(MAKE) FUZZ_CC=$(AFL_CC) FUZZ_DIR=build-afl fuzz-build
+	@echo "run: AFL_SKIP_CPUFREQ=1 nice -n 19 afl-fuzz -i tests/fuzz/corpus/matcher -o build-afl/out -- build-afl/fuzz_matcher"
