@@ -30,6 +30,11 @@ enum fuzz_generate_bits {
 
 #define FUZZ_MAX_INPUT (1 << 16)   /* longer inputs are ignored */
 #define FUZZ_MAX_PATTERNS 8192     /* listed and generated */
+/* Bytes in all patterns together, which bounds the automaton's states:
+ * generated sets stay cheap to compile 14 times, and only with two
+ * compile threads may they reach the two-thread sizes (65,536). */
+#define FUZZ_MAX_PATTERN_BYTES 16384
+#define FUZZ_MAX_PATTERN_BYTES_THREADS 81920
 #define FUZZ_ALL_POSITIONS 128     /* texts up to this long: find from every position */
 #define FUZZ_SAMPLES 48            /* else this many line starts and random positions */
 

@@ -65,6 +65,7 @@ struct fuzz_case {
 	char *text; /* exactly text_len bytes from malloc: ASan sees overreads */
 	size_t text_len;
 	unsigned seed;
+	size_t budget; /* pattern bytes still allowed (see FUZZ_MAX_PATTERN_BYTES) */
 };
 
 /* May p be handed to the matcher?  Never holding the line terminator, nor
@@ -76,8 +77,10 @@ static bool usable(const struct fuzz_case *fc, const char *p, size_t len)
 
 static void add_pattern(struct fuzz_case *fc, const char *p, size_t len)
 {
-	if (fc->n_pats < FUZZ_MAX_PATTERNS && usable(fc, p, len))
+	if (fc->n_pats < FUZZ_MAX_PATTERNS && len <= fc->budget && usable(fc, p, len)) {
 		fc->pats[fc->n_pats++] = (struct pattern){ .bytes = p, .len = len };
+		fc->budget -= len;
+	}
 }
 
 /* Returns false for an input too short to decode.  Pattern bytes point
@@ -115,6 +118,8 @@ static bool decode(struct fuzz_case *fc, const uint8_t *data, size_t size)
 		abort();
 	memcpy(fc->text, sec + plen, fc->text_len);
 	fc->n_pats = 0;
+	/* a two-thread compile needs 65,536 states: allow that many bytes */
+	fc->budget = fc->mo.threads > 1 ? FUZZ_MAX_PATTERN_BYTES_THREADS : FUZZ_MAX_PATTERN_BYTES;
 	for (size_t i = 0; plen > 0;) { /* the listed patterns */
 		const char *sep = memchr(sec + i, eol, plen - i);
 		size_t n = sep ? (size_t)(sep - (sec + i)) : plen - i;
@@ -190,9 +195,22 @@ static enum naive_answer find(const struct finder *f, const char *buf, size_t ba
 	return matcher_find(f->m, buf, len, from, exact, s, e) ? NAIVE_YES : NAIVE_NO;
 }
 
+/* matcher_each's callback: records the match; stops an iteration that
+ * reports more matches than a buffer can hold (at most one per start). */
+struct each_ctx {
+	struct transcript *t;
+	size_t len, left;
+};
+
 static int record_match(size_t start, size_t end, void *ctx)
 {
-	push(ctx, REC_EACH, true, start, end);
+	struct each_ctx *c = ctx;
+	push(c->t, REC_EACH, true, start, end);
+	if (c->left-- == 0) {
+		fprintf(stderr, "matcher_each: more matches than a %zu-byte buffer can hold; last [%zu, %zu)\n",
+			c->len, start, end);
+		return 1;
+	}
 	return 0;
 }
 
@@ -202,7 +220,9 @@ static void each(const struct finder *f, struct transcript *t, const char *buf, 
 {
 	size_t before = t->n;
 	if (f->m) {
-		matcher_each(f->m, buf, len, from, record_match, t);
+		struct each_ctx c = { .t = t, .len = len, .left = len - from + 1 };
+		if (matcher_each(f->m, buf, len, from, record_match, &c) != 0)
+			push(t, REC_EACH, false, SIZE_MAX, SIZE_MAX); /* never equal */
 	} else {
 		size_t s, e; /* matcher_each's definition, over the oracle */
 		while (from <= len) {
@@ -240,11 +260,14 @@ static void split_lines(const struct fuzz_case *fc, struct lines *ln)
 	ln->start[ln->n] = fc->text_len;
 }
 
-/* The line holding position pos (pos = len: the line after the last one
- * when the text ends with a terminator). */
-static size_t line_of(const struct lines *ln, size_t pos)
+/* The line holding position pos: a line's terminator belongs to it, and
+ * pos = len to the last line, or to the empty line after it (number
+ * ln->n) when the text ends with a terminator or is empty. */
+static size_t line_of(const struct fuzz_case *fc, const struct lines *ln, size_t pos)
 {
-	size_t lo = 0, hi = ln->n;
+	if (pos >= fc->text_len && (ln->n == 0 || fc->text[fc->text_len - 1] == fc->mo.eol))
+		return ln->n;
+	size_t lo = 0, hi = ln->n - 1;
 	while (lo < hi) { /* the last line starting at or before pos */
 		size_t mid = lo + (hi - lo + 1) / 2;
 		if (ln->start[mid] <= pos)
@@ -295,7 +318,7 @@ static void run_queries(const struct finder *f, const struct fuzz_case *fc, cons
 		else if (a == NAIVE_YES && s > len)
 			push(t, REC_LINE, true, SIZE_MAX, s); /* out of bounds: never equal */
 		else
-			push(t, REC_LINE, a == NAIVE_YES, a == NAIVE_YES ? line_of(ln, s) : 0, 0);
+			push(t, REC_LINE, a == NAIVE_YES, a == NAIVE_YES ? line_of(fc, ln, s) : 0, 0);
 	}
 	/* search.c's walk: the first match from each line start, line by line */
 	for (size_t p = 0; p < len;) {
@@ -310,9 +333,9 @@ static void run_queries(const struct finder *f, const struct fuzz_case *fc, cons
 			push(t, REC_WALK, false, SIZE_MAX, s);
 			break;
 		}
-		size_t k = line_of(ln, s);
+		size_t k = line_of(fc, ln, s);
 		push(t, REC_WALK, true, k, 0);
-		p = ln->start[k + 1];
+		p = k < ln->n ? ln->start[k + 1] : len;
 	}
 	t->query++;
 	each(f, t, buf, 0, len, 0);
