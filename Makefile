@@ -151,7 +151,7 @@ FUZZ_CC      ?= clang
 AFL_CC       ?= afl-clang-fast
 FUZZ_SECONDS ?= 60
 FUZZ_DIR     ?= build-fuzz
-FUZZ_TARGETS := matcher patfile opts
+FUZZ_TARGETS := matcher patfile opts cli
 FUZZ_CFLAGS  ?= -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
 FUZZ_LIB_OBJ := $(LIB_SRC:src/%.c=$(FUZZ_DIR)/obj/%.o)
 FUZZ_HDR     := $(wildcard src/*.h tests/fuzz/*.h tests/unit/pattern_list.h)
@@ -159,6 +159,9 @@ FUZZ_HDR     := $(wildcard src/*.h tests/fuzz/*.h tests/unit/pattern_list.h)
 FUZZ_ARGS_matcher := -max_len=4096
 FUZZ_ARGS_patfile := -max_len=8192
 FUZZ_ARGS_opts    := -max_len=1024 -close_fd_mask=3 -dict=tests/fuzz/opts.dict
+FUZZ_ARGS_cli     := -max_len=4096
+# fuzz_cli runs main() as acgrep_main (acgrep_main.h)
+AS_LIB_MAIN  := -Dmain=acgrep_main -include tests/fuzz/acgrep_main.h
 
 .PHONY: fuzz fuzz-build fuzz-smoke fuzz-afl
 
@@ -166,14 +169,22 @@ $(FUZZ_DIR)/obj/%.o: src/%.c $(wildcard src/*.h)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(ACFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
 
-$(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/naive.c $(FUZZ_LIB_OBJ) $(FUZZ_HDR)
-	$(FUZZ_CC) $(ACFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer -Isrc -Itests/unit -o $@ \
-		$< tests/fuzz/naive.c $(FUZZ_LIB_OBJ) $(LDLIBS)
+$(FUZZ_DIR)/obj/main_as_lib.o: src/main.c $(FUZZ_HDR)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(ACFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(AS_LIB_MAIN) -c -o $@ $<
 
-$(O)/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c tests/fuzz/naive.c $(LIB_OBJ) $(FUZZ_HDR) | $(O)
+$(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/naive.c $(FUZZ_LIB_OBJ) $(FUZZ_DIR)/obj/main_as_lib.o $(FUZZ_HDR)
+	$(FUZZ_CC) $(ACFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer -Isrc -Itests/unit -o $@ \
+		$< tests/fuzz/naive.c $(FUZZ_LIB_OBJ) $(FUZZ_DIR)/obj/main_as_lib.o $(LDLIBS)
+
+$(O)/fuzz/main_as_lib.o: src/main.c $(FUZZ_HDR) | $(O)
+	@mkdir -p $(@D)
+	$(CC) $(ACFLAGS) $(CFLAGS) $(AS_LIB_MAIN) -c -o $@ $<
+
+$(O)/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c tests/fuzz/naive.c $(LIB_OBJ) $(O)/fuzz/main_as_lib.o $(FUZZ_HDR) | $(O)
 	@mkdir -p $(@D)
 	$(CC) $(ACFLAGS) $(CFLAGS) -Isrc -Itests/unit $(LDFLAGS) -o $@ \
-		$< tests/fuzz/replay.c tests/fuzz/naive.c $(LIB_OBJ) $(LDLIBS)
+		$< tests/fuzz/replay.c tests/fuzz/naive.c $(LIB_OBJ) $(O)/fuzz/main_as_lib.o $(LDLIBS)
 
 ## fuzz-build: build the libFuzzer targets (clang) in build-fuzz/
 fuzz-build: $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz_%)
