@@ -7,7 +7,8 @@
  * over lines, matcher_each over the buffer, over each line alone as
  * print.c calls it and over each line inside the buffer as --count-matches
  * does); and the comparison of their transcripts.  Every input is compiled
- * with each scan path and vector kernel (strategies[]); the first one's
+ * with each scan path and vector kernel (strategies[]; once more on two
+ * compile threads where the input asks for them); the first one's
  * transcript must equal naive.c's wherever naive.c knows the answer, and
  * every other strategy's must equal the first's everywhere.  -v, -c and
  * -o are views of these transcripts (inverted walk, its length, each per
@@ -33,11 +34,13 @@
 #include "naive.h"
 #include "pattern_list.h"
 
-/* Each compiled strategy: a scan path and a cap on the vector kernels. */
+/* Each compiled strategy: a scan path, a cap on the vector kernels, and
+ * the compile threads (two only where the input asks: FUZZ_THREADS). */
 static const struct strategy {
 	enum ac_scan_path path;
 	enum ac_simd simd;
 	const char *name;
+	bool threads;
 } strategies[] = {
 	{ .path = AC_PATH_DFA, .simd = AC_SIMD_SCALAR, .name = "dfa" },
 	{ .path = AC_PATH_AUTO, .simd = AC_SIMD_BEST, .name = "auto" },
@@ -53,6 +56,7 @@ static const struct strategy {
 	{ .path = AC_PATH_HASH, .simd = AC_SIMD_SCALAR, .name = "hash/scalar" },
 	{ .path = AC_PATH_HASH, .simd = AC_SIMD_AVX2, .name = "hash/avx2" },
 	{ .path = AC_PATH_HASH, .simd = AC_SIMD_AVX512, .name = "hash/avx512" },
+	{ .path = AC_PATH_AUTO, .simd = AC_SIMD_BEST, .name = "auto/2 threads", .threads = true },
 };
 #define N_STRATEGIES (sizeof strategies / sizeof *strategies)
 
@@ -470,8 +474,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	for (size_t k = 0; k < N_STRATEGIES; k++) {
 		struct match_options mo = fc.mo;
+		if (strategies[k].threads && mo.threads < 2)
+			continue;
 		mo.scan_path = (int)strategies[k].path;
 		mo.simd = (int)strategies[k].simd;
+		mo.threads = strategies[k].threads ? 2 : 1;
 		struct pattern_set ps = pattern_list(fc.pats, fc.n_pats);
 		const char *error = NULL;
 		struct matcher *m = matcher_ac_new(&ps, &mo, &error);

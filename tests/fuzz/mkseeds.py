@@ -7,7 +7,9 @@ Owns: reading tests/cli/*.bats for each test's fixtures (`fixture NAME
   corpus/matcher/  the patterns, text and -i/-w/-x/-z of each command line,
                    in fuzz_matcher's layout (fuzz_format.h);
   corpus/patfile/  each pattern-file fixture, as fuzz_patfile reads it;
-  corpus/opts/     each command line, as fuzz_opts decodes argv.
+  corpus/opts/     each command line, as fuzz_opts decodes argv;
+  corpus/cli/      the patterns, text and options of each command line, in
+                   fuzz_cli's layout (its file-top comment).
 Files are named by a hash of their contents, so rerunning adds only new
 ones.  Usage: tests/fuzz/mkseeds.py [REPO_ROOT]
 """
@@ -145,6 +147,29 @@ def matcher_seed(flags, patterns, text):
     write("matcher", header + section + text)
 
 
+CLI_FLAGS = [("i", "w", "x", "z", "v", "c", "o", "count-matches"), ("n", "b", "a")]
+
+
+def cli_seed(flags, long_opts, patterns, text):
+    a = 0
+    for k, f in enumerate(CLI_FLAGS[0]):
+        if f in flags or f in long_opts:
+            a |= 1 << k
+    b = 0
+    for k, f in enumerate(CLI_FLAGS[1]):
+        if f in flags:
+            b |= 1 << k
+    c = 0
+    for k, f in enumerate(("color=always", "T", "I", "l", "L", "Z")):
+        if f in flags or f in long_opts:
+            c |= 4 << k
+    pat_file = b"\n".join(patterns) + b"\n" if patterns else b""
+    if len(pat_file) > 1023:
+        return
+    header = bytes([a, b, len(pat_file) & 255, c | len(pat_file) >> 8])
+    write("cli", header + pat_file + text)
+
+
 def main():
     cli = os.path.join(ROOT, "tests", "cli")
     for name in sorted(os.listdir(cli)):
@@ -189,9 +214,11 @@ def main():
             split = []
             for p in patterns:
                 split += p.split(b"\n")
+            long_opts = {a[2:] for a in args if a.startswith("--")}
             for op in operands:
                 if op in fixtures:
                     matcher_seed(flags, split, fixtures[op])
+                    cli_seed(flags, long_opts, split, fixtures[op])
 
 
 if __name__ == "__main__":
