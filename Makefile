@@ -152,7 +152,10 @@ AFL_CC       ?= afl-clang-fast
 FUZZ_SECONDS ?= 60
 FUZZ_DIR     ?= build-fuzz
 FUZZ_TARGETS := matcher patfile opts cli
-FUZZ_CFLAGS  ?= -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all
+# No comparison tracing (trace-cmp): in the engine it is loop bounds, and
+# costs three quarters of the time (fuzz_matcher: 76 exec/s, was 27).
+FUZZ_CFLAGS  ?= -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all \
+		-fno-sanitize-coverage=trace-cmp
 FUZZ_LIB_OBJ := $(LIB_SRC:src/%.c=$(FUZZ_DIR)/obj/%.o)
 FUZZ_HDR     := $(wildcard src/*.h tests/fuzz/*.h tests/unit/pattern_list.h)
 # per-target libFuzzer options
@@ -173,9 +176,17 @@ $(FUZZ_DIR)/obj/main_as_lib.o: src/main.c $(FUZZ_HDR)
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(ACFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(AS_LIB_MAIN) -c -o $@ $<
 
-$(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/naive.c $(FUZZ_LIB_OBJ) $(FUZZ_DIR)/obj/main_as_lib.o $(FUZZ_HDR)
-	$(FUZZ_CC) $(ACFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer -Isrc -Itests/unit -o $@ \
-		$< tests/fuzz/naive.c $(FUZZ_LIB_OBJ) $(FUZZ_DIR)/obj/main_as_lib.o $(LDLIBS)
+# The harness and its oracle get no coverage instrumentation: their
+# branches would steer the fuzzer instead of acgrep's.
+$(FUZZ_DIR)/harness/%.o: tests/fuzz/%.c $(FUZZ_HDR)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(ACFLAGS) $(FUZZ_CFLAGS) -Isrc -Itests/unit -c -o $@ $<
+
+FUZZ_HARNESS_OBJ := $(patsubst tests/fuzz/%.c,$(FUZZ_DIR)/harness/%.o,$(wildcard tests/fuzz/fuzz_*.c tests/fuzz/naive.c))
+.SECONDARY: $(FUZZ_LIB_OBJ) $(FUZZ_HARNESS_OBJ) $(FUZZ_DIR)/obj/main_as_lib.o
+
+$(FUZZ_DIR)/fuzz_%: $(FUZZ_DIR)/harness/fuzz_%.o $(FUZZ_DIR)/harness/naive.o $(FUZZ_LIB_OBJ) $(FUZZ_DIR)/obj/main_as_lib.o
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(LDFLAGS) -o $@ $^ $(LDLIBS) -pthread
 
 $(O)/fuzz/main_as_lib.o: src/main.c $(FUZZ_HDR) | $(O)
 	@mkdir -p $(@D)
