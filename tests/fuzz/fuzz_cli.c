@@ -6,8 +6,9 @@
  * main (compiled as acgrep_main, acgrep_main.h) once per variant[] with
  * standard output and error captured in memory files; and comparing the
  * runs: stdout, stderr and exit status must be the same under every scan
- * path, SIMD cap, read size, mmap and the thread pool cutting the file
- * into 7-byte segments.  Where the options are plain (C locale, no NUL
+ * path, SIMD cap, read size, mmap, the thread pool cutting the file into
+ * 7-byte segments, and with the text read from a pipe (except under -T,
+ * whose number widths differ for pipes).  Where the options are plain (C locale, no NUL
  * in the text unless -a, options among -i -w -x -v -c -n -m) the output
  * must also be what naive.c's line selection gives.
  *
@@ -42,6 +43,7 @@ static const struct variant {
 	const char *name;
 	const char *args[4];
 	bool tiny_reads; /* windows of a few bytes */
+	bool pipe;       /* the text on standard input, a pipe, named by --label */
 } variants[] = {
 	{ .name = "dfa", .args = { "--threads=1", "--scan-path=dfa", "--simd=scalar", "--no-mmap" } },
 	{ .name = "auto", .args = { "--threads=1" } },
@@ -55,6 +57,7 @@ static const struct variant {
 	{ .name = "threads",
 	  .args = { "--threads=3", "--segment-size=7", "--buffer-size=5" },
 	  .tiny_reads = true },
+	{ .name = "pipe", .args = { "--threads=1" }, .pipe = true },
 };
 #define N_VARIANTS (sizeof variants / sizeof *variants)
 
@@ -266,6 +269,17 @@ static void same(const struct run *a, const char *a_name, const struct run *b, c
 	abort();
 }
 
+/* Puts p[0..len) (at most a pipe's 64 KiB) in a pipe on standard input;
+ * returns a copy of the old standard input. */
+static int stdin_pipe(const char *p, size_t len)
+{
+	int fds[2], saved = dup(STDIN_FILENO);
+	if (saved < 0 || pipe(fds) != 0 || (len && write(fds[1], p, len) != (ssize_t)len) ||
+	    close(fds[1]) != 0 || dup2(fds[0], STDIN_FILENO) < 0 || close(fds[0]) != 0)
+		abort();
+	return saved;
+}
+
 static int file_with(const char *name, const char *p, size_t len)
 {
 	int fd = memfile(name);
@@ -318,8 +332,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	struct run runs[N_VARIANTS];
 	size_t done = 0;
+	char label[80], dash[] = "-";
+	snprintf(label, sizeof label, "--label=%s", tpath);
 	for (size_t v = 0; v < N_VARIANTS; v++) {
-		if (variants[v].tiny_reads && buffer_bound)
+		if ((variants[v].tiny_reads && buffer_bound) || (variants[v].pipe && o.tab))
 			continue;
 		int argc = base;
 		char copies[4][32];
@@ -327,9 +343,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			snprintf(copies[k], sizeof copies[k], "%s", variants[v].args[k]);
 			argv[argc++] = copies[k];
 		}
-		argv[argc++] = tpath;
+		int saved_in = -1;
+		if (variants[v].pipe) {
+			saved_in = stdin_pipe(text, text_len);
+			argv[argc++] = label;
+			argv[argc++] = dash;
+		} else {
+			argv[argc++] = tpath;
+		}
 		argv[argc] = NULL;
 		run_acgrep(argv, argc, &runs[done]);
+		if (saved_in >= 0 && (dup2(saved_in, STDIN_FILENO) < 0 || close(saved_in) != 0))
+			abort();
 		if (done > 0)
 			same(&runs[0], variants[0].name, &runs[done], variants[v].name, argv, argc, pat_file,
 			     plen, text, text_len);
