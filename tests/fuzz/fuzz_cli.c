@@ -296,7 +296,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct options o = {
 		.icase = a & 1, .word = a & 2, .line = a & 4, .null_data = a & 8,
 		.invert = a & 16, .count = a & 32, .only = a & 64, .count_matches = a & 128,
-		.number = b & 1, .byte = b & 2, .text = b & 4, .utf8 = (b & 8) && !(a & 1),
+		/* -a then -I: the last one wins, as in grep */
+		.number = b & 1, .byte = b & 2, .text = (b & 4) && !(c & 16), .utf8 = (b & 8) && !(a & 1),
 		.max_count = (int[]){ -1, 1, 2, 0 }[b >> 4 & 3], .context = b >> 6,
 		.color = c & 4, .tab = c & 8, .no_binary = c & 16, .list = c & 32, .list_not = c & 64,
 		.null_name = c & 128,
@@ -316,7 +317,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					"-n", "-b", "-a", "-m1", "-m2", "-m0", "-A1", "-B2", "-C1",
 					"--color=always", "-T", "-I", "-l", "-L", "-Z", "-f", "acgrep" };
 	bool on[] = { o.icase, o.word, o.line, o.null_data, o.invert, o.count, o.only, o.count_matches,
-		      o.number, o.byte, o.text, o.max_count == 1, o.max_count == 2, o.max_count == 0,
+		      o.number, o.byte, b & 4, o.max_count == 1, o.max_count == 2, o.max_count == 0,
 		      o.context == 1, o.context == 2, o.context == 3, o.color, o.tab, o.no_binary,
 		      o.list, o.list_not, o.null_name };
 	char *argv[MAX_ARGS];
