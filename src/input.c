@@ -166,7 +166,8 @@ static size_t lines_back(const char *data, size_t pos, size_t keep, char eol)
 }
 
 /* The next window of a mapped input: the whole mapping (MAP_WINDOW 0), or
- * the whole lines of the next MAP_WINDOW bytes (a longer line whole). */
+ * the whole lines of the next MAP_WINDOW bytes (a longer line whole); an
+ * unfinished last line after them comes as a window of its own. */
 static int next_mapped(struct input *in, struct window *w)
 {
 	const char *data = in->map + in->map_skip;
@@ -181,6 +182,14 @@ static int next_mapped(struct input *in, struct window *w)
 		if (!p)
 			p = memchr(data + pos + MAP_WINDOW, in->eol, total - pos - MAP_WINDOW);
 		end = p ? (size_t)(p - data) + 1 : total;
+	}
+	if (end == total && data[total - 1] != in->eol) {
+		/* an unfinished last line is a window of its own, as for a
+		 * read() consumer and in grep (its context after a suppressed
+		 * line starts there) */
+		const char *p = memrchr(data + pos, in->eol, total - pos);
+		if (p)
+			end = (size_t)(p - data) + 1;
 	}
 	w->data = data + pos;
 	w->len = end - pos;
@@ -529,8 +538,12 @@ bool input_head_has_nul(const struct input *in, size_t n)
  * the whole file's read would have brought in past the range. */
 static bool tail_has_nul(const struct input *in)
 {
-	if (in->mapped)
-		return false;
+	if (in->mapped) { /* the unfinished last line, when not handed out yet */
+		size_t total = in->map_len - in->map_skip, pos = in->map_pos;
+		const char *rest = in->map + in->map_skip + pos;
+		return !in->map_done && pos < total && !memchr(rest, in->eol, total - pos) &&
+		       memchr(rest, '\0', total - pos);
+	}
 	if (in->len > in->consumed && memchr(in->buf + in->consumed, '\0', in->len - in->consumed))
 		return true;
 	if (!in->limit || in->offset + in->consumed != in->limit || in->limit % in->chunk == 0)
