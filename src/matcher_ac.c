@@ -198,11 +198,13 @@ static bool qualifies(const struct qualify *q, size_t s, size_t e)
 	       !(e < q->len && word_at(q->buf, q->len, e, utf8));
 }
 
-/* Does a non-empty pattern match at s? */
+/* Does a non-empty pattern match at s?  (Such a match ends by s +
+ * max_len: the search looks no further.) */
 static bool longer_match_at(const struct qualify *q, size_t s)
 {
 	ac_match lm;
-	return ac_find(q->m->ac, (const uint8_t *)q->buf, q->len, s, AC_LEFTMOST_LONGEST, &lm) &&
+	size_t limit = q->len - s > q->m->max_len ? s + q->m->max_len : q->len;
+	return ac_find(q->m->ac, (const uint8_t *)q->buf, limit, s, AC_LEFTMOST_LONGEST, &lm) &&
 	       lm.start == s && lm.end > s;
 }
 
@@ -231,8 +233,10 @@ static bool tried_by_grep(const struct qualify *q, size_t s, size_t e)
 static int qualify_cb(const ac_match *am, void *ctx)
 {
 	struct qualify *q = ctx;
-	if (q->found && am->end > q->line_end)
-		return 1; /* later lines cannot hold a better match */
+	/* Later lines cannot hold a better match, nor can matches ending
+	 * more than max_len past the best start (they start after it). */
+	if (q->found && (am->end > q->line_end || am->end - q->start > q->m->max_len))
+		return 1;
 	if (!qualifies(q, am->start, am->end))
 		return 0;
 	if (am->start == am->end && q->m->opt.word_regex_rules && longer_match_at(q, am->start))
