@@ -210,7 +210,7 @@ fuzz: fuzz-build
 		-artifact_prefix=$(CURDIR)/$(FUZZ_DIR)/crashes/$(t)/ $(FUZZ_ARGS_$(t)) \
 		$(FUZZ_DIR)/corpus/$(t) tests/fuzz/corpus/$(t) >$(FUZZ_DIR)/logs/$(t).log 2>&1 \
 		|| { tail -n 60 $(FUZZ_DIR)/logs/$(t).log; exit 1; }; \
-	grep -E '^(#[0-9]+ +DONE|stat::number_of_executed_units)' $(FUZZ_DIR)/logs/$(t).log;)
+	grep -E '^#[0-9]+[[:space:]]+DONE|^stat::number_of_executed_units' $(FUZZ_DIR)/logs/$(t).log;)
 
 ## fuzz-smoke: replay the committed fuzz seeds (a few seconds; no clang needed)
 fuzz-smoke: $(FUZZ_TARGETS:%=$(O)/fuzz/replay_%)
