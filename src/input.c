@@ -168,7 +168,8 @@ static size_t lines_back(const char *data, size_t pos, size_t keep, char eol)
 }
 
 /* The next window of a mapped input: the whole mapping (MAP_WINDOW 0), or
- * the whole lines of the next MAP_WINDOW bytes (a longer line whole). */
+ * the whole lines of the next MAP_WINDOW bytes (a longer line whole); an
+ * unfinished last line after them comes as a window of its own. */
 static int next_mapped(struct input *in, struct window *w)
 {
 	const char *data = in->map + in->map_skip;
@@ -183,6 +184,14 @@ static int next_mapped(struct input *in, struct window *w)
 		if (!p)
 			p = memchr(data + pos + MAP_WINDOW, in->eol, total - pos - MAP_WINDOW);
 		end = p ? (size_t)(p - data) + 1 : total;
+	}
+	if (end == total && data[total - 1] != in->eol) {
+		/* an unfinished last line is a window of its own, as for a
+		 * read() consumer and in grep (its context after a suppressed
+		 * line starts there) */
+		const char *p = memrchr(data + pos, in->eol, total - pos);
+		if (p)
+			end = (size_t)(p - data) + 1;
 	}
 	w->data = data + pos;
 	w->len = end - pos;

@@ -57,8 +57,12 @@ bool input_head_has_nul(const struct input *in, size_t n)
  * the whole file's read would have brought in past the range. */
 static bool tail_has_nul(const struct input *in)
 {
-	if (in->mapped)
-		return false;
+	if (in->mapped) { /* the unfinished last line, when not handed out yet */
+		size_t total = in->map_len - in->map_skip, pos = in->map_pos;
+		const char *rest = in->map + in->map_skip + pos;
+		return !in->map_done && pos < total && !memchr(rest, in->eol, total - pos) &&
+		       memchr(rest, '\0', total - pos);
+	}
 	if (in->len > in->consumed && memchr(in->buf + in->consumed, '\0', in->len - in->consumed))
 		return true;
 	if (!in->limit || in->offset + in->consumed != in->limit || in->limit % in->chunk == 0)

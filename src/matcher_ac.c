@@ -65,6 +65,7 @@ struct qualify {
 	bool exact;
 	bool found;
 	size_t start, end, line_end;
+	size_t vstart; /* the view offset of start */
 	size_t shrink; /* see tried_by_grep */
 };
 
@@ -123,18 +124,22 @@ static int qualify_cb(const ac_match *am, void *ctx)
 	if (am->start >= v->own || !view_boundary(v, am->start))
 		return 0;
 	size_t s = view_to_buf(v, am->start), e = view_to_buf(v, am->end);
-	if (q->found && e > q->line_end)
-		return 1; /* later lines cannot hold a better match */
+	/* Later lines cannot hold a better match, nor can matches ending
+	 * more than max_len past the best start (they start after it). */
+	if (q->found && (e > q->line_end || am->end - q->vstart > q->m->max_len))
+		return 1;
 	if (!qualifies(q, s, e))
 		return 0;
-	size_t ignored;
-	if (s == e && q->m->opt.word_regex_rules && longest_at(q, am->start, v->len, &ignored))
+	/* a non-empty match at s ends by s + max_len: look no further */
+	size_t ignored, reach = v->len - am->start > q->m->max_len ? am->start + q->m->max_len : v->len;
+	if (s == e && q->m->opt.word_regex_rules && longest_at(q, am->start, reach, &ignored))
 		return 0;
 	if (e > s && q->shrink && !tried_by_grep(q, am->start, am->end))
 		return 0;
 	if (!q->found || s < q->start || (s == q->start && e > q->end)) {
 		q->start = s;
 		q->end = e;
+		q->vstart = am->start;
 		if (!q->found) {
 			const char *nl = memchr(q->buf + e, q->m->opt.eol, q->len - e);
 			q->line_end = nl ? (size_t)(nl - q->buf) : q->len;
@@ -151,7 +156,9 @@ bool ac_find_in_view(const struct matcher_ac *m, const struct view *v, const cha
 {
 	const uint8_t *text = (const uint8_t *)v->text;
 	if (m->opt.word || m->opt.line) {
-		struct qualify q = { m, v, buf, len, from, exact, false, 0, 0, 0, 0 };
+		struct qualify q = {
+			.m = m, .v = v, .buf = buf, .len = len, .from = from, .exact = exact,
+		};
 		if (exact && m->opt.word_regex_rules) { /* see tried_by_grep */
 			size_t line_start = from;
 			while (line_start > 0 && buf[line_start - 1] != m->opt.eol)

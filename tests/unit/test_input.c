@@ -145,8 +145,12 @@ static void file_cases(void)
 					CHECK(in.mapped == want_map, "%s: mapped %d", what, in.mapped);
 					CHECK(in.owns_fd, "%s: owns_fd", what);
 					long n = drain_and_check(&in, ct->data, ct->len, ct->eol, keep, what);
+					/* the mapping whole, but an unfinished last line
+					 * after complete ones is a window of its own */
+					long mapped_windows = 1 + (ct->len > 0 && memchr(ct->data, ct->eol, ct->len) &&
+								  ct->data[ct->len - 1] != ct->eol);
 					if (want_map)
-						CHECK(n == 1, "%s: %ld windows when mapped", what, n);
+						CHECK(n == mapped_windows, "%s: %ld windows when mapped", what, n);
 					if (ct->len == 0)
 						CHECK(n == 0, "%s: empty input gave %ld windows", what, n);
 					input_close(&in);
