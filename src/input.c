@@ -167,6 +167,52 @@ static size_t lines_back(const char *data, size_t pos, size_t keep, char eol)
 	return pos;
 }
 
+/* Where the read() path's window from data[pos] ends (at most at `end`):
+ * after the last eol of the first read, ending at a multiple of in->chunk
+ * (an input offset), that brings one in. */
+static size_t read_window_end(const struct input *in, const char *data, size_t pos, size_t end)
+{
+	uint64_t at = in->map_offset + pos;
+	uint64_t read_end = at - at % in->chunk + in->chunk;
+	size_t upto = (size_t)(read_end - in->map_offset);
+	if (upto >= end)
+		return end;
+	const char *p = memrchr(data + pos, in->eol, upto - pos);
+	if (!p) { /* a long line: the read that ends it */
+		p = memchr(data + upto, in->eol, end - upto);
+		if (!p)
+			return end;
+		uint64_t eol_at = in->map_offset + (uint64_t)(p - data);
+		read_end = eol_at - eol_at % in->chunk + in->chunk;
+		upto = (size_t)(read_end - in->map_offset);
+		if (upto >= end)
+			return end;
+		p = memrchr(p, in->eol, (size_t)(data + upto - p));
+	}
+	return (size_t)(p - data) + 1;
+}
+
+/* Where the mapped window data[pos..end) ends for input_watch_nul: before
+ * the read() buffer that holds its first NUL.  Records in->window_nul: the
+ * bytes up to `end` hold a NUL (an unfinished last line cut off after this
+ * is in the buffer of the lines before it, as in grep). */
+static size_t before_nul_buffer(struct input *in, const char *data, size_t pos, size_t end)
+{
+	const char *z = memchr(data + pos, '\0', end - pos);
+	in->window_nul = z != NULL;
+	if (!z)
+		return end;
+	uint64_t at = in->map_offset + (uint64_t)(z - data);
+	uint64_t read_start = at - at % in->chunk; /* as input offset */
+	if (read_start <= in->map_offset + pos)
+		return end;
+	const char *p = memrchr(data + pos, in->eol, (size_t)(read_start - in->map_offset) - pos);
+	if (!p)
+		return end;
+	in->window_nul = false;
+	return (size_t)(p - data) + 1;
+}
+
 /* The next window of a mapped input: the whole mapping (MAP_WINDOW 0), or
  * the whole lines of the next MAP_WINDOW bytes (a longer line whole); an
  * unfinished last line after them comes as a window of its own. */
@@ -185,6 +231,10 @@ static int next_mapped(struct input *in, struct window *w)
 			p = memchr(data + pos + MAP_WINDOW, in->eol, total - pos - MAP_WINDOW);
 		end = p ? (size_t)(p - data) + 1 : total;
 	}
+	if (in->read_windows)
+		end = read_window_end(in, data, pos, end);
+	if (in->watch_nul)
+		end = before_nul_buffer(in, data, pos, end);
 	if (end == total && data[total - 1] != in->eol) {
 		/* an unfinished last line is a window of its own, as for a
 		 * read() consumer and in grep (its context after a suppressed
@@ -337,10 +387,16 @@ static void skip_to_data(struct input *in, uint64_t end)
 	in->skipped += ((uint64_t)data < stop ? (uint64_t)data : stop) - end;
 }
 
+void input_read_windows(struct input *in)
+{
+	in->read_windows = true;
+}
+
 void input_zap_nul(struct input *in, bool skip_zero_reads)
 {
 	in->nul_ends_lines = in->eol != '\0';
 	in->skip_zero_reads = skip_zero_reads;
+	in->watch_nul = false;
 }
 
 /* read() path.  On entry buf[consumed..len) holds no `eol` byte, nor a NUL

@@ -80,6 +80,10 @@ struct input {
 	bool is_regular;
 	uint64_t size_at_open; /* st_size when opened (regular files) */
 	uint64_t limit;     /* a range: input offset where it ends; 0 = none */
+	bool watch_nul;     /* mapped windows end before grep's buffer with a NUL
+			       (input_watch_nul) */
+	bool window_nul;    /* watch_nul: the last mapped window holds a NUL */
+	bool read_windows;  /* mapped windows are those of read() (input_read_windows) */
 	bool nul_ends_lines;  /* binary: windows may end after a NUL (input_zap_nul) */
 	bool skip_zero_reads; /* drop reads that are all NUL (input_zap_nul) */
 	uint64_t skipped;   /* bytes dropped so: the file position of input offset
@@ -184,6 +188,19 @@ bool input_window_has_nul(const struct input *in, const struct window *w);
  * then takes the file as holding NUL bytes, binary from its first buffer.
  * The descriptor's position is left as it was. */
 bool input_has_hole(const struct input *in);
+
+/* The caller asks input_window_has_nul of every window until the input
+ * turns binary: a mapped window then ends before the read() buffer
+ * (in->chunk bytes, as input.h's read path and grep read) that holds the
+ * window's first NUL, so that the lines grep prints before it goes quiet
+ * come in a window of their own, as they do through read(). */
+void input_watch_nul(struct input *in);
+
+/* Mapped windows from here on are the ones the read() path would hand out
+ * (the complete lines up to a multiple of in->chunk), for output that
+ * depends on where grep's buffers begin: the context printed after a line
+ * suppressed for an encoding error starts at its buffer's start. */
+void input_read_windows(struct input *in);
 
 /* The input is binary from here on (grep's "NUL zapping"): NUL ends lines
  * as eol does, so a window may end just after a NUL and a run of NULs never

@@ -73,9 +73,15 @@ static bool tail_has_nul(const struct input *in)
 	return pread_has_nul(in, in->limit, stop < in->size_at_open ? stop : in->size_at_open);
 }
 
+void input_watch_nul(struct input *in)
+{
+	in->watch_nul = true;
+}
+
 bool input_window_has_nul(const struct input *in, const struct window *w)
 {
-	if (memchr(w->data, '\0', w->len) || tail_has_nul(in))
+	bool in_window = in->mapped && in->watch_nul ? in->window_nul : memchr(w->data, 0, w->len) != NULL;
+	if (in_window || tail_has_nul(in))
 		return true;
 	if (w->offset != 0 || !in->is_regular)
 		return false;

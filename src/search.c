@@ -380,6 +380,10 @@ void search_input(struct searcher *s, struct input *in, const char *name, bool b
 			start_binary(f, in);
 	}
 
+	if (detect_nul && !binary)
+		input_watch_nul(in);
+	if (s->pr->utf8_check && context_on(cfg) && !f->quiet)
+		input_read_windows(in); /* see flush_pending */
 	sigjmp_buf jb;
 	if (sigsetjmp(jb, 0)) {
 		res->truncated = true;
