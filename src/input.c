@@ -247,6 +247,7 @@ static int next_mapped(struct input *in, struct window *w)
 	w->len = end - pos;
 	w->offset = in->map_offset + pos;
 	w->last = end == total;
+	w->partial = false;
 	w->before = pos - lines_back(data, pos, in->keep_lines, in->eol);
 	in->map_pos = end;
 	if (!in->owns_fd && !in->shares_fd) {
@@ -272,7 +273,8 @@ static size_t pad_for(size_t n)
  * of the allocation (buf = mem + pad, so that buf + len is page-aligned). */
 static void compact(struct input *in)
 {
-	size_t drop = lines_back(in->buf, in->consumed, in->keep_lines, in->eol);
+	size_t drop = in->in_piece ? in->consumed - in->piece_keep
+				   : lines_back(in->buf, in->consumed, in->keep_lines, in->eol);
 	if (drop == 0)
 		return;
 	size_t keep = in->len - drop, pad = pad_for(keep);
@@ -356,14 +358,16 @@ static bool switch_to_map(struct input *in)
 	return true;
 }
 
-static void fill_window(struct input *in, struct window *w, size_t end, bool last)
+static void fill_window(struct input *in, struct window *w, size_t end, bool last, bool partial)
 {
 	w->data = in->buf + in->consumed;
 	w->len = end - in->consumed;
 	w->offset = in->offset + in->consumed;
 	w->last = last;
 	w->before = in->consumed;
+	w->partial = partial;
 	in->consumed = end;
+	in->in_piece = partial;
 }
 
 static bool all_nul(const char *p, size_t n)
@@ -387,6 +391,12 @@ static void skip_to_data(struct input *in, uint64_t end)
 	in->skipped += ((uint64_t)data < stop ? (uint64_t)data : stop) - end;
 }
 
+void input_stream_long_lines(struct input *in, size_t min, size_t keep)
+{
+	in->piece_min = min > INPUT_LONG_LINE ? min : INPUT_LONG_LINE;
+	in->piece_keep = keep;
+}
+
 void input_read_windows(struct input *in)
 {
 	in->read_windows = true;
@@ -407,12 +417,13 @@ static int next_read(struct input *in, struct window *w)
 	compact(in);
 	for (;;) {
 		if (in->eof) {
-			if (in->consumed == in->len)
+			/* after a piece, an empty last window ends its line */
+			if (in->consumed == in->len && !in->in_piece)
 				return 0;
-			fill_window(in, w, in->len, true);
+			fill_window(in, w, in->len, true, false);
 			return 1;
 		}
-		if (in->may_switch && in->len - in->consumed >= INPUT_LONG_LINE) {
+		if (in->may_switch && !in->piece_min && in->len - in->consumed >= INPUT_LONG_LINE) {
 			in->may_switch = false;
 			if (switch_to_map(in))
 				return next_mapped(in, w);
@@ -457,7 +468,11 @@ static int next_read(struct input *in, struct window *w)
 			p = !p || (z && z > p) ? z : p;
 		}
 		if (p) {
-			fill_window(in, w, (size_t)(p - in->buf) + 1, false);
+			fill_window(in, w, (size_t)(p - in->buf) + 1, false, false);
+			return 1;
+		}
+		if (in->piece_min && !in->eof && in->len - in->consumed >= in->piece_min) {
+			fill_window(in, w, in->len, false, true);
 			return 1;
 		}
 	}

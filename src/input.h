@@ -84,6 +84,10 @@ struct input {
 			       (input_watch_nul) */
 	bool window_nul;    /* watch_nul: the last mapped window holds a NUL */
 	bool read_windows;  /* mapped windows are those of read() (input_read_windows) */
+	size_t piece_min;   /* input_stream_long_lines: a longer unfinished line
+			       comes in pieces; 0 = never */
+	size_t piece_keep;  /* bytes of a piece kept readable before the next window */
+	bool in_piece;      /* the last window handed out was a piece */
 	bool nul_ends_lines;  /* binary: windows may end after a NUL (input_zap_nul) */
 	bool skip_zero_reads; /* drop reads that are all NUL (input_zap_nul) */
 	uint64_t skipped;   /* bytes dropped so: the file position of input offset
@@ -97,13 +101,17 @@ struct input {
  * of input may only be discovered by the next call, which then returns 0
  * (a window ending in `eol` may have last == false and still be the final
  * one).  data[-before .. 0) is readable too: the last min(keep_lines,
- * available) complete lines handed out in earlier windows. */
+ * available) complete lines handed out in earlier windows.  `partial`
+ * (input_stream_long_lines only): the window ends inside a line, which
+ * goes on in the next window; data[-before .. 0) is then the last
+ * piece_keep bytes of the piece, of the same line. */
 struct window {
 	const char *data;
 	size_t len;
 	uint64_t offset;
 	bool last;
 	size_t before;
+	bool partial;
 };
 
 /* The automatic choice (INPUT_IO_AUTO) at open for an input of kind `mode`
@@ -201,6 +209,13 @@ void input_watch_nul(struct input *in);
  * depends on where grep's buffers begin: the context printed after a line
  * suppressed for an encoding error starts at its buffer's start. */
 void input_read_windows(struct input *in);
+
+/* Output that needs no line whole (-c, -l, -L, -q): an unfinished line of
+ * `min` bytes or more (at least INPUT_LONG_LINE) is handed out in partial
+ * windows of that size, each but the first with the last `keep` bytes of
+ * the one before in front of it, instead of growing the read() buffer (or
+ * mapping the file) to hold it: memory stays near min + keep + a read. */
+void input_stream_long_lines(struct input *in, size_t min, size_t keep);
 
 /* The input is binary from here on (grep's "NUL zapping"): NUL ends lines
  * as eol does, so a window may end just after a NUL and a run of NULs never

@@ -61,6 +61,9 @@ struct matcher_ops {
 
 struct matcher {
 	const struct matcher_ops *ops;
+	/* The most bytes of text one match spans, or SIZE_MAX when the engine
+	 * cannot say (a line is then always searched whole). */
+	size_t longest_span;
 };
 
 /* Builds a matcher over `patterns`, which never hold the line end eol

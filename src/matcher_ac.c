@@ -252,6 +252,8 @@ struct matcher *matcher_ac_new(struct pattern_set *patterns, const struct match_
 	if (ac_compile(m->ac, (enum ac_scan_path)opts->scan_path) != 0)
 		goto fail;
 	m->max_len = ac_max_pattern_len(m->ac);
+	/* a folded character is at least one byte, the text's at most four */
+	m->base.longest_span = m->fold ? 4 * m->max_len : m->max_len;
 	*error = NULL;
 	return &m->base;
 fail:

@@ -472,6 +472,7 @@ struct matcher *matcher_pcre2_new(const struct pattern_set *patterns,
 		return NULL;
 	}
 	m->base.ops = &pcre2_ops;
+	m->base.longest_span = SIZE_MAX;
 	m->eol = opts->eol;
 	m->hide_before_from = opts->word_ignores_before_from && opts->word && !opts->line;
 	m->empty_needs_no_match = opts->word_regex_rules && opts->word && !opts->line && opts->utf8;

@@ -39,6 +39,10 @@ struct file_search {
 	intmax_t cnt_lines;
 	uint64_t lastout;    /* input offset just past the last printed line, or UINT64_MAX */
 	bool run_open;       /* -v: the last window ended in a run of selected lines */
+	/* a line handed out in pieces (input_stream_long_lines) goes on:
+	 * it starts at input offset cont_from; cont_matched: a match in it */
+	bool cont, cont_matched;
+	uint64_t cont_from;
 	bool used_at_start;  /* searcher.used when this input began */
 	struct search_result *res;
 };
@@ -306,6 +310,74 @@ static void search_window(struct file_search *f)
 		skip_lines(f, f->len);
 }
 
+/* Bytes of a cut-off piece's end within which a match is left to the next
+ * piece (its -w context is not there yet), and bytes of context the input
+ * keeps before the next piece: more than the margin, so that every match
+ * is judged whole in one of them. */
+static size_t piece_margin(const struct file_search *f)
+{
+	return f->s->matcher->longest_span + 8;
+}
+
+#define PIECE_KEEP_EXTRA 8
+
+/* Does the part of a long line in buf[from..hi) hold a match?  Bytes before
+ * `from` are context.  When the piece is cut off (!line_ends), matches
+ * starting within piece_margin of hi are the next piece's to judge. */
+static bool piece_has_match(const struct file_search *f, size_t from, size_t hi, bool line_ends)
+{
+	if (f->cfg->line_regexp)
+		return false; /* a line kept in pieces is longer than any match */
+	size_t ms, me;
+	if (!matcher_find(f->s->matcher, f->buf, hi, from, false, &ms, &me))
+		return false;
+	return line_ends || ms + piece_margin(f) <= hi;
+}
+
+/* A window of a line handed out in pieces (input_stream_long_lines; only
+ * for output that needs no line whole): its first line may go on from
+ * earlier windows and its last one (w.partial) in later ones.  Whole lines
+ * in between are searched as usual. */
+static void search_pieces(struct file_search *f, bool partial, bool last)
+{
+	if (f->cont && f->cont_from >= f->base) { /* the line is whole in buf after all */
+		f->start = (size_t)(f->cont_from - f->base);
+		f->cont = false;
+	}
+	if (f->cont) {
+		size_t le = line_end(f, f->start);
+		bool ends = is_eol(f, f->buf[le - 1]) || (last && le == f->len);
+		/* position 4: a character's context before it is in buf */
+		if (!f->cont_matched)
+			f->cont_matched = piece_has_match(f, PIECE_KEEP_EXTRA / 2, le, ends);
+		if (!ends)
+			return;
+		f->cont = false;
+		if (f->cont_matched != f->cfg->invert)
+			select_line(f, f->start, le, true);
+		f->start = le;
+	}
+	size_t whole_end = f->len;
+	if (partial) {
+		whole_end = f->start;
+		for (size_t i = f->len; i > f->start; i--)
+			if (is_eol(f, f->buf[i - 1])) {
+				whole_end = i;
+				break;
+			}
+	}
+	size_t len = f->len;
+	f->len = whole_end;
+	if (!f->done && f->start < whole_end)
+		search_window(f);
+	f->len = len;
+	if (partial && !f->done) {
+		f->cont = true;
+		f->cont_from = f->base + whole_end;
+		f->cont_matched = piece_has_match(f, whole_end, len, false);
+	}
+}
+
 /* Whether an empty line would be selected. */
 static bool empty_line_selected(const struct file_search *f)
 {
@@ -382,6 +454,10 @@ void search_input(struct searcher *s, struct input *in, const char *name, bool b
 
 	if (detect_nul && !binary)
 		input_watch_nul(in);
+	if (f->quiet && !cfg->count_matches && s->matcher->longest_span != SIZE_MAX) {
+		size_t keep = piece_margin(f) + PIECE_KEEP_EXTRA;
+		input_stream_long_lines(in, 4 * keep, keep);
+	}
 	if (s->pr->utf8_check && context_on(cfg) && !f->quiet)
 		input_read_windows(in); /* see flush_pending */
 	sigjmp_buf jb;
@@ -414,7 +490,10 @@ void search_input(struct searcher *s, struct input *in, const char *name, bool b
 		f->len = w.before + w.len;
 		f->base = w.offset - w.before;
 		f->cnt_pos = f->start;
-		search_window(f);
+		if (w.partial || f->cont)
+			search_pieces(f, w.partial, w.last);
+		else
+			search_window(f);
 		if (!f->done && cfg->line_number)
 			lineno_at(f, f->len);
 	}

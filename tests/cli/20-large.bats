@@ -127,3 +127,49 @@ load helpers
 	LC_ALL=C.UTF-8 same_as_grep -c -i -f list -f list hay
 	expect 0 '152\n' -- -F -c -e zz -f list -f list hay
 }
+
+@test "large: a line longer than memory allows is searched in pieces for -c, -l, -L, -q" {
+	# 100 MB on one line through a pipe, in 60 MB of address space: the
+	# line never sits whole in memory (grep needs it whole: "memory exhausted")
+	local v s
+	for v in '-c' '-c -w' '-c -v' '-l' '-c -i'; do
+		s=0
+		out=$({ head -c 100000000 /dev/zero | tr '\0' x; printf ' needle\n'; } |
+			(ulimit -v 60000 && LC_ALL=C "$ACGREP" --threads=1 -F $v needle)) || s=$?
+		case $v in
+		-c*v) assert_equal "$out:$s" "0:1" ;;
+		-l) assert_equal "$out:$s" "(standard input):0" ;;
+		*) assert_equal "$out:$s" "1:0" ;;
+		esac
+	done
+}
+
+@test "large: lines kept in pieces select what grep selects, matches at every cut" {
+	# lines of 300 KB to 1.1 MB, matches at read and piece boundaries and at
+	# the line ends; -w and -i judge a match against neighbours in the piece
+	# before or after it
+	awk 'BEGIN {
+		n = split("300000 620000 1100000", len, " ")
+		for (k = 1; k <= n; k++) {
+			s = "abc def "
+			while (length(s) < len[k]) s = s s
+			s = substr(s, 1, len[k])
+			print s
+			print "foo" s "foo"
+			print s "foo_"
+			print substr(s, 1, 262141) "foo" substr(s, 262145)
+			print substr(s, 1, 262142) " foo " substr(s, 262148)
+			print substr(s, 1, 98302) "KEY " substr(s, 98307)
+		}
+		print "foo"
+	}' >pieces
+	local loc o
+	for loc in C C.UTF-8; do
+		for o in -c '-c -v' '-c -w' '-c -w -v' '-c -x' '-c -i -w' -l -L; do
+			LC_ALL=$loc SAG_STDIN=pieces same_as_grep $o -e foo -e key || return 1
+			LC_ALL=$loc SAG_STDIN=pieces same_as_grep_with '--threads=1 --buffer-size=7000' $o -e foo -e key || return 1
+		done
+	done
+	# the same file searched as a file: pieces through read(), not a mapping
+	in_both_locales same_as_grep -c -w -e foo -e key pieces
+}
