@@ -52,28 +52,36 @@ static bool worth_threads(const struct config *cfg)
 	       (uint64_t)st.st_size / segment >= 2;
 }
 
-/* Takes cfg->patterns for the engine into *ps (cfg's set is left empty),
- * and drops in place each pattern containing NUL where NUL ends lines:
- * with -z, and in binary files unless they are searched as text.  Such a
- * pattern could never lie within one line.  False when out of memory (ps
+/* Takes cfg->patterns for the engine into *ps (cfg's set is left empty;
+ * no pattern at all becomes "", see main).  False when out of memory (ps
  * then empty). */
 static bool engine_patterns(struct config *cfg, struct pattern_set *ps)
 {
 	*ps = cfg->patterns;
 	cfg->patterns = (struct pattern_set){ NULL, NULL, 0, false };
-	if (ps->count == 0) { /* see main: no pattern at all is "" inverted */
-		free(ps->storage);
-		free(ps->end);
-		*ps = (struct pattern_set){ calloc(1, 1), calloc(1, sizeof *ps->end), 1, false };
-		if (ps->storage && ps->end)
-			return true;
-		free(ps->storage);
-		free(ps->end);
-		*ps = (struct pattern_set){ NULL, NULL, 0, false };
-		return false;
-	}
-	if ((cfg->binary == BINARY_TEXT && !cfg->null_data) || !ps->holds_nul)
+	if (ps->count > 0)
 		return true;
+	free(ps->storage);
+	free(ps->end);
+	*ps = (struct pattern_set){ calloc(1, 1), calloc(1, sizeof *ps->end), 1, false };
+	if (ps->storage && ps->end)
+		return true;
+	free(ps->storage);
+	free(ps->end);
+	*ps = (struct pattern_set){ NULL, NULL, 0, false };
+	return false;
+}
+
+/* Drops in place each pattern containing NUL where NUL ends lines and such
+ * a pattern can never match: in binary files unless they are searched as
+ * text, and with -z where grep would use its regex matcher (its fixed-
+ * string matcher, kwset, finds one across records, and the records it
+ * spans are selected as one line; the PCRE2 engine does not follow it). */
+static void drop_nul_patterns(const struct config *cfg, bool kwset, struct pattern_set *ps)
+{
+	if (!ps->holds_nul ||
+	    (cfg->null_data ? kwset && cfg->engine != ENGINE_PCRE2 : cfg->binary == BINARY_TEXT))
+		return;
 	size_t kept = 0, from = 0;
 	uint32_t used = 0;
 	for (size_t i = 0; i < ps->count; i++) {
@@ -88,7 +96,6 @@ static bool engine_patterns(struct config *cfg, struct pattern_set *ps)
 	}
 	ps->count = kept;
 	ps->holds_nul = false;
-	return true;
 }
 
 /* Does a UTF-8 pattern hold a character that -i folds to a character of
@@ -180,7 +187,8 @@ static struct matcher *build_matcher(struct config *cfg)
 		fprintf(stderr, "acgrep: memory exhausted\n");
 		return NULL;
 	}
-	bool kwset = !cfg->word_regexp || grep_uses_kwset(cfg, &ps);
+	bool grep_kwset = grep_uses_kwset(cfg, &ps), kwset = !cfg->word_regexp || grep_kwset;
+	drop_nul_patterns(cfg, grep_kwset, &ps);
 	mo.word_ignores_before_from = cfg->word_regexp && !cfg->line_regexp && kwset;
 	cfg->match_takes_eol = cfg->word_regexp && cfg->line_regexp && !kwset;
 	mo.word_regex_rules = cfg->word_regexp && !cfg->line_regexp && !mo.word_ignores_before_from;

@@ -64,10 +64,13 @@ struct matcher {
 	/* The most bytes of text one match spans, or SIZE_MAX when the engine
 	 * cannot say (a line is then always searched whole). */
 	size_t longest_span;
+	/* A pattern holds the line end (-z, from -f): a match may span lines,
+	 * and the lines it spans are selected as one, as grep's kwset does. */
+	bool spans_eol;
 };
 
-/* Builds a matcher over `patterns`, which never hold the line end eol
- * (struct pattern; under -z the caller drops those holding NUL).  Returns
+/* Builds a matcher over `patterns` (struct pattern; under -z some may hold
+ * the line end NUL: matcher.spans_eol).  Returns
  * NULL and sets *error to a static message on failure (e.g. out of
  * memory, PCRE2 not compiled in).  matcher_ac_new takes the
  * set, its storage and end arrays from malloc: it keeps or frees them, and

@@ -243,6 +243,7 @@ struct matcher *matcher_ac_new(struct pattern_set *patterns, const struct match_
 	m->opt = *opts;
 	/* the engine keeps the list itself (ps is left empty) */
 	struct pattern_set ps = *patterns;
+	m->base.spans_eol = opts->eol == '\0' && ps.holds_nul;
 	*patterns = (struct pattern_set){ NULL, NULL, 0, false };
 	if ((opts->ignore_case && opts->utf8 && fold_setup(m, &ps) != 0) ||
 	    ac_adopt_list(m->ac, ps.storage, ps.end, ps.count) != 0)

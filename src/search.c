@@ -145,6 +145,15 @@ static intmax_t lineno_at(struct file_search *f, size_t pos)
 	return f->cnt_lines + 1;
 }
 
+/* grep numbers the lines a selected match spans (matcher.spans_eol) as one
+ * line: later numbers do not count the terminators inside [ls, le). */
+static void number_as_one_line(struct file_search *f, size_t ls, size_t le)
+{
+	size_t inner = le - ls - (le > ls && f->buf[le - 1] == f->eol);
+	lineno_at(f, le);
+	f->cnt_lines -= (intmax_t)count_byte(f->buf + ls, inner, f->eol);
+}
+
 /* Prints a line; false when it was suppressed (encoding error), in which
  * case, as in grep, it does not count as output for adjacency. */
 static bool print_window_line(struct file_search *f, size_t ls, size_t le, char sep)
@@ -276,16 +285,20 @@ static void search_window(struct file_search *f)
 			f->done = f->pending <= 0;
 			return;
 		}
-		bool found = matcher_find(m, f->buf, f->len, p, false, &ms, &me);
+		bool found = matcher_find(m, f->buf, f->len, p, m->spans_eol, &ms, &me);
 		if (found && ms == f->len && is_eol(f, f->buf[f->len - 1]))
 			found = false; /* the empty "line" after the last terminator */
 		size_t stop = found ? line_start(f, p, ms) : f->len;
+		/* a match spanning lines selects them as one (matcher.spans_eol) */
+		size_t match_last = m->spans_eol && me > ms ? me - 1 : ms;
 		if (!f->cfg->invert) {
 			if (!found)
 				break;
 			skip_lines(f, stop);
-			size_t le = line_end(f, ms);
+			size_t le = line_end(f, match_last);
 			select_line(f, stop, le, true);
+			if (m->spans_eol && f->cfg->line_number)
+				number_as_one_line(f, stop, le);
 			p = le;
 			continue;
 		}
@@ -302,7 +315,7 @@ static void search_window(struct file_search *f)
 			continue;
 		if (!found)
 			break;
-		size_t le = line_end(f, ms);
+		size_t le = line_end(f, match_last);
 		skip_lines(f, le);
 		p = le;
 	}

@@ -183,3 +183,27 @@ load helpers
 	done
 	in_both_locales same_as_grep_with "--threads=3 --segment-size=7" -T -b -H foo big in
 }
+
+@test "numbers: -z with a NUL in a pattern selects the records a match spans as one" {
+	# grep -F's kwset finds the pattern across the terminator; -n numbers
+	# the records it spans as one line, -v and -c count the rest
+	printf 'a\000b\n' >zp
+	printf 'a\000b\nzz\n' >zp2
+	printf 'xa\000b\000c\000a\000b\000zz\000q' >z1
+	printf 'c\000xa\000b\000c\000d\000a\000b\000zz\000q\000' >z2
+	printf 'a\000a\000b\000b\000ab\000' >z3
+	local f o io
+	for f in z1 z2 z3; do
+		for o in '' -c -v -x -o -w -i '-v -n' -b '-n -A1' '-n -B1' --color=always '-m1 -n'; do
+			in_both_locales same_as_grep -z $o -f zp "$f" || return 1
+		done
+	done
+	for o in -n '-n -C1' '-o -b' -L; do
+		same_as_grep -z $o -f zp2 z2 || return 1
+		for io in --mmap --no-mmap --threads=3; do
+			same_as_grep_with "$io" -z $o -f zp2 z2 || return 1
+		done
+	done
+	# where grep uses its regex matcher (-w, one pattern, C locale), never
+	LC_ALL=C expect 1 '' -- -F -z -w -f zp z1
+}
