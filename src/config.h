@@ -98,7 +98,10 @@ struct config {
 	const char **excludes;    size_t n_excludes;    /* --exclude globs */
 	const char **exclude_dirs; size_t n_exclude_dirs; /* --exclude-dir globs */
 	const char *filter_order; /* 'i'/'e' per --include/--exclude, in command-line order */
-	const char **files;       size_t n_files;       /* operands; 0 means stdin or . with -r */
+	const char **files;       size_t n_files;       /* operands; 0 means stdin or . with -r,
+							   unless files_from names a list */
+	const char *files_from;   /* --files-from / --files0-from list ("-": stdin), or NULL */
+	char files_from_end;      /* the byte ending each name in it: '\n' or '\0' */
 	bool utf8_locale;     /* LC_CTYPE is UTF-8 */
 	/* Derived by main: with -x -w, where GNU grep uses its regex matcher (see
 	 * grep_uses_kwset), each match takes the line terminator: -o and colours

@@ -43,7 +43,7 @@ static unsigned thread_count(const struct config *cfg)
  * regular file large enough to be split. */
 static bool worth_threads(const struct config *cfg)
 {
-	if (cfg->recurse != RECURSE_NONE || cfg->n_files > 1)
+	if (cfg->recurse != RECURSE_NONE || cfg->n_files > 1 || cfg->files_from)
 		return true;
 	struct stat st;
 	uint64_t segment = cfg->segment_size ? cfg->segment_size : POOL_SEGMENT_SIZE;
@@ -175,6 +175,51 @@ static void search_operand(const char *path, struct run *r, walk_file_fn on_file
 	}
 }
 
+/* --files-from / --files0-from: searches each name of the list in turn, as
+ * an operand.  An empty name, "-" in a list read from standard input, or
+ * a list that cannot be read is trouble, named on stderr; the other names
+ * are still searched. */
+static void search_file_list(const struct config *cfg, struct run *r, walk_file_fn on_file,
+			     walk_error_fn on_error, void *ctx)
+{
+	bool from_stdin = strcmp(cfg->files_from, "-") == 0;
+	FILE *list = from_stdin ? stdin : fopen(cfg->files_from, "r");
+	const char *list_name = from_stdin ? cfg->label : cfg->files_from;
+	if (!list) {
+		printer_flush(&r->pr);
+		fprintf(stderr, "acgrep: %s: %s\n", list_name, strerror(errno));
+		r->trouble = true;
+		return;
+	}
+	char *name = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	for (uintmax_t item = 1; !r->stop && (len = getdelim(&name, &cap, cfg->files_from_end, list)) >= 0;
+	     item++) {
+		if (len > 0 && name[len - 1] == cfg->files_from_end)
+			name[--len] = '\0';
+		const char *why = len == 0 ? "invalid zero-length file name"
+				  : from_stdin && strcmp(name, "-") == 0
+				  ? "file name '-' not allowed when reading file names from standard input"
+				  : NULL;
+		if (why) {
+			printer_flush(&r->pr);
+			fprintf(stderr, "acgrep: %s:%ju: %s\n", list_name, item, why);
+			r->trouble = true;
+			continue;
+		}
+		search_operand(name, r, on_file, on_error, ctx);
+	}
+	if (ferror(list)) {
+		printer_flush(&r->pr);
+		fprintf(stderr, "acgrep: %s: %s\n", list_name, strerror(errno));
+		r->trouble = true;
+	}
+	free(name);
+	if (!from_stdin)
+		fclose(list);
+}
+
 static struct matcher *build_matcher(struct config *cfg)
 {
 	struct match_options mo = { cfg->ignore_case, cfg->word_regexp, cfg->line_regexp,
@@ -239,12 +284,14 @@ int main(int argc, char **argv)
 	walk_file_fn on_file = pool ? pool_add_path : run_search_path;
 	walk_error_fn on_error = pool ? pool_walk_error : run_walk_error;
 	void *ctx = pool ? (void *)pool : (void *)&r;
-	if (cfg.n_files == 0) {
+	if (cfg.n_files == 0 && !cfg.files_from) {
 		r.walk.omit_dot_slash = recurse;
 		search_operand(recurse ? "." : "-", &r, on_file, on_error, ctx);
 	}
 	for (size_t i = 0; i < cfg.n_files && !r.stop; i++)
 		search_operand(cfg.files[i], &r, on_file, on_error, ctx);
+	if (cfg.files_from && !r.stop)
+		search_file_list(&cfg, &r, on_file, on_error, ctx);
 	if (pool)
 		pool_finish(pool);
 	printer_flush(&r.pr);

@@ -531,6 +531,11 @@ static int apply_option(struct config *cfg, struct parse_state *st, int c)
 	case OPT_NO_GROUP_SEP: cfg->group_separator = NULL; return -1;
 	case OPT_LABEL: cfg->label = optarg; return -1;
 	case OPT_LINE_BUFFERED: cfg->line_buffered = true; return -1;
+	case OPT_FILES_FROM:
+	case OPT_FILES0_FROM:
+		cfg->files_from = optarg;
+		cfg->files_from_end = c == OPT_FILES0_FROM ? '\0' : '\n';
+		return -1;
 	case OPT_HELP: st->show_help = true; return -1;
 	case OPT_COUNT_MATCHES: cfg->count_matches = true; return -1;
 	case OPT_MMAP: cfg->io = IO_MMAP; return -1;

@@ -31,7 +31,8 @@ const char *run_display_name(const struct config *cfg, const char *path)
 
 bool run_shows_name(const struct config *cfg, bool command_line)
 {
-	return cfg->with_filename >= 0 ? cfg->with_filename : (cfg->n_files > 1 || !command_line);
+	return cfg->with_filename >= 0 ? cfg->with_filename
+				       : (cfg->n_files > 1 || cfg->files_from || !command_line);
 }
 
 struct input_options run_input_options(const struct config *cfg)

@@ -185,3 +185,82 @@ in_setup() {
 		cmp ga aa
 	done
 }
+
+# list_vs_operands LISTOPT LIST ARGS... -- NAMES...: `acgrep LISTOPT=LIST
+# ARGS` against `grep -H ARGS NAMES` (the list's names as operands), on
+# one to three threads.
+list_vs_operands() {
+	local listopt=$1 list=$2
+	shift 2
+	local -a args=() names=()
+	while [[ $1 != -- ]]; do args+=("$1"); shift; done
+	shift
+	names=("$@")
+	local t gs as
+	for t in 1 2 3; do
+		gs=0 as=0
+		"$GREP" -F -H "${args[@]}" -- "${names[@]}" >"$OUTD/g.out" 2>"$OUTD/g.err" || gs=$?
+		"$ACGREP" --threads=$t -F "$listopt=$list" "${args[@]}" >"$OUTD/a.out" 2>"$OUTD/a.err" || as=$?
+		echo "$gs" >"$OUTD/g.rc"
+		echo "$as" >"$OUTD/a.rc"
+		_compare "threads $t: $listopt=$list ${args[*]}" || return 1
+	done
+}
+
+@test "inputs: --files-from and --files0-from search the listed files in order" {
+	printf 'foo 1\nbar\n' >a
+	printf 'x foo\n' >'sp ace'
+	printf 'foo\n' >-dash
+	printf 'foo nl\n' >"$(printf 'new\nline')"
+	printf 'nothing\n' >c
+	printf 'a\nc\nsp ace\n-dash\na\n' >list
+	printf 'a\000-dash\000new\nline\000sp ace\000c\000' >list0
+	local o
+	for o in '' -c -l -L '-n -b' -o; do
+		# shellcheck disable=SC2086
+		list_vs_operands --files-from list $o foo -- a c 'sp ace' -dash a || return 1
+		# shellcheck disable=SC2086
+		list_vs_operands --files0-from list0 $o foo -- a -dash $'new\nline' 'sp ace' c || return 1
+	done
+	# names from standard input; operands first, then the list
+	printf 'a\000c\000' | LC_ALL=C "$ACGREP" -F --files0-from=- -e foo -e nothing c >"$OUTD/a.out"
+	printf 'c:nothing\na:foo 1\nc:nothing\n' | cmp - "$OUTD/a.out"
+	# -h drops the names; -r walks a listed directory as grep -r does
+	LC_ALL=C expect 0 '1\n0\n1\n1\n1\n' -- -F -h -c --files-from=list foo
+	mkdir -p d/e && cp a d/e/f && printf 'd\n' >dlist
+	"$GREP" -F -r foo d >"$OUTD/g.out"
+	"$ACGREP" -F -r --files-from=dlist foo >"$OUTD/a.out"
+	cmp "$OUTD/g.out" "$OUTD/a.out"
+}
+
+@test "inputs: a bad file list or a bad name in it is trouble, the rest is searched" {
+	printf 'foo\n' >a
+	printf 'a\n\nmissing\na\n' >list
+	LC_ALL=C expect 2 'a:foo\na:foo\n' -- -F --files-from=list foo
+	expect_stderr_matches '^PROG: list:2: invalid zero-length file name$'
+	expect_stderr_matches '^PROG: missing: No such file or directory$'
+	LC_ALL=C expect 2 'a:foo\n' -- -F --files-from=nolist foo a
+	expect_stderr_matches '^PROG: nolist: No such file or directory$'
+	printf 'a\n-\n' | LC_ALL=C "$ACGREP" -F --files-from=- foo >"$OUTD/a.out" 2>"$OUTD/a.err" && false
+	grep -q "(standard input):2: file name '-' not allowed when reading file names from standard input" "$OUTD/a.err"
+	# -q stops at the first selected line, before later bad names
+	printf 'a\nmissing\n' >list2
+	LC_ALL=C expect 0 '' -- -F -q --files-from=list2 foo
+}
+
+@test "inputs: lines from a slow pipe come out as they arrive with --line-buffered" {
+	# the writer waits for each line's output before writing the next: a
+	# search that waited for a full buffer or the end would hang (timeout)
+	local t
+	for t in --threads=1 --threads=2; do
+		coproc AC { timeout 60 "$ACGREP" "$t" --line-buffered -F foo; }
+		local i line pid=$AC_PID
+		for i in 1 2 3 4 5; do
+			printf 'noise %d\nfoo %d\n' "$i" "$i" >&"${AC[1]}"
+			IFS= read -r line <&"${AC[0]}"
+			assert_equal "$line" "foo $i"
+		done
+		exec {AC[1]}>&-
+		wait "$pid" || true
+	done
+}
