@@ -36,6 +36,18 @@ else
 ACFLAGS += -DACGREP_HAVE_PCRE2 $(PCRE2_CFLAGS)
 endif
 LDLIBS += $(PCRE2_LIBS) -pthread
+# --decompress's libraries, each optional: linked where $(CC) finds its header
+# and library (so a cross or -m32 build without them goes without), listed by
+# --version.
+have_lib = $(shell printf '\043include <$(1)>\nint main(void) { return 0; }\n' | \
+	$(CC) -x c - -o /dev/null $(2) 2>/dev/null && echo '$(2)')
+ZLIB_LIBS  := $(call have_lib,zlib.h,-lz)
+LZMA_LIBS  := $(call have_lib,lzma.h,-llzma)
+ZSTD_LIBS  := $(call have_lib,zstd.h,-lzstd)
+BZIP2_LIBS := $(call have_lib,bzlib.h,-lbz2)
+ACFLAGS += $(if $(ZLIB_LIBS),-DACGREP_HAVE_ZLIB) $(if $(LZMA_LIBS),-DACGREP_HAVE_LZMA) \
+	   $(if $(ZSTD_LIBS),-DACGREP_HAVE_ZSTD) $(if $(BZIP2_LIBS),-DACGREP_HAVE_BZIP2)
+LDLIBS += $(ZLIB_LIBS) $(LZMA_LIBS) $(ZSTD_LIBS) $(BZIP2_LIBS)
 
 SRC      := $(wildcard src/*.c)
 LIB_SRC  := $(filter-out src/main.c,$(SRC))

@@ -100,6 +100,7 @@ struct config {
 	const char *filter_order; /* 'i'/'e' per --include/--exclude, in command-line order */
 	const char **files;       size_t n_files;       /* operands; 0 means stdin or . with -r,
 							   unless files_from names a list */
+	bool decompress;          /* --decompress: gzip, xz, zstd and bzip2 inputs decoded */
 	const char *files_from;   /* --files-from / --files0-from list ("-": stdin), or NULL */
 	char files_from_end;      /* the byte ending each name in it: '\n' or '\0' */
 	bool utf8_locale;     /* LC_CTYPE is UTF-8 */

@@ -7,6 +7,8 @@
  */
 #include "help.h"
 
+#include "decompress.h"
+
 /* In parts: ISO C compilers need not take a string literal over 4095 bytes. */
 static const char *const help_text[] = {
 "Usage: acgrep [OPTION]... PATTERNS [FILE]...\n"
@@ -79,6 +81,8 @@ static const char *const help_text[] = {
 "      --engine=ENGINE       ENGINE is 'ac' (Aho-Corasick, default) or 'pcre2'\n"
 "      --threads=NUM         search on NUM threads (default: one per CPU; 1 = none);\n"
 "                            the output is the same as on one thread\n"
+"      --decompress          search the contents of gzip, xz, zstd and bzip2\n"
+"                            inputs (recognized by their first bytes)\n"
 "      --files-from=FILE     also search the files named in FILE, one per line\n"
 "                            ('-' reads the names from standard input)\n"
 "      --files0-from=FILE    likewise, names ending in a NUL byte (find -print0)\n"
@@ -107,4 +111,5 @@ void help_version(FILE *out)
 	fputs("Fixed-string search on an Aho-Corasick engine; "
 	      "PCRE2 engine (--engine=pcre2) not compiled in.\n", out);
 #endif
+	fprintf(out, "Decompressors (--decompress) compiled in: %s.\n", decomp_compiled_in());
 }

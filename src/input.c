@@ -11,6 +11,7 @@
  * values for the caller to print; nothing here writes to stdout or stderr.
  */
 #include "input.h"
+#include "decompress.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -104,9 +105,40 @@ bool input_auto_maps(mode_t mode, uint64_t size)
 	return false;
 }
 
+static int reserve(struct input *in, size_t more);
+
+/* --decompress: a stream whose first bytes name a compressed format is
+ * read through its decoder, as a pipe is (never mapped, no size, no
+ * pread); the bytes read from a pipe to see that it is not compressed are
+ * the buffer's first.  0, or -1 (ENOMEM). */
+static int open_compressed(struct input *in)
+{
+	unsigned char head[DECOMP_MAGIC_MAX];
+	size_t n;
+	bool seekable = in->is_regular;
+	enum decomp_format fmt = decomp_sniff(in->fd, seekable, (off_t)in->start, head, &n);
+	if (fmt == DECOMP_NONE) {
+		if (seekable || n == 0)
+			return 0;
+		if (reserve(in, in->chunk) != 0)
+			return -1;
+		memcpy(in->buf, head, n);
+		in->len = n;
+		return 0;
+	}
+	in->is_regular = false;
+	in->size_at_open = 0;
+	if (!decomp_available(fmt)) {
+		in->error = decomp_missing(fmt);
+		return 0;
+	}
+	in->decomp = decomp_open(fmt, in->fd, head, seekable ? 0 : n);
+	return in->decomp ? 0 : -1;
+}
+
 int input_open(struct input *in, const char *path, const struct input_options *opts)
 {
-	static const struct input_options defaults = { INPUT_IO_AUTO, 0, '\n', 0 };
+	static const struct input_options defaults = { .io = INPUT_IO_AUTO, .eol = '\n' };
 	if (!opts)
 		opts = &defaults;
 	input_reset(in);
@@ -144,6 +176,11 @@ int input_open(struct input *in, const char *path, const struct input_options *o
 		/* A stdin partly consumed by an earlier process starts there. */
 		off_t cur = lseek(fd, 0, SEEK_CUR);
 		in->start = cur > 0 ? (uint64_t)cur : 0;
+	}
+	if (opts->decompress && open_compressed(in) != 0) {
+		input_close(in);
+		errno = ENOMEM;
+		return -1;
 	}
 	bool map = opts->io == INPUT_IO_MMAP ||
 		   (opts->io == INPUT_IO_AUTO && input_auto_maps(st.st_mode, (uint64_t)st.st_size));
@@ -439,8 +476,9 @@ static int next_read(struct input *in, struct window *w)
 				want = (size_t)(in->limit - (at - in->start));
 		}
 		do
-			n = in->limit ? pread(in->fd, in->buf + in->len, want, (off_t)at)
-				      : read(in->fd, in->buf + in->len, want);
+			n = in->decomp ? decomp_read(in->decomp, in->buf + in->len, want)
+			    : in->limit ? pread(in->fd, in->buf + in->len, want, (off_t)at)
+					: read(in->fd, in->buf + in->len, want);
 		while (n < 0 && errno == EINTR);
 		if (n < 0)
 			return -1;
@@ -480,8 +518,8 @@ static int next_read(struct input *in, struct window *w)
 
 int input_next(struct input *in, struct window *w)
 {
-	if (in->fd < 0) {
-		errno = EBADF;
+	if (in->fd < 0 || in->error) {
+		errno = in->fd < 0 ? EBADF : EIO;
 		return -1;
 	}
 	if (in->mapped)
@@ -489,8 +527,14 @@ int input_next(struct input *in, struct window *w)
 	return next_read(in, w);
 }
 
+const char *input_error(const struct input *in)
+{
+	return in->error ? in->error : in->decomp ? decomp_error(in->decomp) : NULL;
+}
+
 void input_close(struct input *in)
 {
+	decomp_close(in->decomp);
 	if (in->map)
 		munmap(in->map, in->map_len);
 	if (in->mem && in->mem_cap <= SPARE_MAX) { /* the next input reuses it */

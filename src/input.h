@@ -48,6 +48,7 @@ struct input_options {
 	size_t read_chunk;  /* bytes per read(); 0 = default (INPUT_GREP_BUFFER); 1 is legal */
 	char eol;           /* line terminator, '\n' or '\0' */
 	size_t keep_lines;  /* lines of earlier windows kept readable (-B); 0 = none */
+	bool decompress;    /* --decompress: compressed streams are decoded (decompress.h) */
 };
 
 struct input {
@@ -88,6 +89,8 @@ struct input {
 			       comes in pieces; 0 = never */
 	size_t piece_keep;  /* bytes of a piece kept readable before the next window */
 	bool in_piece;      /* the last window handed out was a piece */
+	struct decomp *decomp; /* --decompress: the decoder read() goes through */
+	const char *error;  /* why input_next failed with EIO, or NULL (input_error) */
 	bool nul_ends_lines;  /* binary: windows may end after a NUL (input_zap_nul) */
 	bool skip_zero_reads; /* drop reads that are all NUL (input_zap_nul) */
 	uint64_t skipped;   /* bytes dropped so: the file position of input offset
@@ -216,6 +219,10 @@ void input_read_windows(struct input *in);
  * the one before in front of it, instead of growing the read() buffer (or
  * mapping the file) to hold it: memory stays near min + keep + a read. */
 void input_stream_long_lines(struct input *in, size_t min, size_t keep);
+
+/* What input_next's last -1 with errno EIO was about when errno cannot
+ * say it (damaged compressed data, a format not compiled in), or NULL. */
+const char *input_error(const struct input *in);
 
 /* The input is binary from here on (grep's "NUL zapping"): NUL ends lines
  * as eol does, so a window may end just after a NUL and a run of NULs never

@@ -531,6 +531,7 @@ static int apply_option(struct config *cfg, struct parse_state *st, int c)
 	case OPT_NO_GROUP_SEP: cfg->group_separator = NULL; return -1;
 	case OPT_LABEL: cfg->label = optarg; return -1;
 	case OPT_LINE_BUFFERED: cfg->line_buffered = true; return -1;
+	case OPT_DECOMPRESS: cfg->decompress = true; return -1;
 	case OPT_FILES_FROM:
 	case OPT_FILES0_FROM:
 		cfg->files_from = optarg;

@@ -96,7 +96,7 @@ bool pool_usable(const struct config *cfg, unsigned threads)
 bool pool_can_split(const struct config *cfg)
 {
 	return !cfg->line_number && cfg->max_count < 0 && cfg->before < 0 && cfg->after < 0 &&
-	       cfg->io != IO_MMAP;
+	       cfg->io != IO_MMAP && !cfg->decompress; /* a compressed file has no ranges */
 }
 
 static struct job *job_at(struct pool *p, size_t k)
@@ -486,6 +486,7 @@ static void fold_result(struct search_result *t, const struct search_result *r)
 	if (r->read_error && !t->read_error) {
 		t->read_error = true;
 		t->read_errno = r->read_errno;
+		t->read_why = r->read_why;
 	}
 	t->truncated |= r->truncated;
 	t->used |= r->used;

@@ -38,8 +38,11 @@ bool run_shows_name(const struct config *cfg, bool command_line)
 struct input_options run_input_options(const struct config *cfg)
 {
 	return (struct input_options){
-		cfg->io == IO_MMAP ? INPUT_IO_MMAP : cfg->io == IO_READ ? INPUT_IO_READ : INPUT_IO_AUTO,
-		cfg->read_chunk, cfg->null_data ? '\0' : '\n', cfg->before > 0 ? (size_t)cfg->before : 0
+		.io = cfg->io == IO_MMAP ? INPUT_IO_MMAP : cfg->io == IO_READ ? INPUT_IO_READ : INPUT_IO_AUTO,
+		.read_chunk = cfg->read_chunk,
+		.eol = cfg->null_data ? '\0' : '\n',
+		.keep_lines = cfg->before > 0 ? (size_t)cfg->before : 0,
+		.decompress = cfg->decompress,
 	};
 }
 
@@ -92,7 +95,7 @@ void run_report_result(struct run *r, const char *name, const struct search_resu
 	else if (cfg->list == LIST_NONE && (cfg->count || cfg->count_matches))
 		print_count(&r->pr, res->selected);
 	if (res->read_error) {
-		run_complain(r, name, strerror(res->read_errno));
+		run_complain(r, name, res->read_why ? res->read_why : strerror(res->read_errno));
 		r->trouble = true;
 	}
 	if (res->truncated) {

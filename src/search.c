@@ -488,6 +488,7 @@ void search_input(struct searcher *s, struct input *in, const char *name, bool b
 		if (rc < 0) {
 			res->read_error = true;
 			res->read_errno = errno;
+			res->read_why = input_error(in);
 			break;
 		}
 		if (detect_nul && !binary && input_window_has_nul(in, &w)) {

@@ -42,6 +42,7 @@ struct search_result {
 	bool binary_matched;   /* print "binary file matches" */
 	bool read_error;       /* errno in read_errno */
 	int read_errno;
+	const char *read_why;  /* what read_errno cannot say (input_error), or NULL */
 	bool truncated;        /* the mapped file shrank under us (SIGBUS) */
 	uint64_t stop_offset;  /* -m ended the search: input offset just past the
 				  last selected line; UINT64_MAX otherwise */

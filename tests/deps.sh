@@ -34,6 +34,15 @@ bats_lib=${BATS_LIB_DIR:-/usr/lib/bats}
 [[ -f $bats_lib/bats-support/load.bash ]] || missing+=(bats-support)
 [[ -f $bats_lib/bats-assert/load.bash ]] || missing+=(bats-assert)
 need_cmd python3
+# --decompress: the libraries, and the compressors the tests make files with
+[[ -e /usr/include/zlib.h ]] || missing+=(zlib1g-dev)
+[[ -e /usr/include/lzma.h ]] || missing+=(liblzma-dev)
+[[ -e /usr/include/zstd.h ]] || missing+=(libzstd-dev)
+[[ -e /usr/include/bzlib.h ]] || missing+=(libbz2-dev)
+need_cmd gzip
+need_cmd xz xz-utils
+need_cmd zstd
+need_cmd bzip2
 # make check's other builds: clang, and on x86-64 the i386 one (gcc -m32)
 need_cmd clang
 if [[ $(uname -m) == x86_64 ]] && have_cmd gcc; then

@@ -135,7 +135,7 @@ static void file_cases(void)
 					char what[160];
 					snprintf(what, sizeof what, "%s chunk %zu io %d keep %zu",
 						 ct->name, chunks[k], io, keep);
-					struct input_options o = { (enum input_io)io, chunks[k], ct->eol, keep };
+					struct input_options o = { .io = (enum input_io)io, .read_chunk = chunks[k], .eol = ct->eol, .keep_lines = keep };
 					struct input in;
 					if (input_open(&in, path, &o) != 0) {
 						CHECK(0, "%s: open: %s", what, strerror(errno));
@@ -195,7 +195,7 @@ static void random_cases(void)
 					char what[120];
 					snprintf(what, sizeof what, "random chunk %zu io %d keep %zu eol %d",
 						 chunks[k], io, keep, eol);
-					struct input_options o = { (enum input_io)io, chunks[k], eol, keep };
+					struct input_options o = { .io = (enum input_io)io, .read_chunk = chunks[k], .eol = eol, .keep_lines = keep };
 					struct input in;
 					CHECK(input_open(&in, path, &o) == 0, "%s: open", what);
 					drain_and_check(&in, text, len, eol, keep, what);
@@ -221,7 +221,7 @@ static void long_line(void)
 			for (int io = INPUT_IO_MMAP; io <= INPUT_IO_READ; io++) {
 				char what[120];
 				snprintf(what, sizeof what, "10 MB line nl %d chunk %zu io %d", nl, big_chunks[k], io);
-				struct input_options o = { (enum input_io)io, big_chunks[k], '\n', 1 };
+				struct input_options o = { .io = (enum input_io)io, .read_chunk = big_chunks[k], .eol = '\n', .keep_lines = 1 };
 				struct input in;
 				CHECK(input_open(&in, path, &o) == 0, "%s: open", what);
 				long n = drain_and_check(&in, text, len + (size_t)nl, '\n', 1, what);
@@ -294,7 +294,7 @@ static void switch_reader(void *arg)
 	char what[120];
 	snprintf(what, sizeof what, "long line stdin at %zu io %d chunk %zu keep %zu", sc->skip,
 		 sc->io, sc->chunk, sc->keep);
-	struct input_options o = { sc->io, sc->chunk, '\n', sc->keep };
+	struct input_options o = { .io = sc->io, .read_chunk = sc->chunk, .eol = '\n', .keep_lines = sc->keep };
 	struct input in;
 	CHECK(input_open(&in, NULL, &o) == 0, "%s: open", what);
 	drain_and_check(&in, sc->text + sc->skip, sc->len - sc->skip, '\n', sc->keep, what);
@@ -332,7 +332,7 @@ static void long_line_switch(void)
 				/* Tiny chunks: one system call per 7 bytes; only the AUTO path. */
 				if (sw_chunks[k] == 7 && io != INPUT_IO_AUTO)
 					continue;
-				struct input_options o = { (enum input_io)io, sw_chunks[k], '\n', keep };
+				struct input_options o = { .io = (enum input_io)io, .read_chunk = sw_chunks[k], .eol = '\n', .keep_lines = keep };
 				struct input in;
 				CHECK(input_open(&in, path, &o) == 0, "%s: open", what);
 				CHECK(in.mapped == (io == INPUT_IO_MMAP), "%s: mapped at open %d", what, in.mapped);
@@ -370,7 +370,7 @@ static void buffer_reuse(void)
 	char *text = random_text(len, 21);
 	write_file(a, text, len);
 	write_file(b, text + 1, len - 1);
-	struct input_options o = { INPUT_IO_READ, 0, '\n', 1 };
+	struct input_options o = { .io = INPUT_IO_READ, .read_chunk = 0, .eol = '\n', .keep_lines = 1 };
 	struct input in;
 	struct window w;
 	CHECK(input_open(&in, a, &o) == 0, "reuse: open a");
@@ -406,7 +406,7 @@ struct pipe_case {
 static void pipe_reader(void *arg)
 {
 	struct pipe_case *pc = arg;
-	struct input_options o = { INPUT_IO_AUTO, pc->chunk, '\n', 1 };
+	struct input_options o = { .io = INPUT_IO_AUTO, .read_chunk = pc->chunk, .eol = '\n', .keep_lines = 1 };
 	struct input in;
 	CHECK(input_open(&in, "-", &o) == 0, "%s: open stdin", pc->what);
 	CHECK(!in.mapped && !in.owns_fd && !in.is_regular, "%s: pipe flags", pc->what);
@@ -475,7 +475,7 @@ static void stdin_reader(void *arg)
 	struct stdin_case *sc = arg;
 	char what[80];
 	snprintf(what, sizeof what, "stdin file at %zu io %d", sc->skip, sc->io);
-	struct input_options o = { sc->io, 0, '\n', 0 };
+	struct input_options o = { .io = sc->io, .read_chunk = 0, .eol = '\n', .keep_lines = 0 };
 	struct input in;
 	CHECK(input_open(&in, NULL, &o) == 0, "%s: open", what);
 	bool want_map = sc->io == INPUT_IO_MMAP;
@@ -531,7 +531,7 @@ static void error_cases(void)
 	/* A read error surfaces as -1 with errno: swap a directory in. */
 	snprintf(path, sizeof path, "%s/err", tmpdir);
 	write_file(path, "abc\n", 4);
-	struct input_options o = { INPUT_IO_READ, 0, '\n', 0 };
+	struct input_options o = { .io = INPUT_IO_READ, .read_chunk = 0, .eol = '\n', .keep_lines = 0 };
 	CHECK(input_open(&in, path, &o) == 0, "read-error file: open");
 	dup2(dfd, in.fd);
 	struct window w;
@@ -595,7 +595,7 @@ static void sigbus_case(void)
 	free(text);
 
 	input_guard_install();
-	struct input_options o = { INPUT_IO_MMAP, 0, '\n', 0 };
+	struct input_options o = { .io = INPUT_IO_MMAP, .read_chunk = 0, .eol = '\n', .keep_lines = 0 };
 	struct input in;
 	struct window w;
 	CHECK(input_open(&in, path, &o) == 0 && in.mapped, "sigbus: open mapped");

@@ -99,7 +99,7 @@ static char *run_acgrep(const struct optset *o, const struct pattern *items, siz
 	int fd = open(outpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 	dup2(fd, 1);
 	close(fd);
-	struct input_options iopt = { io, chunk, '\n', o->context > 0 ? (size_t)o->context : 0 };
+	struct input_options iopt = { .io = io, .read_chunk = chunk, .eol = '\n', .keep_lines = o->context > 0 ? (size_t)o->context : 0 };
 	struct input in;
 	struct search_result res;
 	if (input_open(&in, file, &iopt) == 0) {

@@ -1,0 +1,167 @@
+/* test_decompress.c - decompress.c: magic numbers, sniffing a pipe, and
+ * the decoding loop on gzip data made here with zlib (where compiled in):
+ * one member, members back to back, every read size down to one byte,
+ * a stream cut anywhere (the bytes before the cut, then EIO and
+ * "unexpected end of compressed data"), trailing garbage, an empty member.
+ * Prints "N passed, N failed"; exits non-zero on failure.
+ */
+#include "decompress.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifdef ACGREP_HAVE_ZLIB
+#include <zlib.h>
+#endif
+
+#include "check.h"
+
+static void detect(void)
+{
+	static const struct {
+		const char *bytes;
+		size_t n;
+		enum decomp_format want;
+	} cases[] = {
+		{ "\x1f\x8b\x08\x00", 4, DECOMP_GZIP },
+		{ "\x1f\x8b", 2, DECOMP_GZIP },
+		{ "\x1f", 1, DECOMP_NONE },
+		{ "\xfd" "7zXZ\0", 6, DECOMP_XZ },
+		{ "\xfd" "7zXZ", 5, DECOMP_NONE },
+		{ "\x28\xb5\x2f\xfd\x00", 5, DECOMP_ZSTD },
+		{ "BZh9", 4, DECOMP_BZIP2 },
+		{ "BZh0", 4, DECOMP_NONE },
+		{ "BZ\n", 3, DECOMP_NONE },
+		{ "hello\n", 6, DECOMP_NONE },
+		{ "", 0, DECOMP_NONE },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		enum decomp_format f = decomp_detect((const unsigned char *)cases[i].bytes, cases[i].n);
+		CHECK(f == cases[i].want, "detect case %zu: %s, want %s", i, decomp_name(f),
+		      decomp_name(cases[i].want));
+	}
+}
+
+/* A pipe holding `data`: its read end. */
+static int pipe_with(const void *data, size_t n)
+{
+	int fd[2];
+	if (pipe(fd) != 0)
+		return -1;
+	if (n && write(fd[1], data, n) != (ssize_t)n)
+		n = 0;
+	close(fd[1]);
+	return fd[0];
+}
+
+static void sniff(void)
+{
+	unsigned char head[DECOMP_MAGIC_MAX];
+	size_t n;
+	/* a short line that cannot start a magic number is not waited on */
+	int fd = pipe_with("a\n", 2);
+	CHECK(decomp_sniff(fd, false, 0, head, &n) == DECOMP_NONE && n == 2, "sniff 'a\\n': %zu", n);
+	close(fd);
+	fd = pipe_with("\x1f\x8b\x08", 3);
+	CHECK(decomp_sniff(fd, false, 0, head, &n) == DECOMP_GZIP && n == 3, "sniff gzip: %zu", n);
+	close(fd);
+	fd = pipe_with("", 0);
+	CHECK(decomp_sniff(fd, false, 0, head, &n) == DECOMP_NONE && n == 0, "sniff empty: %zu", n);
+	close(fd);
+}
+
+#ifdef ACGREP_HAVE_ZLIB
+/* gzip member of text[0..n) appended to out (of capacity cap at *len). */
+static void gzip_member(const char *text, size_t n, unsigned char *out, size_t cap, size_t *len)
+{
+	z_stream z;
+	memset(&z, 0, sizeof z);
+	CHECK(deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) == Z_OK, "deflateInit2");
+	z.next_in = (unsigned char *)(uintptr_t)text;
+	z.avail_in = (uInt)n;
+	z.next_out = out + *len;
+	z.avail_out = (uInt)(cap - *len);
+	CHECK(deflate(&z, Z_FINISH) == Z_STREAM_END, "deflate");
+	*len = cap - z.avail_out;
+	deflateEnd(&z);
+}
+
+/* Decodes data[0..n) through a pipe, `step` bytes per read: the bytes got
+ * into out (capacity cap), and the final result (0 or -1) and errno. */
+static size_t decode(const unsigned char *data, size_t n, size_t step, char *out, size_t cap,
+		     int *result, int *err, const char **why)
+{
+	char *tmp = malloc(n + 1);
+	memcpy(tmp, data, n);
+	int fd = pipe_with(tmp, n);
+	free(tmp);
+	unsigned char head[DECOMP_MAGIC_MAX];
+	size_t hn;
+	enum decomp_format f = decomp_sniff(fd, false, 0, head, &hn);
+	struct decomp *d = decomp_open(f, fd, head, hn);
+	size_t got = 0;
+	ssize_t r;
+	while ((r = decomp_read(d, out + got, step < cap - got ? step : cap - got)) > 0)
+		got += (size_t)r;
+	*result = (int)r;
+	*err = r < 0 ? errno : 0;
+	*why = decomp_error(d);
+	decomp_close(d);
+	close(fd);
+	return got;
+}
+
+static void gzip_stream(void)
+{
+	enum { TEXT = 20000 };
+	static char text[TEXT], out[3 * TEXT];
+	static unsigned char gz[3 * TEXT];
+	for (size_t i = 0; i < TEXT; i++)
+		text[i] = (char)("abcdefgh\n"[i % 9] + (i % 97 == 0));
+	size_t len = 0;
+	gzip_member(text, TEXT, gz, sizeof gz, &len);
+	size_t one = len;
+	gzip_member(text, 100, gz, sizeof gz, &len);
+	gzip_member(text, 0, gz, sizeof gz, &len); /* an empty member */
+	size_t steps[] = { 1, 7, 4096, sizeof out };
+	for (size_t s = 0; s < sizeof steps / sizeof steps[0]; s++) {
+		int result, err;
+		const char *why;
+		size_t got = decode(gz, len, steps[s], out, sizeof out, &result, &err, &why);
+		CHECK(result == 0 && got == TEXT + 100 && memcmp(out, text, TEXT) == 0 &&
+			      memcmp(out + TEXT, text, 100) == 0,
+		      "members, step %zu: result %d got %zu", steps[s], result, got);
+	}
+	/* cut anywhere in the first member: a prefix of the text, then EIO */
+	for (size_t cut = 2; cut < one; cut += cut < 64 ? 1 : 997) {
+		int result, err;
+		const char *why;
+		size_t got = decode(gz, cut, 4096, out, sizeof out, &result, &err, &why);
+		CHECK(result == -1 && err == EIO && why && strcmp(why, "unexpected end of compressed data") == 0 &&
+			      got <= TEXT && memcmp(out, text, got) == 0,
+		      "cut at %zu: result %d errno %d why %s got %zu", cut, result, err, why ? why : "-", got);
+	}
+	/* trailing garbage after a whole member */
+	memcpy(gz + one, "garbage", 7);
+	int result, err;
+	const char *why;
+	size_t got = decode(gz, one + 7, 4096, out, sizeof out, &result, &err, &why);
+	CHECK(got == TEXT && result == -1 && err == EIO && why && strstr(why, "trailing garbage"),
+	      "trailing garbage: got %zu result %d", got, result);
+}
+#endif
+
+int main(void)
+{
+	detect();
+	sniff();
+#ifdef ACGREP_HAVE_ZLIB
+	gzip_stream();
+#endif
+	CHECK(strlen(decomp_compiled_in()) > 0, "decomp_compiled_in");
+	printf("%d passed, %d failed\n", passed, failed);
+	return failed != 0;
+}
