@@ -11,6 +11,7 @@
 #include "decompress.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +31,9 @@
 #endif
 
 #define IN_SIZE ((size_t)128 << 10)
+/* the background thread's ring: SLOTS buffers of SLOT_SIZE decoded bytes */
+#define SLOTS 4
+#define SLOT_SIZE ((size_t)256 << 10)
 
 enum step {
 	STEP_OK,          /* decoded, or needs more input */
@@ -63,7 +67,25 @@ struct decomp {
 		int none;
 	} s;
 	bool lib_ready;     /* s holds an initialized decoder */
+	struct ring *ring;  /* decoding on a thread of its own, or NULL */
 	unsigned char in[IN_SIZE];
+};
+
+/* Decoded bytes handed from the decoding thread to the reader.  Slots
+ * [taken, made) are full; a slot with result <= 0 ends the stream. */
+struct ring {
+	pthread_t thread;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	size_t made, taken; /* slots filled / emptied so far */
+	size_t pos;         /* bytes of the slot `taken` already read */
+	bool closing;
+	struct slot {
+		size_t len;
+		ssize_t result; /* > 0, or the final 0 / -1 (with err) */
+		int err;
+		unsigned char *data;
+	} slot[SLOTS];
 };
 
 enum decomp_format decomp_detect(const unsigned char *h, size_t n)
@@ -384,7 +406,8 @@ static bool next_member(struct decomp *d)
 	return true;
 }
 
-ssize_t decomp_read(struct decomp *d, void *buf, size_t n)
+/* decomp_read on the calling thread. */
+static ssize_t decode(struct decomp *d, void *buf, size_t n)
 {
 	if (d->pending_errno) {
 		errno = d->pending_errno;
@@ -435,6 +458,97 @@ ssize_t decomp_read(struct decomp *d, void *buf, size_t n)
 	return (ssize_t)made;
 }
 
+/* ---- decoding on a thread of its own ------------------------------------ */
+
+static void *ring_main(void *arg)
+{
+	struct decomp *d = arg;
+	struct ring *r = d->ring;
+	for (bool more = true; more;) {
+		pthread_mutex_lock(&r->mu);
+		while (r->made - r->taken == SLOTS && !r->closing)
+			pthread_cond_wait(&r->cv, &r->mu);
+		bool closing = r->closing;
+		pthread_mutex_unlock(&r->mu);
+		if (closing)
+			break;
+		struct slot *sl = &r->slot[r->made % SLOTS]; /* only this thread writes it now */
+		sl->len = 0;
+		sl->result = 1;
+		while (sl->len < SLOT_SIZE) {
+			ssize_t got = decode(d, sl->data + sl->len, SLOT_SIZE - sl->len);
+			if (got <= 0) {
+				sl->result = got;
+				sl->err = got < 0 ? errno : 0;
+				more = false;
+				break;
+			}
+			sl->len += (size_t)got;
+		}
+		pthread_mutex_lock(&r->mu);
+		r->made++;
+		pthread_cond_broadcast(&r->cv);
+		pthread_mutex_unlock(&r->mu);
+	}
+	return NULL;
+}
+
+bool decomp_start_thread(struct decomp *d)
+{
+	struct ring *r = calloc(1, sizeof *r);
+	if (!r)
+		return false;
+	unsigned char *mem = malloc(SLOTS * SLOT_SIZE);
+	if (!mem) {
+		free(r);
+		return false;
+	}
+	for (size_t i = 0; i < SLOTS; i++)
+		r->slot[i].data = mem + i * SLOT_SIZE;
+	pthread_mutex_init(&r->mu, NULL);
+	pthread_cond_init(&r->cv, NULL);
+	d->ring = r;
+	if (pthread_create(&r->thread, NULL, ring_main, d) != 0) {
+		d->ring = NULL;
+		pthread_mutex_destroy(&r->mu);
+		pthread_cond_destroy(&r->cv);
+		free(mem);
+		free(r);
+		return false;
+	}
+	return true;
+}
+
+/* decomp_read from the ring. */
+static ssize_t ring_read(struct ring *r, void *buf, size_t n)
+{
+	pthread_mutex_lock(&r->mu);
+	while (r->made == r->taken)
+		pthread_cond_wait(&r->cv, &r->mu);
+	pthread_mutex_unlock(&r->mu);
+	struct slot *sl = &r->slot[r->taken % SLOTS]; /* the decoder is done with it */
+	size_t k = sl->len - r->pos < n ? sl->len - r->pos : n;
+	memcpy(buf, sl->data + r->pos, k);
+	r->pos += k;
+	if (r->pos < sl->len || (k > 0 && sl->result <= 0))
+		return (ssize_t)k; /* the end, or the error, comes with the next read */
+	if (sl->result <= 0) {
+		errno = sl->err;
+		return sl->result;
+	}
+	r->pos = 0;
+	pthread_mutex_lock(&r->mu);
+	r->taken++;
+	pthread_cond_broadcast(&r->cv);
+	pthread_mutex_unlock(&r->mu);
+	return (ssize_t)k;
+}
+
+ssize_t decomp_read(struct decomp *d, void *buf, size_t n)
+{
+	return d->ring ? ring_read(d->ring, buf, n) : decode(d, buf, n);
+}
+
 const char *decomp_error(const struct decomp *d)
 {
 	return d->error;
@@ -444,6 +558,18 @@ void decomp_close(struct decomp *d)
 {
 	if (!d)
 		return;
+	struct ring *r = d->ring;
+	if (r) {
+		pthread_mutex_lock(&r->mu);
+		r->closing = true;
+		pthread_cond_broadcast(&r->cv);
+		pthread_mutex_unlock(&r->mu);
+		pthread_join(r->thread, NULL); /* it ends its slot, then sees closing */
+		pthread_mutex_destroy(&r->mu);
+		pthread_cond_destroy(&r->cv);
+		free(r->slot[0].data);
+		free(r);
+	}
 	lib_end(d);
 	free(d);
 }

@@ -51,6 +51,14 @@ const char *decomp_missing(enum decomp_format fmt);
  * it into head.  Returns NULL with errno ENOMEM when out of memory. */
 struct decomp *decomp_open(enum decomp_format fmt, int fd, const void *head, size_t head_len);
 
+/* Moves the decoding of d to a thread of its own, a few buffers ahead of
+ * the reader, so that decoding and searching overlap on two CPUs.  Only
+ * for a descriptor whose read(2) never blocks for long (a regular file):
+ * decomp_close waits for the slot being decoded.  Call before the first
+ * decomp_read.  False (d decodes on the reader's thread as before) when no
+ * thread or memory could be had. */
+bool decomp_start_thread(struct decomp *d);
+
 /* Reads up to n (> 0) decoded bytes into buf: the count, 0 at the end of
  * the last member, or -1 with errno set: a read(2) error's errno, or EIO
  * for damaged or truncated data, whose cause decomp_error then names.

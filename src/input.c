@@ -110,8 +110,9 @@ static int reserve(struct input *in, size_t more);
 /* --decompress: a stream whose first bytes name a compressed format is
  * read through its decoder, as a pipe is (never mapped, no size, no
  * pread); the bytes read from a pipe to see that it is not compressed are
- * the buffer's first.  0, or -1 (ENOMEM). */
-static int open_compressed(struct input *in)
+ * the buffer's first; with decode_ahead a compressed regular file is
+ * decoded on a thread of its own.  0, or -1 (ENOMEM). */
+static int open_compressed(struct input *in, bool decode_ahead)
 {
 	unsigned char head[DECOMP_MAGIC_MAX];
 	size_t n;
@@ -133,6 +134,8 @@ static int open_compressed(struct input *in)
 		return 0;
 	}
 	in->decomp = decomp_open(fmt, in->fd, head, seekable ? 0 : n);
+	if (in->decomp && seekable && decode_ahead)
+		(void)decomp_start_thread(in->decomp);
 	return in->decomp ? 0 : -1;
 }
 
@@ -177,7 +180,7 @@ int input_open(struct input *in, const char *path, const struct input_options *o
 		off_t cur = lseek(fd, 0, SEEK_CUR);
 		in->start = cur > 0 ? (uint64_t)cur : 0;
 	}
-	if (opts->decompress && open_compressed(in) != 0) {
+	if (opts->decompress && open_compressed(in, opts->decode_ahead) != 0) {
 		input_close(in);
 		errno = ENOMEM;
 		return -1;

@@ -49,6 +49,7 @@ struct input_options {
 	char eol;           /* line terminator, '\n' or '\0' */
 	size_t keep_lines;  /* lines of earlier windows kept readable (-B); 0 = none */
 	bool decompress;    /* --decompress: compressed streams are decoded (decompress.h) */
+	bool decode_ahead;  /* ... a compressed regular file on a thread of its own */
 };
 
 struct input {

@@ -43,6 +43,7 @@ struct input_options run_input_options(const struct config *cfg)
 		.eol = cfg->null_data ? '\0' : '\n',
 		.keep_lines = cfg->before > 0 ? (size_t)cfg->before : 0,
 		.decompress = cfg->decompress,
+		.decode_ahead = cfg->threads != 1,
 	};
 }
 

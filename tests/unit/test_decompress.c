@@ -1,6 +1,7 @@
 /* test_decompress.c - decompress.c: magic numbers, sniffing a pipe, and
  * the decoding loop on gzip data made here with zlib (where compiled in):
  * one member, members back to back, every read size down to one byte,
+ * read on the caller's thread from a pipe and ahead on a thread from a file;
  * a stream cut anywhere (the bytes before the cut, then EIO and
  * "unexpected end of compressed data"), trailing garbage, an empty member.
  * Prints "N passed, N failed"; exits non-zero on failure.
@@ -89,19 +90,36 @@ static void gzip_member(const char *text, size_t n, unsigned char *out, size_t c
 	deflateEnd(&z);
 }
 
-/* Decodes data[0..n) through a pipe, `step` bytes per read: the bytes got
- * into out (capacity cap), and the final result (0 or -1) and errno. */
+/* A regular (unlinked) file holding data[0..n), or -1. */
+static int file_with(const void *data, size_t n)
+{
+	char path[] = "/tmp/acgrep-test-decompress-XXXXXX";
+	int fd = mkstemp(path);
+	if (fd < 0)
+		return -1;
+	unlink(path);
+	if (write(fd, data, n) != (ssize_t)n || lseek(fd, 0, SEEK_SET) != 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* Use the decoding thread (decomp_start_thread, on a regular file). */
+static bool ahead;
+
+/* Decodes data[0..n) through a pipe (or a file, when ahead), `step`
+ * bytes per read: the bytes got into out (capacity cap), and the final
+ * result (0 or -1) and errno. */
 static size_t decode(const unsigned char *data, size_t n, size_t step, char *out, size_t cap,
 		     int *result, int *err, const char **why)
 {
-	char *tmp = malloc(n + 1);
-	memcpy(tmp, data, n);
-	int fd = pipe_with(tmp, n);
-	free(tmp);
+	int fd = ahead ? file_with(data, n) : pipe_with(data, n);
 	unsigned char head[DECOMP_MAGIC_MAX];
 	size_t hn;
-	enum decomp_format f = decomp_sniff(fd, false, 0, head, &hn);
-	struct decomp *d = decomp_open(f, fd, head, hn);
+	enum decomp_format f = decomp_sniff(fd, ahead, 0, head, &hn);
+	struct decomp *d = decomp_open(f, fd, head, ahead ? 0 : hn);
+	CHECK(!ahead || decomp_start_thread(d), "decomp_start_thread");
 	size_t got = 0;
 	ssize_t r;
 	while ((r = decomp_read(d, out + got, step < cap - got ? step : cap - got)) > 0)
@@ -159,6 +177,8 @@ int main(void)
 	detect();
 	sniff();
 #ifdef ACGREP_HAVE_ZLIB
+	gzip_stream();
+	ahead = true; /* the same through the decoding thread */
 	gzip_stream();
 #endif
 	CHECK(strlen(decomp_compiled_in()) > 0, "decomp_compiled_in");
