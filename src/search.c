@@ -370,15 +370,8 @@ static void search_pieces(struct file_search *f, bool partial, bool last)
 			select_line(f, f->start, le, true);
 		f->start = le;
 	}
-	size_t whole_end = f->len;
-	if (partial) {
-		whole_end = f->start;
-		for (size_t i = f->len; i > f->start; i--)
-			if (is_eol(f, f->buf[i - 1])) {
-				whole_end = i;
-				break;
-			}
-	}
+	/* the whole lines end where the partial last one starts */
+	size_t whole_end = partial ? line_start(f, f->start, f->len) : f->len;
 	size_t len = f->len;
 	f->len = whole_end;
 	if (!f->done && f->start < whole_end)
