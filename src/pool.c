@@ -96,7 +96,7 @@ bool pool_usable(const struct config *cfg, unsigned threads)
 bool pool_can_split(const struct config *cfg)
 {
 	return !cfg->line_number && cfg->max_count < 0 && cfg->before < 0 && cfg->after < 0 &&
-	       cfg->io != IO_MMAP && !cfg->decompress; /* a compressed file has no ranges */
+	       cfg->io != IO_MMAP;
 }
 
 static struct job *job_at(struct pool *p, size_t k)

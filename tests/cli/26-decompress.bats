@@ -78,8 +78,12 @@ make_text() {
 		# as a file operand, with threads: the name is the file's
 		"$GREP" -F -c foo text | sed "s/^/t.$fmt:/" >"$OUTD/g.out"
 		"$GREP" -F -c foo text | sed "s/^/text:/" >>"$OUTD/g.out"
-		"$ACGREP" --decompress --threads=2 -F -c foo "t.$fmt" text >"$OUTD/a.out"
-		cmp "$OUTD/g.out" "$OUTD/a.out"
+		local t
+		for t in '--threads=1' '--threads=2' '--threads=3 --segment-size=5000'; do
+			# shellcheck disable=SC2086
+			"$ACGREP" --decompress $t -F -c foo "t.$fmt" text >"$OUTD/a.out"
+			cmp "$OUTD/g.out" "$OUTD/a.out" || return 1
+		done
 	done
 }
 
