@@ -70,6 +70,17 @@ $(O)/acgrep: $(LIB_OBJ) $(O)/main.o
 $(O)/%.o: src/%.c $(wildcard src/*.h) | $(O)
 	$(CC) $(ACFLAGS) $(CFLAGS) -c -o $@ $<
 
+# --version's build description: `git describe` of a checkout, none elsewhere.
+# The stamp changes only when the description does, so help.o rebuilds then.
+GIT_DESCRIBE := $(shell git -C $(CURDIR) describe --tags --always --dirty 2>/dev/null)
+$(O)/describe.stamp: FORCE | $(O)
+	@echo '$(GIT_DESCRIBE)' >$@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@
+$(O)/help.o: $(O)/describe.stamp
+$(O)/help.o: ACFLAGS += -DACGREP_BUILD_DESCRIBE='"$(GIT_DESCRIBE)"'
+.PHONY: FORCE
+FORCE:
+
 $(O)/unit/%: tests/unit/%.c $(LIB_OBJ) $(wildcard tests/unit/*.h) | $(O)
 	@mkdir -p $(O)/unit
 	$(CC) $(ACFLAGS) $(CFLAGS) -Isrc $(LDFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS)

@@ -8,6 +8,7 @@
 #include "help.h"
 
 #include "decompress.h"
+#include "teddy.h"
 
 /* In parts: ISO C compilers need not take a string literal over 4095 bytes. */
 static const char *const help_text[] = {
@@ -101,15 +102,28 @@ void help_print(FILE *out)
 		fputs(help_text[i], out);
 }
 
+/* `git describe` of the checkout built (the Makefile's), or none */
+#ifndef ACGREP_BUILD_DESCRIBE
+#define ACGREP_BUILD_DESCRIBE ""
+#endif
+
 void help_version(FILE *out)
 {
-	fputs("acgrep " ACGREP_VERSION "\n", out);
+	const char *describe = ACGREP_BUILD_DESCRIBE;
+	fprintf(out, "acgrep %s%s%s%s\n", ACGREP_VERSION, *describe ? " (git " : "", describe,
+		*describe ? ")" : "");
+	fputs("Fixed-string search on an Aho-Corasick engine.\n", out);
+	static const char *const level_names[] = {
+		[TEDDY_SCALAR] = "none", [TEDDY_SSSE3] = "SSSE3",
+		[TEDDY_AVX2] = "AVX2", [TEDDY_AVX512] = "AVX-512BW",
+	};
+	fprintf(out, "Vector kernels compiled in: %s; this CPU runs: %s.\n",
+		TEDDY_X86 ? "SSSE3 AVX2 AVX-512BW" : "none (portable build)",
+		level_names[teddy_cpu_level()]);
 #ifdef ACGREP_HAVE_PCRE2
-	fputs("Fixed-string search on an Aho-Corasick engine; "
-	      "PCRE2 engine (--engine=pcre2) compiled in.\n", out);
+	fputs("PCRE2 engine (--engine=pcre2) compiled in.\n", out);
 #else
-	fputs("Fixed-string search on an Aho-Corasick engine; "
-	      "PCRE2 engine (--engine=pcre2) not compiled in.\n", out);
+	fputs("PCRE2 engine (--engine=pcre2) not compiled in.\n", out);
 #endif
 	fprintf(out, "Decompressors (--decompress) compiled in: %s.\n", decomp_compiled_in());
 }

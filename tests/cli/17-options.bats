@@ -144,7 +144,12 @@ opt_setup() {
 	run_ac --version
 	expect_status 0
 	expect_no_stderr
-	[[ -s $OUTD/ac.out ]]
+	# the version (with `git describe` when built from a checkout), the
+	# vector kernels built and the one this CPU runs, the optional libraries
+	"$GREP" -qE '^acgrep [0-9]+\.[0-9]+\.[0-9]+( \(git [^)]+\))?$' "$OUTD/ac.out"
+	"$GREP" -qE '^Vector kernels compiled in: .*; this CPU runs: (none|SSSE3|AVX2|AVX-512BW)\.$' "$OUTD/ac.out"
+	"$GREP" -qE '^PCRE2 engine \(--engine=pcre2\) (not )?compiled in\.$' "$OUTD/ac.out"
+	"$GREP" -qE '^Decompressors \(--decompress\) compiled in: ' "$OUTD/ac.out"
 	run_ac -V
 	expect_status 0
 }
