@@ -55,7 +55,7 @@ LIB_OBJ  := $(LIB_SRC:src/%.c=$(O)/%.o)
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(O)/unit/%)
 
-.PHONY: acgrep all help check test unit cli diff asan ubsan tsan valgrind demo install uninstall clean deps bench portable
+.PHONY: acgrep all help check test unit cli diff asan ubsan tsan valgrind demo install uninstall clean deps bench portable dist
 
 ## all: build ./acgrep (the default)
 all: acgrep
@@ -271,6 +271,13 @@ uninstall:
 
 clean:
 	rm -rf $(O) acgrep
+
+## dist: acgrep-VERSION.tar.gz of the committed tree (HEAD): the same bytes
+## every time for the same commit (git archive's times are the commit's; gzip -n)
+VERSION := $(shell sed -n 's/^\#define ACGREP_VERSION "\(.*\)"/\1/p' src/help.h)
+dist:
+	git -C $(CURDIR) archive --format=tar --prefix=acgrep-$(VERSION)/ HEAD | gzip -n -9 >acgrep-$(VERSION).tar.gz
+	@echo "acgrep-$(VERSION).tar.gz $$(sha256sum <acgrep-$(VERSION).tar.gz | cut -c1-16)"
 
 ## help: list the targets
 help:
