@@ -534,7 +534,7 @@ static void report_job(struct pool *p, struct job *j)
 		return;
 	}
 	if (j->outcome != OPEN_SEARCH) {
-		run_report_open(r, name, j->outcome, j->err);
+		run_report_open(r, name, j->command_line, j->outcome, j->err);
 		return;
 	}
 	struct search_result total = { .stop_offset = UINT64_MAX };
