@@ -55,7 +55,7 @@ LIB_OBJ  := $(LIB_SRC:src/%.c=$(O)/%.o)
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(O)/unit/%)
 
-.PHONY: acgrep all help check test unit cli diff asan ubsan tsan valgrind demo install uninstall clean deps bench portable dist
+.PHONY: acgrep all help check test unit cli diff stress asan ubsan tsan valgrind demo install uninstall clean deps bench portable dist
 
 ## all: build ./acgrep (the default)
 all: acgrep
@@ -105,15 +105,25 @@ unit: $(UNIT_BIN)
 		if $(VALGRIND) $(EMULATOR) $$t; then echo "ok $$t"; else echo "not ok $$t"; st=1; fi; \
 	done; exit $$st
 
+# TEST_BIN: the binary the CLI, differential and stress tests run; a
+# sanitizer build names its own, leaving ./acgrep alone
+TEST_BIN ?= acgrep
+
 ## cli: run the bats CLI tests against ./acgrep (and check --help against the man page)
-cli: acgrep $(O)/ac_count
-	@st=0; if tests/help_man_agree.sh; then echo "ok help_man_agree"; else echo "not ok help_man_agree"; st=1; fi; \
-	ACGREP_PCRE2=$(ACGREP_PCRE2) AC_COUNT=$(O)/ac_count bats $(BATS_FLAGS) tests/cli || st=1; exit $$st
+cli: $(TEST_BIN) $(O)/ac_count
+	@st=0; if tests/help_man_agree.sh $(TEST_BIN); then echo "ok help_man_agree"; else echo "not ok help_man_agree"; st=1; fi; \
+	ACGREP=$(TEST_BIN) ACGREP_PCRE2=$(ACGREP_PCRE2) AC_COUNT=$(O)/ac_count bats $(BATS_FLAGS) tests/cli || st=1; exit $$st
 
 ## diff: run the randomized differential test against grep -F and --engine=pcre2
 ## (a fixed seed, so CI is repeatable; DIFF_SEED=random or a number to explore)
-diff: acgrep
-	ACGREP_PCRE2=$(ACGREP_PCRE2) DIFF_SEED=$${DIFF_SEED:-20261129} tests/diff/run.sh
+diff: $(TEST_BIN)
+	ACGREP=$(TEST_BIN) ACGREP_PCRE2=$(ACGREP_PCRE2) DIFF_SEED=$${DIFF_SEED:-20261129} tests/diff/run.sh
+
+## stress: the threaded -R walk STRESS_RUNS times (15000: 5-10 minutes) under CPU
+## load, with loops, dangling links and errors: each run's bytes and status are
+## one thread's, and no run hangs (tests/stress/run.sh; not part of make check)
+stress: $(TEST_BIN)
+	ACGREP=$(TEST_BIN) tests/stress/run.sh
 
 ## test: unit + cli + diff tests on the current build
 test: unit cli diff
@@ -233,20 +243,52 @@ cross-diff: cross-cli-wrappers
 		DIFF_SEED=$${DIFF_SEED:-20261129} tests/diff/run.sh
 # ---- end of other compilers and CPUs ----------------------------------------
 
-## asan: run the whole suite under AddressSanitizer + UBSan
+# ---- sanitizers: each builds in build-NAME/ and runs the unit, CLI and
+# differential tests on that binary (TEST_BIN; ./acgrep is left alone).  A
+# report goes to build-NAME/reports/ (log_path) as well as failing its test
+# (halt_on_error, exitcode): the target fails when any report was written,
+# even in a test that ignores the status.  No suppression file is used.
+SAN_FLAGS_asan  = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+SAN_FLAGS_ubsan = -fsanitize=undefined -fno-sanitize-recover=all
+SAN_FLAGS_tsan  = -fsanitize=thread
+SAN_REPORTS     = $(CURDIR)/build-$(1)/reports/r
+SAN_ENV_asan    = ASAN_OPTIONS=log_path=$(call SAN_REPORTS,asan):halt_on_error=1:exitcode=66 \
+		  UBSAN_OPTIONS=log_path=$(call SAN_REPORTS,asan):halt_on_error=1:exitcode=66:print_stacktrace=1
+SAN_ENV_ubsan   = UBSAN_OPTIONS=log_path=$(call SAN_REPORTS,ubsan):halt_on_error=1:exitcode=66:print_stacktrace=1
+SAN_ENV_tsan    = TSAN_OPTIONS="log_path=$(call SAN_REPORTS,tsan) halt_on_error=1 exitcode=66 second_deadlock_stack=1"
+# A shorter stress under TSan: about 30 times slower, smaller big files
+TSAN_STRESS_RUNS ?= 1000
+
+# sanitize NAME EXTRA: the build, its tests (each suite whatever the others
+# did), EXTRA, then the reports; fails when anything failed
+define sanitize
+	rm -rf build-$(1)
+	mkdir -p build-$(1)/reports
+	@st=0; export $(SAN_ENV_$(1)); \
+	$(MAKE) --no-print-directory O=build-$(1) OPT="-O1 -g $(SAN_FLAGS_$(1))" build-$(1)/acgrep || exit 1; \
+	for suite in unit cli diff; do \
+		$(MAKE) --no-print-directory O=build-$(1) OPT="-O1 -g $(SAN_FLAGS_$(1))" \
+			TEST_BIN=build-$(1)/acgrep $$suite || { echo "$(1): $$suite failed"; st=1; }; \
+	done; \
+	$(2) \
+	n=$$(ls build-$(1)/reports | wc -l); \
+	if [ "$$n" -gt 0 ]; then echo "$(1): $$n reports:"; head -n 30 build-$(1)/reports/*; st=1; \
+	else echo "$(1): no sanitizer report"; fi; exit $$st
+endef
+
+## asan: the unit, CLI and differential tests under AddressSanitizer + UBSan, in build-asan/
 asan:
-	$(MAKE) O=build-asan clean
-	$(MAKE) O=build-asan OPT="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" test
+	$(call sanitize,asan,)
 
-## ubsan: run the whole suite under UndefinedBehaviorSanitizer alone
+## ubsan: the unit, CLI and differential tests under UndefinedBehaviorSanitizer alone, in build-ubsan/
 ubsan:
-	$(MAKE) O=build-ubsan clean
-	$(MAKE) O=build-ubsan OPT="-O1 -g -fsanitize=undefined -fno-sanitize-recover=all" test
+	$(call sanitize,ubsan,)
 
-## tsan: run the whole suite under ThreadSanitizer (the worker threads)
+## tsan: the unit, CLI and differential tests and a short stress (TSAN_STRESS_RUNS)
+## under ThreadSanitizer, in build-tsan/: no data race, no lock-order report
 tsan:
-	$(MAKE) O=build-tsan clean
-	$(MAKE) O=build-tsan OPT="-O1 -g -fsanitize=thread" test
+	$(call sanitize,tsan,ACGREP=build-tsan/acgrep STRESS_RUNS=$(TSAN_STRESS_RUNS) STRESS_BIG_MB=3 \
+		STRESS_TIMEOUT=300 tests/stress/run.sh || { echo "tsan: stress failed"; st=1; };)
 
 ## valgrind: run the unit tests under valgrind memcheck
 valgrind: $(UNIT_BIN)

@@ -58,6 +58,10 @@ struct job {
 
 struct pool {
 	struct run *run;
+	/* What a new worker's searcher starts from: the run's at pool_new.  A
+	 * worker may start one while the main thread writes the run's own
+	 * (searcher.used, in report_job and search_rest_binary). */
+	struct searcher searcher;
 	pthread_mutex_t mu;
 	pthread_cond_t work_cv;   /* idle workers: a job or segment to claim, or closing */
 	pthread_cond_t commit_cv; /* the committer: `awaited` is ready or done */
@@ -297,14 +301,14 @@ static bool start_worker(struct pool *p)
 	if (p->started >= p->n_threads)
 		return false;
 	struct worker *w = calloc(1, sizeof *w);
-	if (!w || printer_init(&w->pr, p->run->cfg, p->run->searcher.matcher) != 0) {
+	if (!w || printer_init(&w->pr, p->run->cfg, p->searcher.matcher) != 0) {
 		free(w);
 		return false;
 	}
 	w->pool = p;
 	w->pr.sink = segment_sink;
 	w->pr.sink_ctx = w;
-	w->searcher = p->run->searcher;
+	w->searcher = p->searcher;
 	w->searcher.pr = &w->pr;
 	w->searcher.output_before = worker_output_before;
 	w->searcher.output_before_ctx = w;
@@ -535,7 +539,7 @@ static void report_job(struct pool *p, struct job *j)
 		return;
 	}
 	if (j->outcome != OPEN_SEARCH) {
-		run_report_open(r, name, j->outcome, j->err);
+		run_report_open(r, name, j->command_line, j->outcome, j->err);
 		return;
 	}
 	struct search_result total = { .stop_offset = UINT64_MAX };
@@ -641,6 +645,7 @@ struct pool *pool_new(struct run *r, unsigned threads, uint64_t segment_size)
 	if (!p)
 		return NULL;
 	p->run = r;
+	p->searcher = r->searcher;
 	p->n_threads = threads < MAX_THREADS ? threads : MAX_THREADS;
 	p->segment_size = segment_size ? segment_size : POOL_SEGMENT_SIZE;
 	p->split = pool_can_split(r->cfg);

@@ -1,9 +1,11 @@
 /* run.c - one input of a run, from its operand to its report (see run.h).
  *
  * GNU grep 3.8's order is kept: an open error is reported before the
- * --include/--exclude test of an operand; the -c count or -l/-L name comes
- * before the input's own error messages; stdout is flushed before anything
- * goes to stderr.
+ * --include/--exclude test of an operand; a read error (a directory operand
+ * read as a file: "Is a directory") comes before the -c count or -l/-L
+ * name, as grep reports it while reading; stdout is flushed before anything
+ * goes to stderr, and once a write of stdout has failed nothing more is
+ * reported (grep exits at its write error).
  */
 #include "run.h"
 
@@ -14,11 +16,22 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* Flushes stdout before a message on stderr.  False when stdout has
+ * failed: the run is over and the message is not printed. */
+static bool flush_for_message(struct run *r)
+{
+	printer_flush(&r->pr);
+	if (!printer_failed())
+		return true;
+	r->trouble = true;
+	r->stop = true;
+	return false;
+}
+
 void run_complain(struct run *r, const char *name, const char *what)
 {
-	if (r->cfg->no_messages)
+	if (r->cfg->no_messages || !flush_for_message(r))
 		return;
-	printer_flush(&r->pr);
 	fprintf(stderr, "acgrep: %s: %s\n", name, what);
 }
 
@@ -75,8 +88,20 @@ enum open_outcome run_open(const struct run *r, const char *path, bool command_l
 	return OPEN_SEARCH;
 }
 
-void run_report_open(struct run *r, const char *name, enum open_outcome outcome, int err)
+void run_report_open(struct run *r, const char *name, bool command_line, enum open_outcome outcome,
+		     int err)
 {
+	if (outcome == OPEN_FAILED && err == EISDIR) {
+		/* grep opens a directory and fails to read it: a read error,
+		 * then its -c count of 0 or its -L name */
+		struct search_result res = {
+			.read_error = true, .read_errno = err, .stop_offset = UINT64_MAX,
+		};
+		r->pr.name = name;
+		r->pr.show_name = run_shows_name(r->cfg, command_line);
+		run_report_result(r, name, &res);
+		return;
+	}
 	if (outcome == OPEN_FAILED)
 		run_complain(r, name, strerror(err));
 	else if (outcome == OPEN_IS_OUTPUT)
@@ -89,12 +114,6 @@ void run_report_result(struct run *r, const char *name, const struct search_resu
 	const struct config *cfg = r->cfg;
 	if (res->selected > 0)
 		r->matched = true;
-	if (cfg->list == LIST_MATCHING && res->selected > 0)
-		print_file_name(&r->pr);
-	else if (cfg->list == LIST_NONMATCHING && res->selected == 0)
-		print_file_name(&r->pr);
-	else if (cfg->list == LIST_NONE && (cfg->count || cfg->count_matches))
-		print_count(&r->pr, res->selected);
 	if (res->read_error) {
 		run_complain(r, name, res->read_why ? res->read_why : strerror(res->read_errno));
 		r->trouble = true;
@@ -103,10 +122,14 @@ void run_report_result(struct run *r, const char *name, const struct search_resu
 		run_complain(r, name, "file shrank while being searched");
 		r->trouble = true;
 	}
-	if (res->binary_matched) {
-		printer_flush(&r->pr);
+	if (cfg->list == LIST_MATCHING && res->selected > 0)
+		print_file_name(&r->pr);
+	else if (cfg->list == LIST_NONMATCHING && res->selected == 0)
+		print_file_name(&r->pr);
+	else if (cfg->list == LIST_NONE && (cfg->count || cfg->count_matches))
+		print_count(&r->pr, res->selected);
+	if (res->binary_matched && flush_for_message(r))
 		fprintf(stderr, "acgrep: %s: binary file matches\n", name);
-	}
 	if (printer_failed())
 		r->trouble = true;
 	r->stop = (cfg->quiet && r->matched) || printer_failed();
@@ -131,7 +154,7 @@ int run_search_path(const char *path, bool command_line, void *ctx)
 	int err;
 	enum open_outcome outcome = run_open(r, path, command_line, &in, &err);
 	if (outcome != OPEN_SEARCH) {
-		run_report_open(r, name, outcome, err);
+		run_report_open(r, name, command_line, outcome, err);
 		return 0;
 	}
 	r->pr.show_name = run_shows_name(r->cfg, command_line);

@@ -55,16 +55,20 @@ enum open_outcome run_open(const struct run *r, const char *path, bool command_l
 			   struct input *in, int *err);
 
 /* Reports a non-searched input (OPEN_FAILED, OPEN_IS_OUTPUT) as grep
- * does; OPEN_SKIP reports nothing. */
-void run_report_open(struct run *r, const char *name, enum open_outcome outcome, int err);
+ * does; OPEN_SKIP reports nothing.  A directory read as a file (EISDIR)
+ * is reported as grep reports it, as a read error of an empty input: with
+ * its -c count or -L name. */
+void run_report_open(struct run *r, const char *name, bool command_line, enum open_outcome outcome,
+		     int err);
 
-/* Reports a searched input: the -c count or -l/-L name, then its error
- * messages and "binary file matches"; records the exit status.  Sets
+/* Reports a searched input: its read error messages, the -c count or
+ * -l/-L name, then "binary file matches"; records the exit status.  Sets
  * r->stop when nothing more is to be searched: -q selected a line, or a
  * write of stdout failed. */
 void run_report_result(struct run *r, const char *name, const struct search_result *res);
 
-/* "acgrep: NAME: WHAT" on stderr after flushing stdout (silenced by -s). */
+/* "acgrep: NAME: WHAT" on stderr after flushing stdout (silenced by -s;
+ * not printed once stdout has failed, which sets r->stop). */
 void run_complain(struct run *r, const char *name, const char *what);
 
 /* walk_error_fn for the walk: a directory that could not be read, or a

@@ -52,6 +52,50 @@ in_setup() {
 	expect_stderr_matches '^PROG: d: Is a directory$'
 }
 
+# same_as_grep_merged ARGS...: `grep -F ARGS` and `$ACGREP -F ARGS` with
+# stdout and stderr in one file (program names normalised): the same bytes
+# in the same order, and the same status.
+same_as_grep_merged() {
+	local gs=0 as=0
+	"$GREP" -F "$@" </dev/null >"$OUTD/g.all" 2>&1 || gs=$?
+	"$ACGREP" -F "$@" </dev/null >"$OUTD/a.all" 2>&1 || as=$?
+	if ! cmp -s <(_norm_stderr "$OUTD/g.all") <(_norm_stderr "$OUTD/a.all") || [[ $gs != "$as" ]]; then
+		{
+			echo "merged output differs: $(printf '%q ' "$@") (status grep $gs, acgrep $as)"
+			diff <(_norm_stderr "$OUTD/g.all") <(_norm_stderr "$OUTD/a.all")
+		} | fail
+		return 1
+	fi
+}
+
+# grep opens a directory operand and fails to read it: a read error, after
+# which -c prints its count of 0 and -L its name.
+@test "inputs: a directory operand has a -c count of 0 and is listed by -L" {
+	in_setup
+	mkdir d
+	local opts
+	for opts in -c -L -l "-c -v" "-c -s" "-L -s" -q "-c -h"; do
+		# shellcheck disable=SC2086
+		same_as_grep $opts foo a d b || return 1
+		# shellcheck disable=SC2086
+		same_as_grep_merged $opts foo a d b || return 1
+	done
+	same_as_grep -c foo d
+}
+
+# A read error (reading /proc/self/mem at offset 0 fails with EIO) is
+# reported while reading, before the input's -c count or -l/-L name.
+@test "inputs: a read error comes before the count or name, as in grep" {
+	[[ $ACGREP != *-qemu ]] || skip "an emulator's /proc/self/mem"
+	in_setup
+	ln -s /proc/self/mem mem
+	local opts
+	for opts in -c -L -l "" -n "-c -s"; do
+		# shellcheck disable=SC2086
+		same_as_grep_merged $opts foo a mem b || return 1
+	done
+}
+
 @test "inputs: -s also hides 'Is a directory'" {
 	in_setup
 	mkdir d

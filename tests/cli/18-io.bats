@@ -181,3 +181,19 @@ io_setup() {
 	in_both_locales same_as_grep_with "--mmap" -c foo n
 	in_both_locales same_as_grep_with "--mmap" -n a n
 }
+
+# grep exits at its write error; acgrep's run is over there too: the later
+# inputs' errors are not reported (the held "a:foo" fails at the flush
+# before the message about "missing").
+@test "io: nothing is reported after a write error" {
+	skip_if_grep
+	fixture a 'foo\n'
+	local t
+	for t in 1 2; do
+		ac_status=0
+		"$ACGREP" --threads=$t -F foo a missing a missing >/dev/full 2>"$OUTD/ac.err" || ac_status=$?
+		expect_status 2
+		[[ $(_norm_stderr "$OUTD/ac.err") == "PROG: write error: No space left on device" ]] ||
+			fail "--threads=$t: stderr $(cat "$OUTD/ac.err")"
+	done
+}
