@@ -92,7 +92,7 @@ enum decomp_format decomp_detect(const unsigned char *h, size_t n)
 {
 	if (n >= 2 && h[0] == 0x1f && h[1] == 0x8b)
 		return DECOMP_GZIP;
-	if (n >= 6 && memcmp(h, "\xfd" "7zXZ\0", 6) == 0)
+	if (n >= 6 && memcmp(h, "\xfd\x37zXZ\0", 6) == 0)
 		return DECOMP_XZ;
 	if (n >= 4 && memcmp(h, "\x28\xb5\x2f\xfd", 4) == 0)
 		return DECOMP_ZSTD;
@@ -163,7 +163,7 @@ const char *decomp_missing(enum decomp_format fmt)
 /* Whether head[0..n) can still grow into some format's magic bytes. */
 static bool magic_prefix(const unsigned char *h, size_t n)
 {
-	static const char *const magics[] = { "\x1f\x8b", "\xfd" "7zXZ", "\x28\xb5\x2f\xfd", "BZh" };
+	static const char *const magics[] = { "\x1f\x8b", "\xfd\x37zXZ", "\x28\xb5\x2f\xfd", "BZh" };
 	for (size_t i = 0; i < sizeof magics / sizeof magics[0]; i++) {
 		size_t m = strlen(magics[i]);
 		if (memcmp(h, magics[i], n < m ? n : m) == 0)
