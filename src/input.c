@@ -5,8 +5,8 @@
  * default, switching a regular file to mmap at a long line; docs/perf.md
  * "I/O policy"), the read() buffer (page-aligned, reused from input to input,
  * growth, carrying an unfinished line into the next window, keeping the lines
- * a before-context needs), the file offset of a shared standard input, and
- * the SIGBUS guard.
+ * a before-context needs), and the file offset of a shared standard input.
+ * The SIGBUS guard is input_guard.c's.
  * Refuses to know: patterns, matching, output, messages.  Errors are errno
  * values for the caller to print; nothing here writes to stdout or stderr.
  */
@@ -14,8 +14,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
-#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -480,55 +478,4 @@ bool input_same_file(const struct input *in, int fd)
 	if (!in->is_regular || fd < 0 || fstat(fd, &st) != 0)
 		return false;
 	return S_ISREG(st.st_mode) && st.st_dev == in->dev && st.st_ino == in->ino;
-}
-
-/* ---- SIGBUS guard ------------------------------------------------------ */
-
-/* The armed jump target.  `guard_armed` is what the handler trusts; the
- * pointer is only read after it. */
-static _Thread_local sigjmp_buf *volatile guard_target;
-static _Thread_local volatile sig_atomic_t guard_armed;
-
-static void on_sigbus(int sig)
-{
-	if (guard_armed) {
-		sigjmp_buf *target = guard_target;
-		guard_armed = 0;
-		if (target)
-			siglongjmp(*target, 1);
-	}
-	/* Not ours: die the way the signal would have killed us. */
-	struct sigaction dfl;
-	memset(&dfl, 0, sizeof dfl);
-	dfl.sa_handler = SIG_DFL;
-	sigemptyset(&dfl.sa_mask);
-	sigaction(sig, &dfl, NULL);
-	raise(sig);
-}
-
-void input_guard_install(void)
-{
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_sigbus;
-	sigemptyset(&sa.sa_mask);
-	/* Not blocked while handled, so the jump out of the handler needs no
-	 * saved signal mask: sigsetjmp(jb, 0) costs no system call per file. */
-	sa.sa_flags = SA_NODEFER;
-	sigaction(SIGBUS, &sa, NULL);
-}
-
-void input_guard_arm(sigjmp_buf *target)
-{
-	guard_target = target;
-	atomic_signal_fence(memory_order_seq_cst);
-	guard_armed = 1;
-	atomic_signal_fence(memory_order_seq_cst);
-}
-
-void input_guard_disarm(void)
-{
-	guard_armed = 0;
-	atomic_signal_fence(memory_order_seq_cst);
-	guard_target = NULL;
 }

@@ -6,7 +6,8 @@
  * unfinished line from one chunk to the next, and the SIGBUS guard for
  * files that shrink while mapped.  Knows nothing of patterns or output.
  * input_binary.c, behind the same header, finds what makes an input binary
- * in grep's eyes (NUL bytes where grep looks, holes).
+ * in grep's eyes (NUL bytes where grep looks, holes); input_guard.c holds
+ * the SIGBUS guard.
  *
  * Invariant: every window handed out ends just after a line terminator
  * (the `eol` byte), or at end of input; a line is never split across two
