@@ -60,7 +60,7 @@ static bool tail_has_nul(const struct input *in)
 	if (in->mapped) { /* the unfinished last line, when not handed out yet */
 		size_t total = in->map_len - in->map_skip, pos = in->map_pos;
 		const char *rest = in->map + in->map_skip + pos;
-		return !in->map_done && pos < total && !memchr(rest, in->eol, total - pos) &&
+		return pos < total && !memchr(rest, in->eol, total - pos) &&
 		       memchr(rest, '\0', total - pos);
 	}
 	if (in->len > in->consumed && memchr(in->buf + in->consumed, '\0', in->len - in->consumed))

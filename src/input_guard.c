@@ -3,8 +3,9 @@
  * Owns: the process-wide SIGBUS handler and each thread's armed jump
  * target.  A mapped file that shrinks under a search raises SIGBUS in the
  * thread that touches a vanished page; the handler jumps back to that
- * thread's search (search.c).  What may run while armed: DESIGN.md, "What
- * may run under the SIGBUS guard".
+ * thread's search (search.c), which goes on with read() from its last
+ * complete line (input_reread_from).  What may run while armed:
+ * DESIGN.md, "What may run under the SIGBUS guard".
  */
 #include "input.h"
 

@@ -16,7 +16,11 @@
  * byte makes the file binary.  When one does (a segment ends binary), the
  * later segments are dropped and the rest of the file is searched on the
  * main thread as binary from its first byte; a segment that stopped early
- * (-l, -q, a binary match, a read error) drops the later ones too.
+ * (-l, -q, a binary match, a read error) drops the later ones too.  The
+ * last segment ends after the file's last complete line at open; the rest
+ * (an unfinished line, and what was appended since) is searched on the
+ * main thread after it, read to wherever the file ends then, as one thread
+ * reads it.
  */
 #include "pool.h"
 
@@ -244,7 +248,13 @@ static void split_job(struct pool *p, struct job *j)
 			segs[++k].lo = cut;
 		}
 	}
-	segs[k].hi = size;
+	/* The last segment ends after the last complete line: the rest, from
+	 * there to wherever the file ends when it is reached, is searched in
+	 * order after it (search_rest), so that an unfinished last line joins
+	 * what is appended to it, as on one thread. */
+	segs[k].hi = window_start_before(j->whole.fd, segs[k].lo, size, io.eol);
+	if (segs[k].hi <= segs[k].lo && k > 0)
+		k--;
 	if (k == 0) {
 		free(segs);
 		return;
@@ -491,20 +501,21 @@ static void fold_result(struct search_result *t, const struct search_result *r)
 	t->used |= r->used;
 }
 
-/* The rest of a split file after segment `k` turned it binary, searched on
- * this thread as binary from its first byte. */
-static void search_rest_binary(struct pool *p, struct job *j, size_t k, const char *name,
-			       struct search_result *total)
+/* The rest of a split file from file offset `lo` on, up to where the file
+ * ends when it is read (it may have grown since it was split), searched on
+ * this thread: after the last segment, or as binary from its first byte
+ * after a segment turned the file binary. */
+static void search_rest(struct pool *p, struct job *j, uint64_t lo, bool binary, const char *name,
+			struct search_result *total)
 {
 	struct run *r = p->run;
 	struct input_options io = run_input_options(r->cfg);
 	struct input in;
 	struct search_result res;
-	uint64_t lo = j->segs[k].hi, hi = j->segs[j->n_segs - 1].hi;
-	if (input_open_range(&in, &j->whole, lo, hi, &io) != 0)
+	if (input_open_range(&in, &j->whole, lo, INPUT_TO_END, &io) != 0)
 		return;
 	r->pr.show_name = run_shows_name(r->cfg, j->command_line);
-	search_input(&r->searcher, &in, name, true, &res);
+	search_input(&r->searcher, &in, name, binary, &res);
 	input_close(&in);
 	printer_flush(&r->pr);
 	fold_result(total, &res);
@@ -546,11 +557,14 @@ static void report_job(struct pool *p, struct job *j)
 		if (res->done || res->read_error || res->truncated || res->binary)
 			break;
 	}
-	if (k + 1 < j->n_segs) {
+	if (k + 1 < j->n_segs)
 		drop_segments(p, j, k + 1);
+	if (k == j->n_segs && j->n_segs > 1) {
+		search_rest(p, j, j->segs[k - 1].hi, false, name, &total);
+	} else if (j->n_segs > 1) {
 		const struct search_result *res = &j->segs[k].res;
 		if (res->binary && !res->done && !res->without_match && !res->read_error && !res->truncated)
-			search_rest_binary(p, j, k, name, &total);
+			search_rest(p, j, j->segs[k].hi, true, name, &total);
 	}
 	if (j->n_segs > 1) {
 		input_close(&j->whole);

@@ -19,6 +19,21 @@
 #include <emmintrin.h>
 #endif
 
+/* What a search has decided up to a line end in a window that comes from a
+ * mapping: after a SIGBUS (the file shrank) the search goes back to it and
+ * reads on from there with read() (input_reread_from), as if the lines
+ * after it had never been looked at.  Taken after each line printed or
+ * selected and at the start of each mapped window; never for read()
+ * windows, which cannot fault. */
+struct checkpoint {
+	uint64_t at;          /* input offset: the lines before it are done */
+	uint64_t out_pos;     /* printer_position there */
+	uint64_t lastout, stop_offset;
+	intmax_t selected, outleft, pending;
+	intmax_t lines;       /* -n: line terminators before `at` */
+	bool done, run_open, used, encoding_error;
+};
+
 struct file_search {
 	const struct config *cfg;
 	struct searcher *s;
@@ -40,6 +55,8 @@ struct file_search {
 	uint64_t lastout;    /* input offset just past the last printed line, or UINT64_MAX */
 	bool run_open;       /* -v: the last window ended in a run of selected lines */
 	bool used_at_start;  /* searcher.used when this input began */
+	bool guarded;        /* the window is mapped: checkpoints are kept */
+	struct checkpoint ck;
 	struct search_result *res;
 };
 
@@ -141,6 +158,58 @@ static intmax_t lineno_at(struct file_search *f, size_t pos)
 	return f->cnt_lines + 1;
 }
 
+/* Everything before window position pos is done, the line [ls, pos) last
+ * (ls == pos at a window's start): a SIGBUS from here on goes back to this
+ * point (back_to_checkpoint). */
+static void checkpoint(struct file_search *f, size_t ls, size_t pos)
+{
+	if (!f->guarded)
+		return;
+	intmax_t lines = 0;
+	if (f->cfg->line_number && f->cnt_pos == ls) /* printing it counted up to ls */
+		lines = f->cnt_lines + (pos > ls && f->buf[pos - 1] == f->eol);
+	else if (f->cfg->line_number)
+		lines = lineno_at(f, pos) - 1;
+	f->ck = (struct checkpoint){
+		.at = f->base + pos,
+		.out_pos = printer_position(f->pr),
+		.lastout = f->lastout,
+		.stop_offset = f->res->stop_offset,
+		.selected = f->selected,
+		.outleft = f->outleft,
+		.pending = f->pending,
+		.lines = lines,
+		.done = f->done,
+		.run_open = f->run_open,
+		.used = f->s->used,
+		.encoding_error = f->pr->encoding_error,
+	};
+}
+
+/* After a SIGBUS: the output printed since the last checkpoint is taken
+ * back, the state goes back to it, and the input goes on with read() from
+ * there.  False when that output was handed on already (a line longer
+ * than what the printer holds was being copied), or the input cannot be
+ * read on; the search then ends as the file shrank. */
+static bool back_to_checkpoint(struct file_search *f, struct input *in)
+{
+	const struct checkpoint *c = &f->ck;
+	if (!f->guarded || !printer_rewind(f->pr, c->out_pos) || input_reread_from(in, c->at) != 0)
+		return false;
+	f->lastout = c->lastout;
+	f->res->stop_offset = c->stop_offset;
+	f->selected = c->selected;
+	f->outleft = c->outleft;
+	f->pending = c->pending;
+	f->cnt_lines = c->lines; /* cnt_pos: the next window's start */
+	f->done = c->done;
+	f->run_open = c->run_open;
+	f->s->used = c->used;
+	f->pr->encoding_error = c->encoding_error;
+	f->guarded = false;
+	return true;
+}
+
 /* Prints a line; false when it was suppressed (encoding error), in which
  * case, as in grep, it does not count as output for adjacency. */
 static bool print_window_line(struct file_search *f, size_t ls, size_t le, char sep)
@@ -165,6 +234,7 @@ static void flush_pending(struct file_search *f, size_t upto)
 			return;
 		}
 		f->pending--;
+		checkpoint(f, p, le);
 		p = le;
 	}
 }
@@ -197,6 +267,7 @@ static void print_before(struct file_search *f, size_t ls)
 	while (p < ls) {
 		size_t le = line_end(f, p);
 		print_window_line(f, p, le, SEP_CONTEXT);
+		checkpoint(f, p, le); /* select_line counts the line after this */
 		p = le;
 	}
 }
@@ -232,27 +303,29 @@ static intmax_t count_line_matches(const struct file_search *f, size_t ls, size_
 static void select_line(struct file_search *f, size_t ls, size_t le, bool run_start)
 {
 	const struct config *cfg = f->cfg;
-	f->selected += cfg->count_matches && !cfg->invert ? count_line_matches(f, ls, le) : 1;
-	f->outleft--;
-	if (f->quiet) {
-		f->s->used = true; /* as grep: even unprinted output parts groups */
-		if (f->stop_on_select) {
-			f->done = true;
-			return;
-		}
-	} else {
+	/* printed before it is counted: a checkpoint between its context
+	 * lines (print_before) must not hold the count */
+	intmax_t n = cfg->count_matches && !cfg->invert ? count_line_matches(f, ls, le) : 1;
+	if (!f->quiet) {
 		if (context_on(cfg) && run_start)
 			print_before(f, ls);
 		/* Even when the line is suppressed (encoding error), grep 3.8
 		 * starts its after-context and counts it as output. */
 		print_window_line(f, ls, le, SEP_SELECTED);
 		f->pending = cfg->after > 0 ? cfg->after : 0;
-		f->s->used = true;
+	}
+	f->selected += n;
+	f->outleft--;
+	f->s->used = true; /* as grep: even unprinted output parts groups */
+	if (f->quiet && f->stop_on_select) {
+		f->done = true;
+		return;
 	}
 	if (f->outleft <= 0) {
 		f->res->stop_offset = f->base + le;
 		f->done = f->pending <= 0;
 	}
+	checkpoint(f, ls, le);
 }
 
 /* Non-selected lines before window position `to`: pending after-context. */
@@ -290,6 +363,7 @@ static void search_window(struct file_search *f)
 		 * that one on its own */
 		for (bool run_start = !f->run_open; p < stop && !f->done && f->outleft > 0; run_start = false) {
 			size_t le = line_end(f, p);
+			f->run_open = true; /* for a checkpoint inside the run */
 			select_line(f, p, le, run_start || !is_eol(f, f->buf[le - 1]));
 			p = le;
 		}
@@ -381,7 +455,7 @@ void search_input(struct searcher *s, struct input *in, const char *name, bool b
 	}
 
 	sigjmp_buf jb;
-	if (sigsetjmp(jb, 0)) {
+	if (sigsetjmp(jb, 0) && !back_to_checkpoint(f, in)) {
 		res->truncated = true;
 		goto finish;
 	}
@@ -410,6 +484,8 @@ void search_input(struct searcher *s, struct input *in, const char *name, bool b
 		f->len = w.before + w.len;
 		f->base = w.offset - w.before;
 		f->cnt_pos = f->start;
+		f->guarded = in->mapped;
+		checkpoint(f, f->start, f->start);
 		search_window(f);
 		if (!f->done && cfg->line_number)
 			lineno_at(f, f->len);
