@@ -68,9 +68,10 @@ static bool tail_has_nul(const struct input *in)
 	if (!in->limit || in->offset + in->consumed != in->limit || in->limit % in->chunk == 0)
 		return false;
 	/* a range's last window: the whole file's read went on to a multiple
-	 * of the chunk (see input_open_range) */
+	 * of the chunk (see input_open_range), or to the file's end, wherever
+	 * that is now (it may have grown) */
 	uint64_t stop = in->limit - in->limit % in->chunk + in->chunk;
-	return pread_has_nul(in, in->limit, stop < in->size_at_open ? stop : in->size_at_open);
+	return pread_has_nul(in, in->limit, stop);
 }
 
 bool input_window_has_nul(const struct input *in, const struct window *w)

@@ -17,10 +17,10 @@
  * later segments are dropped and the rest of the file is searched on the
  * main thread as binary from its first byte; a segment that stopped early
  * (-l, -q, a binary match, a read error) drops the later ones too.  The
- * last segment ends after the file's last complete line at open; the rest
- * (an unfinished line, and what was appended since) is searched on the
- * main thread after it, read to wherever the file ends then, as one thread
- * reads it.
+ * last segment ends where the window that holds the file's end at open
+ * starts; the rest (that window, and what was appended since) is searched
+ * on the main thread after it, read to wherever the file ends then, as one
+ * thread reads it.
  */
 #include "pool.h"
 
@@ -220,10 +220,27 @@ static uint64_t window_start_before(int fd, uint64_t floor, uint64_t boundary, c
 	return 0;
 }
 
+/* Where a segment that starts at `lo` may end so that the next one starts
+ * with the window of a whole-file search that spans offset `boundary` (a
+ * multiple of the read size `chunk`); 0 when there is no such place. */
+static uint64_t cut_at(const struct job *j, uint64_t lo, uint64_t boundary, uint64_t chunk, char eol)
+{
+	if (boundary < chunk || boundary <= lo)
+		return 0;
+	uint64_t floor = boundary - chunk > lo ? boundary - chunk : lo;
+	uint64_t cut = window_start_before(j->whole.fd, floor, boundary, eol);
+	return cut > lo ? cut : 0;
+}
+
 /* Cuts the job's file into segments of about segment_size bytes, each
  * starting where a window of a whole-file search starts (input.h,
  * input_open_range), so that a NUL byte makes the same lines binary; leaves
- * it whole when it is small or no cut is found. */
+ * it whole when it is small or no cut is found.  The last segment ends
+ * where the window that holds the end at open starts: the rest, to
+ * wherever the file ends when it is reached, is searched in order after
+ * it (search_rest), so that its windows are one thread's also when bytes
+ * were appended since (a last line unfinished at open joins them, a NUL
+ * among them silences the same lines). */
 static void split_job(struct pool *p, struct job *j)
 {
 	j->segs = &j->one;
@@ -238,22 +255,14 @@ static void split_job(struct pool *p, struct job *j)
 	uint64_t chunk = input_read_size(&io);
 	size_t k = 0;
 	for (uint64_t i = 1; i < n; i++) {
-		uint64_t boundary = size / n * i / chunk * chunk;
-		if (boundary < chunk || boundary <= segs[k].lo)
-			continue;
-		uint64_t floor = boundary - chunk > segs[k].lo ? boundary - chunk : segs[k].lo;
-		uint64_t cut = window_start_before(j->whole.fd, floor, boundary, io.eol);
-		if (cut > segs[k].lo && cut < size) {
+		uint64_t cut = cut_at(j, segs[k].lo, size / n * i / chunk * chunk, chunk, io.eol);
+		if (cut > 0 && cut < size) {
 			segs[k].hi = cut;
 			segs[++k].lo = cut;
 		}
 	}
-	/* The last segment ends after the last complete line: the rest, from
-	 * there to wherever the file ends when it is reached, is searched in
-	 * order after it (search_rest), so that an unfinished last line joins
-	 * what is appended to it, as on one thread. */
-	segs[k].hi = window_start_before(j->whole.fd, segs[k].lo, size, io.eol);
-	if (segs[k].hi <= segs[k].lo && k > 0)
+	segs[k].hi = cut_at(j, segs[k].lo, size / chunk * chunk, chunk, io.eol);
+	if (segs[k].hi == 0 && k > 0)
 		k--;
 	if (k == 0) {
 		free(segs);
