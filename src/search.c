@@ -19,12 +19,11 @@
 #include <emmintrin.h>
 #endif
 
-/* What a search has decided up to a line end in a window that comes from a
- * mapping: after a SIGBUS (the file shrank) the search goes back to it and
- * reads on from there with read() (input_reread_from), as if the lines
- * after it had never been looked at.  Taken after each line printed or
- * selected and at the start of each mapped window; never for read()
- * windows, which cannot fault. */
+/* What a search has decided up to a line end: after a SIGBUS (a mapped
+ * file shrank) the search goes back to it and reads on from there with
+ * read() (input_reread_from), as if the lines after it had never been
+ * looked at.  Taken after each line printed or selected in a mapped window
+ * (read() windows cannot fault), and at the start and after each window. */
 struct checkpoint {
 	uint64_t at;          /* input offset: the lines before it are done */
 	uint64_t out_pos;     /* printer_position there */
@@ -55,7 +54,7 @@ struct file_search {
 	uint64_t lastout;    /* input offset just past the last printed line, or UINT64_MAX */
 	bool run_open;       /* -v: the last window ended in a run of selected lines */
 	bool used_at_start;  /* searcher.used when this input began */
-	bool guarded;        /* the window is mapped: checkpoints are kept */
+	bool guarded;        /* the window is mapped: a checkpoint after each line */
 	struct checkpoint ck;
 	struct search_result *res;
 };
@@ -158,20 +157,13 @@ static intmax_t lineno_at(struct file_search *f, size_t pos)
 	return f->cnt_lines + 1;
 }
 
-/* Everything before window position pos is done, the line [ls, pos) last
- * (ls == pos at a window's start): a SIGBUS from here on goes back to this
- * point (back_to_checkpoint). */
-static void checkpoint(struct file_search *f, size_t ls, size_t pos)
+/* Everything before input offset `at` is done, `lines` line terminators
+ * before it: a SIGBUS from here on goes back to this point
+ * (back_to_checkpoint). */
+static void keep_checkpoint(struct file_search *f, uint64_t at, intmax_t lines)
 {
-	if (!f->guarded)
-		return;
-	intmax_t lines = 0;
-	if (f->cfg->line_number && f->cnt_pos == ls) /* printing it counted up to ls */
-		lines = f->cnt_lines + (pos > ls && f->buf[pos - 1] == f->eol);
-	else if (f->cfg->line_number)
-		lines = lineno_at(f, pos) - 1;
 	f->ck = (struct checkpoint){
-		.at = f->base + pos,
+		.at = at,
 		.out_pos = printer_position(f->pr),
 		.lastout = f->lastout,
 		.stop_offset = f->res->stop_offset,
@@ -186,6 +178,20 @@ static void checkpoint(struct file_search *f, size_t ls, size_t pos)
 	};
 }
 
+/* keep_checkpoint after the line [ls, pos) of a mapped window (ls == pos
+ * at a window's end). */
+static void checkpoint(struct file_search *f, size_t ls, size_t pos)
+{
+	if (!f->guarded)
+		return;
+	intmax_t lines = 0;
+	if (f->cfg->line_number && f->cnt_pos == ls) /* printing it counted up to ls */
+		lines = f->cnt_lines + (pos > ls && f->buf[pos - 1] == f->eol);
+	else if (f->cfg->line_number)
+		lines = lineno_at(f, pos) - 1;
+	keep_checkpoint(f, f->base + pos, lines);
+}
+
 /* After a SIGBUS: the output printed since the last checkpoint is taken
  * back, the state goes back to it, and the input goes on with read() from
  * there.  False when that output was handed on already (a line longer
@@ -194,7 +200,7 @@ static void checkpoint(struct file_search *f, size_t ls, size_t pos)
 static bool back_to_checkpoint(struct file_search *f, struct input *in)
 {
 	const struct checkpoint *c = &f->ck;
-	if (!f->guarded || !printer_rewind(f->pr, c->out_pos) || input_reread_from(in, c->at) != 0)
+	if (!in->mapped || !printer_rewind(f->pr, c->out_pos) || input_reread_from(in, c->at) != 0)
 		return false;
 	f->lastout = c->lastout;
 	f->res->stop_offset = c->stop_offset;
@@ -454,6 +460,8 @@ void search_input(struct searcher *s, struct input *in, const char *name, bool b
 			start_binary(f, in);
 	}
 
+	/* where the input stands: a mapping faulting in the first input_next */
+	keep_checkpoint(f, in->mapped ? in->map_offset + in->map_pos : in->offset + in->consumed, 0);
 	sigjmp_buf jb;
 	if (sigsetjmp(jb, 0) && !back_to_checkpoint(f, in)) {
 		res->truncated = true;
@@ -485,10 +493,13 @@ void search_input(struct searcher *s, struct input *in, const char *name, bool b
 		f->base = w.offset - w.before;
 		f->cnt_pos = f->start;
 		f->guarded = in->mapped;
-		checkpoint(f, f->start, f->start);
 		search_window(f);
 		if (!f->done && cfg->line_number)
 			lineno_at(f, f->len);
+		/* also after a read() window: the next may be mapped, AUTO
+		 * switching at a long line */
+		f->guarded = true;
+		checkpoint(f, f->len, f->len);
 	}
 finish:
 	input_guard_disarm();
