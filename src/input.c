@@ -6,7 +6,8 @@
  * "I/O policy"), the read() buffer (page-aligned, reused from input to input,
  * growth, carrying an unfinished line into the next window, keeping the lines
  * a before-context needs), the file offset of a shared standard input, and
- * the SIGBUS guard.
+ * leaving a mapping for read() at a line start (after its complete lines,
+ * or after a SIGBUS).  The SIGBUS guard itself is input_guard.c's.
  * Refuses to know: patterns, matching, output, messages.  Errors are errno
  * values for the caller to print; nothing here writes to stdout or stderr.
  */
@@ -15,8 +16,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
-#include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -253,17 +252,22 @@ static size_t before_nul_buffer(struct input *in, const char *data, size_t pos, 
 	return (size_t)(p - data) + 1;
 }
 
-/* The next window of a mapped input: the whole mapping (MAP_WINDOW 0), or
- * the whole lines of the next MAP_WINDOW bytes (a longer line whole); an
- * unfinished last line after them comes as a window of its own. */
+static int leave_map(struct input *in, uint64_t at);
+static int next_read(struct input *in, struct window *w);
+
+/* The next window of a mapped input: the whole lines of the mapping
+ * (MAP_WINDOW 0), or the whole lines of the next MAP_WINDOW bytes (a
+ * longer line whole).  An unfinished last line is not handed out from the
+ * mapping: once the complete lines are, the input goes on with read() from
+ * that line's start (leave_map), so the line is joined with what was
+ * appended to it since the mapping was made, and the read() goes on until
+ * the end of the file as it is then. */
 static int next_mapped(struct input *in, struct window *w)
 {
 	const char *data = in->map + in->map_skip;
 	size_t total = in->map_len - in->map_skip, pos = in->map_pos;
-	if (in->map_done || in->map_len <= in->map_skip || pos >= total)
-		return 0;
 	size_t end = total;
-	if (MAP_WINDOW > 0 && total - pos > MAP_WINDOW) {
+	if (pos < total && MAP_WINDOW > 0 && total - pos > MAP_WINDOW) {
 		uintptr_t page = (uintptr_t)READ_ALIGN, from = (uintptr_t)(data + pos) & ~(page - 1);
 		(void)madvise((void *)from, (uintptr_t)(data + pos + MAP_WINDOW) - from, MADV_POPULATE_READ);
 		const char *p = memrchr(data + pos, in->eol, MAP_WINDOW);
@@ -275,18 +279,19 @@ static int next_mapped(struct input *in, struct window *w)
 		end = read_window_end(in, data, pos, end);
 	if (in->watch_nul)
 		end = before_nul_buffer(in, data, pos, end);
-	if (end == total && data[total - 1] != in->eol) {
-		/* an unfinished last line is a window of its own, as for a
-		 * read() consumer and in grep (its context after a suppressed
-		 * line starts there) */
+	if (pos < total && end == total && data[total - 1] != in->eol) {
 		const char *p = memrchr(data + pos, in->eol, total - pos);
-		if (p)
-			end = (size_t)(p - data) + 1;
+		end = p ? (size_t)(p - data) + 1 : pos;
+	}
+	if (pos >= end) { /* the complete lines are out: read() the rest */
+		if (leave_map(in, in->map_offset + pos) != 0)
+			return -1;
+		return next_read(in, w);
 	}
 	w->data = data + pos;
 	w->len = end - pos;
 	w->offset = in->map_offset + pos;
-	w->last = end == total;
+	w->last = false;
 	w->partial = false;
 	w->before = pos - lines_back(data, pos, in->keep_lines, in->eol);
 	in->map_pos = end;
@@ -294,10 +299,6 @@ static int next_mapped(struct input *in, struct window *w)
 		/* What a read() consumer would leave: stdin positioned after
 		 * everything it took. */
 		(void)lseek(in->fd, (off_t)(in->start + in->map_offset + end), SEEK_SET);
-	}
-	if (w->last) {
-		in->map_done = true;
-		in->eof = true;
 	}
 	return 1;
 }
@@ -376,6 +377,70 @@ static int reserve(struct input *in, size_t more)
 	in->buf = in->mem + pad;
 	in->cap = cap - pad;
 	return 0;
+}
+
+/* Reads the last keep_lines complete lines before input offset `at` (a
+ * line start) into the empty buffer, as lines already handed out, by
+ * pread(): after a mapping they are the lines a before-context may need.
+ * Without them (no memory, or the file now ends before `at`) the input
+ * just has none kept, or is at its end. */
+static void reload_kept(struct input *in, uint64_t at)
+{
+	for (uint64_t n = READ_ALIGN;; n *= 2) {
+		uint64_t from = at > n ? at - n : 0;
+		size_t want = (size_t)(at - from);
+		if (want == 0 || reserve(in, want) != 0)
+			return;
+		ssize_t got;
+		do
+			got = pread(in->fd, in->buf, want, (off_t)(in->start + from + in->skipped));
+		while (got < 0 && errno == EINTR);
+		if (got != (ssize_t)want) {
+			in->eof = got >= 0; /* shorter than `at` now: nothing follows */
+			return;
+		}
+		size_t keep_at = lines_back(in->buf, want, in->keep_lines, in->eol);
+		if (keep_at > 0 || from == 0 || n > SIZE_MAX / 4) {
+			memmove(in->buf, in->buf + keep_at, want - keep_at);
+			in->len = in->consumed = want - keep_at;
+			in->offset = at - in->len;
+			return;
+		}
+	}
+}
+
+/* Drops the mapping: the input goes on with read() from input offset `at`,
+ * a line start (a range by pread(), still ending at its limit), with the
+ * lines before it that keep_lines asks for.  Never maps again.  Touches no
+ * mapped byte, so it may follow a SIGBUS.  Returns 0, or -1 (errno) when
+ * the descriptor cannot be positioned. */
+static int leave_map(struct input *in, uint64_t at)
+{
+	if (in->map)
+		munmap(in->map, in->map_len);
+	in->map = NULL;
+	in->map_len = in->map_skip = in->map_pos = 0;
+	in->mapped = false;
+	in->may_switch = false;
+	in->len = in->consumed = 0;
+	in->offset = at;
+	in->aligned_reads = true; /* the windows after it are grep's buffers */
+	in->eof = in->limit && at >= in->limit;
+	if (!in->eof && in->keep_lines)
+		reload_kept(in, at);
+	if (!in->shares_fd &&
+	    lseek(in->fd, (off_t)(in->start + in->offset + in->len + in->skipped), SEEK_SET) < 0)
+		return -1;
+	return 0;
+}
+
+int input_reread_from(struct input *in, uint64_t at)
+{
+	if (!in->mapped || at < in->map_offset) {
+		errno = EINVAL;
+		return -1;
+	}
+	return leave_map(in, at);
 }
 
 /* AUTO on a regular file whose unfinished line has grown to INPUT_LONG_LINE
@@ -473,15 +538,14 @@ static int next_read(struct input *in, struct window *w)
 		ssize_t n;
 		uint64_t at = in->start + in->offset + in->len + in->skipped;
 		size_t want = in->chunk;
-		if (in->limit) { /* reads end where a whole file's would (see input.h) */
-			want -= (size_t)(at % in->chunk);
-			if (in->limit - (at - in->start) < want)
-				want = (size_t)(in->limit - (at - in->start));
-		}
+		if (in->aligned_reads) /* reads end where a whole file's would (see input.h) */
+			want -= (size_t)((at - in->start) % in->chunk);
+		if (in->limit && in->limit - (at - in->start) < want)
+			want = (size_t)(in->limit - (at - in->start));
 		do
 			n = in->decomp ? decomp_read(in->decomp, in->buf + in->len, want)
-			    : in->limit ? pread(in->fd, in->buf + in->len, want, (off_t)at)
-					: read(in->fd, in->buf + in->len, want);
+			    : in->shares_fd ? pread(in->fd, in->buf + in->len, want, (off_t)at)
+					    : read(in->fd, in->buf + in->len, want);
 		while (n < 0 && errno == EINTR);
 		if (n < 0)
 			return -1;
@@ -494,11 +558,12 @@ static int next_read(struct input *in, struct window *w)
 			skip_to_data(in, at + (uint64_t)n);
 		else
 			in->len += (size_t)n;
-		/* A regular file read up to its size at open is at its end: no
-		 * read() just to see 0 (one system call per file saved, which is
-		 * much of -r's cost on VMs). */
+		/* A regular file whose read() came back short at or past its
+		 * size at open is at its end: no read() just to see 0 (one system
+		 * call per file saved, which is much of -r's cost on VMs).  A full
+		 * read() there may be followed by bytes appended since: read on. */
 		uint64_t read_to = in->offset + in->len + in->skipped;
-		if ((in->size_at_open > 0 && in->start + read_to >= in->size_at_open) ||
+		if ((in->size_at_open > 0 && (size_t)n < want && in->start + read_to >= in->size_at_open) ||
 		    (in->limit && read_to >= in->limit))
 			in->eof = true;
 		if (in->len == fresh)
@@ -577,6 +642,7 @@ int input_open_range(struct input *in, const struct input *whole, uint64_t lo, u
 	in->fd = whole->fd;
 	in->owns_fd = false;
 	in->shares_fd = true;
+	in->aligned_reads = true;
 	in->eol = opts->eol;
 	in->chunk = opts->read_chunk ? opts->read_chunk : DEFAULT_CHUNK;
 	in->keep_lines = opts->keep_lines;
@@ -585,9 +651,9 @@ int input_open_range(struct input *in, const struct input *whole, uint64_t lo, u
 	in->is_regular = true;
 	in->size_at_open = whole->size_at_open;
 	in->offset = lo;
-	in->limit = hi;
+	in->limit = hi == INPUT_TO_END ? 0 : hi;
 	in->may_switch = opts->io == INPUT_IO_AUTO;
-	if (opts->io == INPUT_IO_MMAP && !map_file(in, lo, hi))
+	if (opts->io == INPUT_IO_MMAP && in->limit && !map_file(in, lo, hi))
 		in->offset = lo; /* read() it */
 	return 0;
 }
@@ -598,55 +664,4 @@ bool input_same_file(const struct input *in, int fd)
 	if (!in->is_regular || fd < 0 || fstat(fd, &st) != 0)
 		return false;
 	return S_ISREG(st.st_mode) && st.st_dev == in->dev && st.st_ino == in->ino;
-}
-
-/* ---- SIGBUS guard ------------------------------------------------------ */
-
-/* The armed jump target.  `guard_armed` is what the handler trusts; the
- * pointer is only read after it. */
-static _Thread_local sigjmp_buf *volatile guard_target;
-static _Thread_local volatile sig_atomic_t guard_armed;
-
-static void on_sigbus(int sig)
-{
-	if (guard_armed) {
-		sigjmp_buf *target = guard_target;
-		guard_armed = 0;
-		if (target)
-			siglongjmp(*target, 1);
-	}
-	/* Not ours: die the way the signal would have killed us. */
-	struct sigaction dfl;
-	memset(&dfl, 0, sizeof dfl);
-	dfl.sa_handler = SIG_DFL;
-	sigemptyset(&dfl.sa_mask);
-	sigaction(sig, &dfl, NULL);
-	raise(sig);
-}
-
-void input_guard_install(void)
-{
-	struct sigaction sa;
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_sigbus;
-	sigemptyset(&sa.sa_mask);
-	/* Not blocked while handled, so the jump out of the handler needs no
-	 * saved signal mask: sigsetjmp(jb, 0) costs no system call per file. */
-	sa.sa_flags = SA_NODEFER;
-	sigaction(SIGBUS, &sa, NULL);
-}
-
-void input_guard_arm(sigjmp_buf *target)
-{
-	guard_target = target;
-	atomic_signal_fence(memory_order_seq_cst);
-	guard_armed = 1;
-	atomic_signal_fence(memory_order_seq_cst);
-}
-
-void input_guard_disarm(void)
-{
-	guard_armed = 0;
-	atomic_signal_fence(memory_order_seq_cst);
-	guard_target = NULL;
 }

@@ -6,7 +6,8 @@
  * unfinished line from one chunk to the next, and the SIGBUS guard for
  * files that shrink while mapped.  Knows nothing of patterns or output.
  * input_binary.c, behind the same header, finds what makes an input binary
- * in grep's eyes (NUL bytes where grep looks, holes).
+ * in grep's eyes (NUL bytes where grep looks, holes); input_guard.c holds
+ * the SIGBUS guard.
  *
  * Invariant: every window handed out ends just after a line terminator
  * (the `eol` byte), or at end of input; a line is never split across two
@@ -56,6 +57,9 @@ struct input {
 	int fd;
 	bool owns_fd;       /* false for stdin and ranges */
 	bool shares_fd;     /* a range: another input's descriptor, read with pread() */
+	bool aligned_reads; /* reads end at multiples of chunk from `start`, where
+			       a whole file's read()s from its start end (ranges,
+			       and read() after a mapping) */
 	bool mapped;        /* current data comes from mmap */
 	bool eof;
 	char eol;
@@ -72,7 +76,6 @@ struct input {
 			       stdin that was partly read before us) */
 	size_t keep_lines;
 	size_t map_skip;    /* map + map_skip is input offset map_offset */
-	bool map_done;      /* the last mapped window was handed out */
 	size_t map_pos;     /* bytes of the mapping (after map_skip) handed out */
 	uint64_t map_offset; /* input offset of map + map_skip (0, or where AUTO
 				switched from read() to the mapping) */
@@ -100,15 +103,16 @@ struct input {
 
 /* A run of complete lines. data[0..len) is valid; offset is the input offset
  * of data[0] (counted from where reading started, as grep -b counts).
- * `last` is set when the window is known to be the final one: always for a
- * mapped file and for a final line without terminator; with read() the end
- * of input may only be discovered by the next call, which then returns 0
- * (a window ending in `eol` may have last == false and still be the final
- * one).  data[-before .. 0) is readable too: the last min(keep_lines,
- * available) complete lines handed out in earlier windows.  `partial`
- * (input_stream_long_lines only): the window ends inside a line, which
- * goes on in the next window; data[-before .. 0) is then the last
- * piece_keep bytes of the piece, of the same line. */
+ * `last` is set when the window is known to be the final one: a final line
+ * without terminator; otherwise the end of input may only be discovered by
+ * the next call, which then returns 0 (a window ending in `eol` may have
+ * last == false and still be the final one; a mapping's windows never are:
+ * read() goes on after them, see input_next).  data[-before .. 0) is
+ * readable too: the last min(keep_lines, available) complete lines handed
+ * out in earlier windows.  `partial` (input_stream_long_lines only): the
+ * window ends inside a line, which goes on in the next window;
+ * data[-before .. 0) is then the last piece_keep bytes of the piece, of
+ * the same line. */
 struct window {
 	const char *data;
 	size_t len;
@@ -138,6 +142,10 @@ int input_open(struct input *in, const char *path, const struct input_options *o
 /* Produces the next window of complete lines.
  * Returns 1 with *w filled, 0 once everything was handed out (an empty
  * input gives 0 at once), -1 on a read error (errno: EIO, EISDIR, ...).
+ * The end of input is where read() says so, as in grep: a file that grew
+ * while it was searched is read to its new end, also after a mapping (its
+ * complete lines come from the mapping, then read() goes on from the start
+ * of its unfinished last line); a range ends at its limit.
  * Data of the previous window is invalid afterwards, except the kept lines
  * now in front of the new window.  Blocks in read() on pipes and ttys;
  * EINTR is retried. */
@@ -146,12 +154,18 @@ int input_next(struct input *in, struct window *w);
 /* Bytes per read() with these options. */
 size_t input_read_size(const struct input_options *opts);
 
+/* input_open_range's hi for a range that goes on to the end of the file,
+ * wherever that is when it is read (not the size at open). */
+#define INPUT_TO_END UINT64_MAX
+
 /* Opens the byte range [lo, hi) of the regular file `whole` (opened from
  * a path, not stdin, and not read from) as an input of its own: input
  * offsets stay file offsets (-b), reading uses pread() on whole's
  * descriptor, so several threads can search ranges of one file at once.
  * lo and hi must be line boundaries (0, just after an eol, or the size at
- * open) for windows to hold whole lines.  Reads end at multiples of
+ * open) for windows to hold whole lines; hi INPUT_TO_END reads on until
+ * pread() returns 0, however far the file has grown (a range is mapped,
+ * with INPUT_IO_MMAP, only up to a limit).  Reads end at multiples of
  * input_read_size, as the whole file's do: when lo is where a window of
  * the whole file starts (after the last eol before such a multiple), the
  * range's windows are the whole file's (a NUL makes the same lines binary).
@@ -159,6 +173,15 @@ size_t input_read_size(const struct input_options *opts);
  * (EINVAL) for a bad range. */
 int input_open_range(struct input *in, const struct input *whole, uint64_t lo, uint64_t hi,
 		     const struct input_options *opts);
+
+/* After a SIGBUS while reading the mapping of `in` (the file shrank): drops
+ * the mapping, and the input goes on with read() (pread() for a range)
+ * from input offset `at`, a line start at or after where the mapping
+ * begins, up to the file's end as it is now (or the range's limit).  The
+ * keep_lines lines before `at` are read back too, for a before-context.
+ * Touches no mapped byte.  Returns 0, or -1 (errno: EINVAL when `in` is
+ * not mapped or `at` is before its mapping). */
+int input_reread_from(struct input *in, uint64_t at);
 
 /* Closes the file and frees/unmaps everything `in` owns. Idempotent. */
 void input_close(struct input *in);
@@ -171,7 +194,7 @@ void input_thread_done(void);
  * The armed target is per thread (a SIGBUS goes to the thread that touched
  * the page); the handler is process-wide.  Usage:
  *     sigjmp_buf jb;
- *     if (sigsetjmp(jb, 0)) { ...file shrank: report, treat as error... }
+ *     if (sigsetjmp(jb, 0)) { ...file shrank: input_reread_from, or give up... }
  *     input_guard_arm(&jb);  ...touch mapped bytes...  input_guard_disarm();
  * input_guard_install() must be called once at start-up.  A SIGBUS while
  * no target is armed gets the default action (the process dies). */

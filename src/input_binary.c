@@ -60,7 +60,7 @@ static bool tail_has_nul(const struct input *in)
 	if (in->mapped) { /* the unfinished last line, when not handed out yet */
 		size_t total = in->map_len - in->map_skip, pos = in->map_pos;
 		const char *rest = in->map + in->map_skip + pos;
-		return !in->map_done && pos < total && !memchr(rest, in->eol, total - pos) &&
+		return pos < total && !memchr(rest, in->eol, total - pos) &&
 		       memchr(rest, '\0', total - pos);
 	}
 	if (in->len > in->consumed && memchr(in->buf + in->consumed, '\0', in->len - in->consumed))
@@ -68,9 +68,10 @@ static bool tail_has_nul(const struct input *in)
 	if (!in->limit || in->offset + in->consumed != in->limit || in->limit % in->chunk == 0)
 		return false;
 	/* a range's last window: the whole file's read went on to a multiple
-	 * of the chunk (see input_open_range) */
+	 * of the chunk (see input_open_range), or to the file's end, wherever
+	 * that is now (it may have grown) */
 	uint64_t stop = in->limit - in->limit % in->chunk + in->chunk;
-	return pread_has_nul(in, in->limit, stop < in->size_at_open ? stop : in->size_at_open);
+	return pread_has_nul(in, in->limit, stop);
 }
 
 void input_watch_nul(struct input *in)

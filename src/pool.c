@@ -16,7 +16,11 @@
  * byte makes the file binary.  When one does (a segment ends binary), the
  * later segments are dropped and the rest of the file is searched on the
  * main thread as binary from its first byte; a segment that stopped early
- * (-l, -q, a binary match, a read error) drops the later ones too.
+ * (-l, -q, a binary match, a read error) drops the later ones too.  The
+ * last segment ends where the window that holds the file's end at open
+ * starts; the rest (that window, and what was appended since) is searched
+ * on the main thread after it, read to wherever the file ends then, as one
+ * thread reads it.
  */
 #include "pool.h"
 
@@ -220,10 +224,27 @@ static uint64_t window_start_before(int fd, uint64_t floor, uint64_t boundary, c
 	return 0;
 }
 
+/* Where a segment that starts at `lo` may end so that the next one starts
+ * with the window of a whole-file search that spans offset `boundary` (a
+ * multiple of the read size `chunk`); 0 when there is no such place. */
+static uint64_t cut_at(const struct job *j, uint64_t lo, uint64_t boundary, uint64_t chunk, char eol)
+{
+	if (boundary < chunk || boundary <= lo)
+		return 0;
+	uint64_t floor = boundary - chunk > lo ? boundary - chunk : lo;
+	uint64_t cut = window_start_before(j->whole.fd, floor, boundary, eol);
+	return cut > lo ? cut : 0;
+}
+
 /* Cuts the job's file into segments of about segment_size bytes, each
  * starting where a window of a whole-file search starts (input.h,
  * input_open_range), so that a NUL byte makes the same lines binary; leaves
- * it whole when it is small or no cut is found. */
+ * it whole when it is small or no cut is found.  The last segment ends
+ * where the window that holds the end at open starts: the rest, to
+ * wherever the file ends when it is reached, is searched in order after
+ * it (search_rest), so that its windows are one thread's also when bytes
+ * were appended since (a last line unfinished at open joins them, a NUL
+ * among them silences the same lines). */
 static void split_job(struct pool *p, struct job *j)
 {
 	j->segs = &j->one;
@@ -238,17 +259,15 @@ static void split_job(struct pool *p, struct job *j)
 	uint64_t chunk = input_read_size(&io);
 	size_t k = 0;
 	for (uint64_t i = 1; i < n; i++) {
-		uint64_t boundary = size / n * i / chunk * chunk;
-		if (boundary < chunk || boundary <= segs[k].lo)
-			continue;
-		uint64_t floor = boundary - chunk > segs[k].lo ? boundary - chunk : segs[k].lo;
-		uint64_t cut = window_start_before(j->whole.fd, floor, boundary, io.eol);
-		if (cut > segs[k].lo && cut < size) {
+		uint64_t cut = cut_at(j, segs[k].lo, size / n * i / chunk * chunk, chunk, io.eol);
+		if (cut > 0 && cut < size) {
 			segs[k].hi = cut;
 			segs[++k].lo = cut;
 		}
 	}
-	segs[k].hi = size;
+	segs[k].hi = cut_at(j, segs[k].lo, size / chunk * chunk, chunk, io.eol);
+	if (segs[k].hi == 0 && k > 0)
+		k--;
 	if (k == 0) {
 		free(segs);
 		return;
@@ -496,20 +515,21 @@ static void fold_result(struct search_result *t, const struct search_result *r)
 	t->used |= r->used;
 }
 
-/* The rest of a split file after segment `k` turned it binary, searched on
- * this thread as binary from its first byte. */
-static void search_rest_binary(struct pool *p, struct job *j, size_t k, const char *name,
-			       struct search_result *total)
+/* The rest of a split file from file offset `lo` on, up to where the file
+ * ends when it is read (it may have grown since it was split), searched on
+ * this thread: after the last segment, or as binary from its first byte
+ * after a segment turned the file binary. */
+static void search_rest(struct pool *p, struct job *j, uint64_t lo, bool binary, const char *name,
+			struct search_result *total)
 {
 	struct run *r = p->run;
 	struct input_options io = run_input_options(r->cfg);
 	struct input in;
 	struct search_result res;
-	uint64_t lo = j->segs[k].hi, hi = j->segs[j->n_segs - 1].hi;
-	if (input_open_range(&in, &j->whole, lo, hi, &io) != 0)
+	if (input_open_range(&in, &j->whole, lo, INPUT_TO_END, &io) != 0)
 		return;
 	r->pr.show_name = run_shows_name(r->cfg, j->command_line);
-	search_input(&r->searcher, &in, name, true, &res);
+	search_input(&r->searcher, &in, name, binary, &res);
 	input_close(&in);
 	printer_flush(&r->pr);
 	fold_result(total, &res);
@@ -551,11 +571,14 @@ static void report_job(struct pool *p, struct job *j)
 		if (res->done || res->read_error || res->truncated || res->binary)
 			break;
 	}
-	if (k + 1 < j->n_segs) {
+	if (k + 1 < j->n_segs)
 		drop_segments(p, j, k + 1);
+	if (k == j->n_segs && j->n_segs > 1) {
+		search_rest(p, j, j->segs[k - 1].hi, false, name, &total);
+	} else if (j->n_segs > 1) {
 		const struct search_result *res = &j->segs[k].res;
 		if (res->binary && !res->done && !res->without_match && !res->read_error && !res->truncated)
-			search_rest_binary(p, j, k, name, &total);
+			search_rest(p, j, j->segs[k].hi, true, name, &total);
 	}
 	if (j->n_segs > 1) {
 		input_close(&j->whole);

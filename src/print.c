@@ -73,7 +73,21 @@ void printer_flush(struct printer *pr)
 {
 	if (pr->len)
 		emit(pr, pr->buf, pr->len);
+	pr->emitted += pr->len;
 	pr->len = 0;
+}
+
+uint64_t printer_position(const struct printer *pr)
+{
+	return pr->emitted + pr->len;
+}
+
+bool printer_rewind(struct printer *pr, uint64_t pos)
+{
+	if (pos < pr->emitted || pos > pr->emitted + pr->len)
+		return false;
+	pr->len = (size_t)(pos - pr->emitted);
+	return true;
 }
 
 void printer_write(const char *p, size_t len)

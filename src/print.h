@@ -24,6 +24,7 @@ struct printer {
 	const struct matcher *matcher;
 	char *buf;
 	size_t len, cap;
+	uint64_t emitted;         /* bytes handed on by flushes, in all */
 	bool show_name;           /* prefix lines with the file name */
 	const char *name;         /* current file's display name */
 	int number_width;         /* -T: -n and -b numbers are padded to it */
@@ -70,6 +71,14 @@ void printer_write(const char *p, size_t len);
 
 /* Whether a write of stdout has failed.  Any thread may ask. */
 bool printer_failed(void);
+
+/* The printer's position in its output: bytes handed on plus buffered. */
+uint64_t printer_position(const struct printer *pr);
+
+/* Forgets what was printed after position `pos` (printer_position), when
+ * all of it is still buffered: true.  False, and nothing changed, when
+ * part of it was handed on already. */
+bool printer_rewind(struct printer *pr, uint64_t pos);
 
 /* Appends bytes already formatted (another printer's output) as they are. */
 void printer_append(struct printer *pr, const char *p, size_t len);

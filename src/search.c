@@ -19,6 +19,20 @@
 #include <emmintrin.h>
 #endif
 
+/* What a search has decided up to a line end: after a SIGBUS (a mapped
+ * file shrank) the search goes back to it and reads on from there with
+ * read() (input_reread_from), as if the lines after it had never been
+ * looked at.  Taken after each line printed or selected in a mapped window
+ * (read() windows cannot fault), and at the start and after each window. */
+struct checkpoint {
+	uint64_t at;          /* input offset: the lines before it are done */
+	uint64_t out_pos;     /* printer_position there */
+	uint64_t lastout, stop_offset;
+	intmax_t selected, outleft, pending;
+	intmax_t lines;       /* -n: line terminators before `at` */
+	bool done, run_open, used, encoding_error;
+};
+
 struct file_search {
 	const struct config *cfg;
 	struct searcher *s;
@@ -44,6 +58,8 @@ struct file_search {
 	bool cont, cont_matched;
 	uint64_t cont_from;
 	bool used_at_start;  /* searcher.used when this input began */
+	bool guarded;        /* the window is mapped: a checkpoint after each line */
+	struct checkpoint ck;
 	struct search_result *res;
 };
 
@@ -154,6 +170,65 @@ static void number_as_one_line(struct file_search *f, size_t ls, size_t le)
 	f->cnt_lines -= (intmax_t)count_byte(f->buf + ls, inner, f->eol);
 }
 
+/* Everything before input offset `at` is done, `lines` line terminators
+ * before it: a SIGBUS from here on goes back to this point
+ * (back_to_checkpoint). */
+static void keep_checkpoint(struct file_search *f, uint64_t at, intmax_t lines)
+{
+	f->ck = (struct checkpoint){
+		.at = at,
+		.out_pos = printer_position(f->pr),
+		.lastout = f->lastout,
+		.stop_offset = f->res->stop_offset,
+		.selected = f->selected,
+		.outleft = f->outleft,
+		.pending = f->pending,
+		.lines = lines,
+		.done = f->done,
+		.run_open = f->run_open,
+		.used = f->s->used,
+		.encoding_error = f->pr->encoding_error,
+	};
+}
+
+/* keep_checkpoint after the line [ls, pos) of a mapped window (ls == pos
+ * at a window's end). */
+static void checkpoint(struct file_search *f, size_t ls, size_t pos)
+{
+	if (!f->guarded)
+		return;
+	intmax_t lines = 0;
+	if (f->cfg->line_number && f->cnt_pos == ls) /* printing it counted up to ls */
+		lines = f->cnt_lines + (pos > ls && f->buf[pos - 1] == f->eol);
+	else if (f->cfg->line_number)
+		lines = lineno_at(f, pos) - 1;
+	keep_checkpoint(f, f->base + pos, lines);
+}
+
+/* After a SIGBUS: the output printed since the last checkpoint is taken
+ * back, the state goes back to it, and the input goes on with read() from
+ * there.  False when that output was handed on already (a line longer
+ * than what the printer holds was being copied), or the input cannot be
+ * read on; the search then ends as the file shrank. */
+static bool back_to_checkpoint(struct file_search *f, struct input *in)
+{
+	const struct checkpoint *c = &f->ck;
+	if (!in->mapped || !printer_rewind(f->pr, c->out_pos) || input_reread_from(in, c->at) != 0)
+		return false;
+	f->lastout = c->lastout;
+	f->res->stop_offset = c->stop_offset;
+	f->selected = c->selected;
+	f->outleft = c->outleft;
+	f->pending = c->pending;
+	f->cnt_lines = c->lines; /* cnt_pos: the next window's start */
+	f->done = c->done;
+	f->run_open = c->run_open;
+	f->s->used = c->used;
+	f->pr->encoding_error = c->encoding_error;
+	f->guarded = false;
+	return true;
+}
+
 /* Prints a line; false when it was suppressed (encoding error), in which
  * case, as in grep, it does not count as output for adjacency. */
 static bool print_window_line(struct file_search *f, size_t ls, size_t le, char sep)
@@ -178,6 +253,7 @@ static void flush_pending(struct file_search *f, size_t upto)
 			return;
 		}
 		f->pending--;
+		checkpoint(f, p, le);
 		p = le;
 	}
 }
@@ -210,6 +286,7 @@ static void print_before(struct file_search *f, size_t ls)
 	while (p < ls) {
 		size_t le = line_end(f, p);
 		print_window_line(f, p, le, SEP_CONTEXT);
+		checkpoint(f, p, le); /* select_line counts the line after this */
 		p = le;
 	}
 }
@@ -245,27 +322,29 @@ static intmax_t count_line_matches(const struct file_search *f, size_t ls, size_
 static void select_line(struct file_search *f, size_t ls, size_t le, bool run_start)
 {
 	const struct config *cfg = f->cfg;
-	f->selected += cfg->count_matches && !cfg->invert ? count_line_matches(f, ls, le) : 1;
-	f->outleft--;
-	if (f->quiet) {
-		f->s->used = true; /* as grep: even unprinted output parts groups */
-		if (f->stop_on_select) {
-			f->done = true;
-			return;
-		}
-	} else {
+	/* printed before it is counted: a checkpoint between its context
+	 * lines (print_before) must not hold the count */
+	intmax_t n = cfg->count_matches && !cfg->invert ? count_line_matches(f, ls, le) : 1;
+	if (!f->quiet) {
 		if (context_on(cfg) && run_start)
 			print_before(f, ls);
 		/* Even when the line is suppressed (encoding error), grep 3.8
 		 * starts its after-context and counts it as output. */
 		print_window_line(f, ls, le, SEP_SELECTED);
 		f->pending = cfg->after > 0 ? cfg->after : 0;
-		f->s->used = true;
+	}
+	f->selected += n;
+	f->outleft--;
+	f->s->used = true; /* as grep: even unprinted output parts groups */
+	if (f->quiet && f->stop_on_select) {
+		f->done = true;
+		return;
 	}
 	if (f->outleft <= 0) {
 		f->res->stop_offset = f->base + le;
 		f->done = f->pending <= 0;
 	}
+	checkpoint(f, ls, le);
 }
 
 /* Non-selected lines before window position `to`: pending after-context. */
@@ -307,6 +386,7 @@ static void search_window(struct file_search *f)
 		 * that one on its own */
 		for (bool run_start = !f->run_open; p < stop && !f->done && f->outleft > 0; run_start = false) {
 			size_t le = line_end(f, p);
+			f->run_open = true; /* for a checkpoint inside the run */
 			select_line(f, p, le, run_start || !is_eol(f, f->buf[le - 1]));
 			p = le;
 		}
@@ -466,8 +546,10 @@ void search_input(struct searcher *s, struct input *in, const char *name, bool b
 	}
 	if (s->pr->utf8_check && context_on(cfg) && !f->quiet)
 		input_read_windows(in); /* see flush_pending */
+	/* where the input stands: a mapping faulting in the first input_next */
+	keep_checkpoint(f, in->mapped ? in->map_offset + in->map_pos : in->offset + in->consumed, 0);
 	sigjmp_buf jb;
-	if (sigsetjmp(jb, 0)) {
+	if (sigsetjmp(jb, 0) && !back_to_checkpoint(f, in)) {
 		res->truncated = true;
 		goto finish;
 	}
@@ -497,12 +579,17 @@ void search_input(struct searcher *s, struct input *in, const char *name, bool b
 		f->len = w.before + w.len;
 		f->base = w.offset - w.before;
 		f->cnt_pos = f->start;
+		f->guarded = in->mapped;
 		if (w.partial || f->cont)
 			search_pieces(f, w.partial, w.last);
 		else
 			search_window(f);
 		if (!f->done && cfg->line_number)
 			lineno_at(f, f->len);
+		/* also after a read() window: the next may be mapped, AUTO
+		 * switching at a long line */
+		f->guarded = true;
+		checkpoint(f, f->len, f->len);
 	}
 finish:
 	input_guard_disarm();

@@ -128,20 +128,14 @@ big_file() {
 
 # all_asleep PARENT N: waits (10 s at most) until the child of PARENT has
 # N threads or more (a sanitizer adds its own) and all of them sleep, twice
-# in a row.
+# in a row (threads_asleep).
 all_asleep() {
-	local parent=$1 n=$2 k calm=0 pid states
+	local k pid
 	for k in $(seq 1 200); do
-		pid=$(pgrep -P "$parent")
-		states=$(awk '{ print $3 }' /proc/"${pid:-0}"/task/*/stat 2>/dev/null | tr -d '\n')
-		if [[ -n $pid && ${#states} -ge $n && $states =~ ^S+$ ]]; then
-			((++calm == 2)) && return 0
-		else
-			calm=0
-		fi
+		pid=$(pgrep -P "$1") && break
 		sleep 0.05
 	done
-	return 1
+	threads_asleep "${pid:-0}" "$2"
 }
 
 # A worker whose file is not next in order holds its output; here it

@@ -214,6 +214,25 @@ in_both_locales() {
 	done
 }
 
+# threads_asleep PID [N]: waits (10 s at most) until PID runs its program
+# (it is no longer the bash that forked it), has N threads or more when N
+# is given (a sanitizer adds its own), and every thread of it sleeps,
+# twice in a row 50 ms apart.
+threads_asleep() {
+	local pid=$1 n=${2:-} k calm=0 states
+	for k in $(seq 1 200); do
+		states=$(awk '{ print $3 }' /proc/"$pid"/task/*/stat 2>/dev/null | tr -d '\n')
+		if [[ $(cat /proc/"$pid"/comm 2>/dev/null) != bash && $states =~ ^S+$ &&
+			(-z $n || ${#states} -ge $n) ]]; then
+			((++calm == 2)) && return 0
+		else
+			calm=0
+		fi
+		sleep 0.05
+	done
+	return 1
+}
+
 # ---------------------------------------------------------------- exact runs
 
 # run_ac ARGS...: run the binary under test; stdout to $OUTD/ac.out,

@@ -6,9 +6,12 @@
  * (DFA, bitmap, memchr), input path (mmap, read) and read chunk (1, 2, 3, 7,
  * 64 bytes and the default), with stdout redirected to a temporary file.
  * The texts put matches at offsets 0..130 of a line and across chunk seams.
+ * A file truncated between its mapping and its search (the first window
+ * faults) must print what grep prints on the shorter file.
  */
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -65,9 +68,11 @@ static const struct optset optsets[] = {
 
 static const char *tmpdir;
 
-/* Runs acgrep's modules on `file` and returns what they printed. */
+/* Runs acgrep's modules on `file` and returns what they printed; the file
+ * is truncated to `cut` bytes between opening (mapping) and searching it
+ * unless `cut` is SIZE_MAX. */
 static char *run_acgrep(const struct optset *o, const struct pattern *items, size_t np, const char *file,
-			int scan_path, enum input_io io, size_t chunk, size_t *out_len)
+			int scan_path, enum input_io io, size_t chunk, size_t cut, size_t *out_len)
 {
 	static struct config cfg;
 	memset(&cfg, 0, sizeof cfg);
@@ -103,6 +108,8 @@ static char *run_acgrep(const struct optset *o, const struct pattern *items, siz
 	struct input in;
 	struct search_result res;
 	if (input_open(&in, file, &iopt) == 0) {
+		if (cut != SIZE_MAX && truncate(file, (off_t)cut) != 0)
+			perror(file);
 		pr.name = file;
 		search_input(&s, &in, file, false, &res);
 		input_close(&in);
@@ -117,13 +124,18 @@ static char *run_acgrep(const struct optset *o, const struct pattern *items, siz
 	return slurp(outpath, out_len);
 }
 
-static void check(const char *name, const char *const *pats, size_t np, const char *text, size_t tlen)
+/* The file holds text[0..tlen) when opened; with `cut` other than
+ * SIZE_MAX it is truncated to `cut` bytes before it is searched, and grep
+ * is asked about that much (a mapped input faults at its first window and
+ * reads on with read(), printing what grep prints). */
+static void check_cut(const char *name, const char *const *pats, size_t np, const char *text, size_t tlen,
+		      size_t cut)
 {
 	char file[256], patfile[256], cmd[1024], refpath[256];
 	snprintf(file, sizeof file, "%s/in.txt", tmpdir);
 	snprintf(patfile, sizeof patfile, "%s/pats.txt", tmpdir);
 	snprintf(refpath, sizeof refpath, "%s/grep.out", tmpdir);
-	spew(file, text, tlen);
+	spew(file, text, cut == SIZE_MAX ? tlen : cut);
 	struct pattern items[16];
 	char joined[1024];
 	size_t jl = 0;
@@ -151,8 +163,11 @@ static void check(const char *name, const char *const *pats, size_t np, const ch
 					if (io == 0 && ci > 0)
 						continue; /* chunks only matter to read() */
 					size_t got_len;
+					if (cut != SIZE_MAX)
+						spew(file, text, tlen);
 					char *got = run_acgrep(o, items, np, file, scan_paths[si],
-							       io == 0 ? INPUT_IO_MMAP : INPUT_IO_READ, chunks[ci], &got_len);
+							       io == 0 ? INPUT_IO_MMAP : INPUT_IO_READ, chunks[ci], cut,
+							       &got_len);
 					if (got && got_len == ref_len && memcmp(got, ref, ref_len) == 0) {
 						passed++;
 					} else {
@@ -165,6 +180,11 @@ static void check(const char *name, const char *const *pats, size_t np, const ch
 				}
 		free(ref);
 	}
+}
+
+static void check(const char *name, const char *const *pats, size_t np, const char *text, size_t tlen)
+{
+	check_cut(name, pats, np, text, tlen, SIZE_MAX);
 }
 
 int main(void)
@@ -193,6 +213,22 @@ int main(void)
 	const char *he[] = { "he", "she", "his", "hers" };
 	const char *ushers = "ushers\nhishe\nsheher hers\n\nhe\n";
 	check("he/she/his/hers", he, 4, ushers, strlen(ushers));
+	/* truncated after the mapping was made: mid-line, on a page boundary,
+	 * to one line, to nothing */
+	input_guard_install();
+	static char big[64000];
+	size_t bl = 0;
+	while (bl + tl <= sizeof big) {
+		memcpy(big + bl, text, tl);
+		big[bl + tl - 1] = '\n';
+		bl += tl;
+	}
+	static const size_t cuts[] = { 20001, 8192, 6, 0 };
+	for (size_t c = 0; c < sizeof cuts / sizeof *cuts; c++) {
+		char what[64];
+		snprintf(what, sizeof what, "truncated to %zu", cuts[c]);
+		check_cut(what, several, 5, big, bl, cuts[c]);
+	}
 	const char *crlf = "foo\r\nbar foo\r\n\r\nfoo";
 	const char *foo[] = { "foo", "o\r" };
 	check("crlf", foo, 2, crlf, strlen(crlf));
