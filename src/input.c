@@ -145,6 +145,7 @@ int input_open(struct input *in, const char *path, const struct input_options *o
 		off_t cur = lseek(fd, 0, SEEK_CUR);
 		in->start = cur > 0 ? (uint64_t)cur : 0;
 	}
+	in->first_read = in->start;
 	bool map = opts->io == INPUT_IO_MMAP ||
 		   (opts->io == INPUT_IO_AUTO && input_auto_maps(st.st_mode, (uint64_t)st.st_size));
 	if (map && input_has_hole(in)) /* reading skips the holes; a mapping cannot */
@@ -341,6 +342,12 @@ void input_zap_nul(struct input *in, bool skip_zero_reads)
 {
 	in->nul_ends_lines = in->eol != '\0';
 	in->skip_zero_reads = skip_zero_reads;
+	/* grep, reading INPUT_GREP_BUFFER bytes at a time, would be at the end
+	 * of the read holding the last byte read so far */
+	uint64_t at = in->start + in->offset + in->len + in->skipped, g = INPUT_GREP_BUFFER;
+	uint64_t end = in->limit ? in->start + in->limit : in->size_at_open;
+	uint64_t next = in->start + (at - in->start + g - 1) / g * g;
+	in->zap_from = at == in->first_read || next > end ? at : next;
 }
 
 /* read() path.  On entry buf[consumed..len) holds no `eol` byte, nor a NUL
@@ -371,6 +378,16 @@ static int next_read(struct input *in, struct window *w)
 			if (in->limit - (at - in->start) < want)
 				want = (size_t)(in->limit - (at - in->start));
 		}
+		if (in->skip_zero_reads && in->chunk < INPUT_GREP_BUFFER) {
+			/* small reads end at multiples of the chunk, as a range's
+			 * do, and of grep's reads, so that none spans two of
+			 * grep's (input_grep_drops) */
+			uint64_t rel = at - in->start;
+			if (!in->limit)
+				want -= (size_t)(rel % in->chunk);
+			size_t to_grep = INPUT_GREP_BUFFER - (size_t)(rel % INPUT_GREP_BUFFER);
+			want = want < to_grep ? want : to_grep;
+		}
 		do
 			n = in->limit ? pread(in->fd, in->buf + in->len, want, (off_t)at)
 				      : read(in->fd, in->buf + in->len, want);
@@ -382,8 +399,12 @@ static int next_read(struct input *in, struct window *w)
 			continue;
 		}
 		size_t fresh = in->len;
+		uint64_t drop = 0; /* the file position to drop the read up to */
 		if (in->skip_zero_reads && all_nul(in->buf + fresh, (size_t)n))
-			skip_to_data(in, at + (uint64_t)n);
+			drop = in->chunk >= INPUT_GREP_BUFFER ? at + (uint64_t)n
+							      : input_grep_drops(in, at, (size_t)n);
+		if (drop)
+			skip_to_data(in, drop);
 		else
 			in->len += (size_t)n;
 		/* A regular file read up to its size at open is at its end: no
@@ -467,6 +488,7 @@ int input_open_range(struct input *in, const struct input *whole, uint64_t lo, u
 	in->is_regular = true;
 	in->size_at_open = whole->size_at_open;
 	in->offset = lo;
+	in->first_read = lo;
 	in->limit = hi;
 	in->may_switch = opts->io == INPUT_IO_AUTO;
 	if (opts->io == INPUT_IO_MMAP && !map_file(in, lo, hi))
