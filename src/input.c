@@ -179,6 +179,7 @@ int input_open(struct input *in, const char *path, const struct input_options *o
 		off_t cur = lseek(fd, 0, SEEK_CUR);
 		in->start = cur > 0 ? (uint64_t)cur : 0;
 	}
+	in->first_read = in->start;
 	if (opts->decompress && open_compressed(in, opts->decode_ahead) != 0) {
 		input_close(in);
 		errno = ENOMEM;
@@ -512,6 +513,12 @@ void input_zap_nul(struct input *in, bool skip_zero_reads)
 	in->nul_ends_lines = in->eol != '\0';
 	in->skip_zero_reads = skip_zero_reads;
 	in->watch_nul = false;
+	/* grep, reading INPUT_GREP_BUFFER bytes at a time, would be at the end
+	 * of the read holding the last byte read so far */
+	uint64_t at = in->start + in->offset + in->len + in->skipped, g = INPUT_GREP_BUFFER;
+	uint64_t end = in->limit ? in->start + in->limit : in->size_at_open;
+	uint64_t next = in->start + (at - in->start + g - 1) / g * g;
+	in->zap_from = at == in->first_read || next > end ? at : next;
 }
 
 /* read() path.  On entry buf[consumed..len) holds no `eol` byte, nor a NUL
@@ -538,10 +545,16 @@ static int next_read(struct input *in, struct window *w)
 		ssize_t n;
 		uint64_t at = in->start + in->offset + in->len + in->skipped;
 		size_t want = in->chunk;
-		if (in->aligned_reads) /* reads end where a whole file's would (see input.h) */
-			want -= (size_t)((at - in->start) % in->chunk);
-		if (in->limit && in->limit - (at - in->start) < want)
-			want = (size_t)(in->limit - (at - in->start));
+		uint64_t rel = at - in->start;
+		/* after zapping, small reads stop at grep's read boundaries, so
+		 * that none spans two of grep's (input_grep_drops) */
+		bool small_zapped = in->skip_zero_reads && in->chunk < INPUT_GREP_BUFFER;
+		if (in->aligned_reads || small_zapped) /* reads end where a whole file's would (see input.h) */
+			want -= (size_t)(rel % in->chunk);
+		if (small_zapped && INPUT_GREP_BUFFER - rel % INPUT_GREP_BUFFER < want)
+			want = (size_t)(INPUT_GREP_BUFFER - rel % INPUT_GREP_BUFFER);
+		if (in->limit && in->limit - rel < want)
+			want = (size_t)(in->limit - rel);
 		do
 			n = in->decomp ? decomp_read(in->decomp, in->buf + in->len, want)
 			    : in->shares_fd ? pread(in->fd, in->buf + in->len, want, (off_t)at)
@@ -554,8 +567,12 @@ static int next_read(struct input *in, struct window *w)
 			continue;
 		}
 		size_t fresh = in->len;
+		uint64_t drop = 0; /* the file position to drop the read up to */
 		if (in->skip_zero_reads && all_nul(in->buf + fresh, (size_t)n))
-			skip_to_data(in, at + (uint64_t)n);
+			drop = in->chunk >= INPUT_GREP_BUFFER ? at + (uint64_t)n
+							      : input_grep_drops(in, at, (size_t)n);
+		if (drop)
+			skip_to_data(in, drop);
 		else
 			in->len += (size_t)n;
 		/* A regular file whose read() came back short at or past its
@@ -651,6 +668,7 @@ int input_open_range(struct input *in, const struct input *whole, uint64_t lo, u
 	in->is_regular = true;
 	in->size_at_open = whole->size_at_open;
 	in->offset = lo;
+	in->first_read = lo;
 	in->limit = hi == INPUT_TO_END ? 0 : hi;
 	in->may_switch = opts->io == INPUT_IO_AUTO;
 	if (opts->io == INPUT_IO_MMAP && in->limit && !map_file(in, lo, hi))

@@ -99,6 +99,9 @@ struct input {
 	bool skip_zero_reads; /* drop reads that are all NUL (input_zap_nul) */
 	uint64_t skipped;   /* bytes dropped so: the file position of input offset
 			       x past them is start + x + skipped */
+	uint64_t first_read; /* file position of the first read() */
+	uint64_t zap_from;  /* file position from which the reads of grep's
+			       buffer size may be dropped (input_grep_drops) */
 };
 
 /* A run of complete lines. data[0..len) is valid; offset is the input offset
@@ -251,13 +254,22 @@ const char *input_error(const struct input *in);
 /* The input is binary from here on (grep's "NUL zapping"): NUL ends lines
  * as eol does, so a window may end just after a NUL and a run of NULs never
  * builds up one long line.  With skip_zero_reads (an empty line cannot be
- * selected), also drops each read() that brings only NUL bytes and jumps to
+ * selected), also drops each read() that brings only NUL bytes (with a
+ * smaller chunk, those of grep's reads, input_grep_drops) and jumps to
  * the file's next data (lseek SEEK_DATA, where the file has it), as grep
  * does: such a read holds only empty lines, and a sparse file's holes are
  * never read.  Offsets of later windows do not count the dropped bytes (nor
  * do grep's -b offsets); in->skipped does.  input_open does not map a file
  * with holes (input_has_hole). */
 void input_zap_nul(struct input *in, bool skip_zero_reads);
+
+/* With a read() chunk smaller than grep's (a test setting): where the
+ * read of grep's buffer size holding the n NUL bytes just read at file
+ * position `at` ends, when grep would drop it (read after the input became
+ * binary, and all NUL, by pread()), so that the caller drops the rest of
+ * it too; else 0.  Small reads never span two of grep's (next_read); a
+ * read of a pipe, whose reads are whatever it gives, is kept. */
+uint64_t input_grep_drops(const struct input *in, uint64_t at, size_t n);
 
 /* True when `in` and the file descriptor `fd` name the same regular file
  * (same st_dev and st_ino; grep's "input file is also the output" check). */

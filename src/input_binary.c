@@ -29,6 +29,34 @@ static bool pread_has_nul(const struct input *in, uint64_t from, uint64_t to)
 	return false;
 }
 
+/* Whether file offsets [from, to) are all NUL, by pread() (false on an
+ * error or a file that ends sooner). */
+static bool pread_all_nul(const struct input *in, uint64_t from, uint64_t to)
+{
+	static const char zero[4096];
+	char buf[4096];
+	while (from < to) {
+		size_t want = to - from < sizeof buf ? (size_t)(to - from) : sizeof buf;
+		ssize_t got = pread(in->fd, buf, want, (off_t)from);
+		if (got <= 0 || memcmp(buf, zero, (size_t)got) != 0)
+			return false;
+		from += (uint64_t)got;
+	}
+	return true;
+}
+
+uint64_t input_grep_drops(const struct input *in, uint64_t at, size_t n)
+{
+	if (!in->is_regular)
+		return 0;
+	uint64_t g = INPUT_GREP_BUFFER, b = in->start + (at - in->start) / g * g;
+	uint64_t from = b > in->first_read ? b : in->first_read;
+	uint64_t end = in->limit ? in->start + in->limit : in->size_at_open, to = b + g < end ? b + g : end;
+	if (from < in->zap_from || at + n > to)
+		return 0;
+	return pread_all_nul(in, from, to) ? to : 0;
+}
+
 bool input_head_has_nul(const struct input *in, size_t n)
 {
 	size_t done = 0;

@@ -128,6 +128,10 @@ static int qualify_cb(const ac_match *am, void *ctx)
 	 * more than max_len past the best start (they start after it). */
 	if (q->found && (e > q->line_end || am->end - q->vstart > q->m->max_len))
 		return 1;
+	/* nor can one that would not replace the best (its checks, grep's
+	 * retries above all, cost time) */
+	if (q->found && (s > q->start || (s == q->start && e <= q->end)))
+		return 0;
 	if (!qualifies(q, s, e))
 		return 0;
 	/* a non-empty match at s ends by s + max_len: look no further */
@@ -136,19 +140,16 @@ static int qualify_cb(const ac_match *am, void *ctx)
 		return 0;
 	if (e > s && q->shrink && !tried_by_grep(q, am->start, am->end))
 		return 0;
-	if (!q->found || s < q->start || (s == q->start && e > q->end)) {
-		q->start = s;
-		q->end = e;
-		q->vstart = am->start;
-		if (!q->found) {
-			const char *nl = memchr(q->buf + e, q->m->opt.eol, q->len - e);
-			q->line_end = nl ? (size_t)(nl - q->buf) : q->len;
-		}
-		q->found = true;
-		if (!q->exact || q->m->opt.line)
-			return 1; /* any qualifying match selects the line */
+	q->start = s;
+	q->end = e;
+	q->vstart = am->start;
+	if (!q->found) {
+		const char *nl = memchr(q->buf + e, q->m->opt.eol, q->len - e);
+		q->line_end = nl ? (size_t)(nl - q->buf) : q->len;
 	}
-	return 0;
+	q->found = true;
+	/* any qualifying match selects the line */
+	return !q->exact || q->m->opt.line;
 }
 
 /* The start of the line holding buf[p]. */

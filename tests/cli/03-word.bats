@@ -194,3 +194,20 @@ load helpers
 	LC_ALL=C.UTF-8 same_as_grep -w -o -e '' -e $'\377' commas
 	LC_ALL=C.UTF-8 same_as_grep -w -c -e '' -e $'\377' commas
 }
+
+@test "word: grep's shorter retries are not worked out for matches that lose" {
+	# grep's regex-matcher rules (an invalid UTF-8 pattern) with -o from
+	# inside a line: each match that could not beat the best candidate
+	# went through grep's retries, cubic in the matches at one start
+	# (13.6 s with 400 patterns "a", "a a", ...; grep 0.13 s): found by
+	# fuzz_matcher's timeouts
+	awk 'BEGIN { for (k = 1; k <= 400; k++) { p = "a"; for (i = 1; i < k; i++) p = p " a"; print p }
+		printf "\377\n" }' >pats
+	awk 'BEGIN { printf "a;a"; for (i = 1; i < 400; i++) printf " a"; printf "\n" }' >line
+	local s=0
+	LC_ALL=C.UTF-8 timeout 5 "$ACGREP" -F -w -o -f pats line >"$OUTD/a.out" || s=$?
+	assert_equal "$s" 0
+	LC_ALL=C.UTF-8 same_as_grep -w -o -f pats line
+	LC_ALL=C.UTF-8 same_as_grep -w --color=always -f pats line
+	LC_ALL=C.UTF-8 same_as_grep -w -o -i -f pats line
+}

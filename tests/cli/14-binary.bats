@@ -329,3 +329,29 @@ bin_setup() {
 		done
 	done
 }
+
+# Reads smaller than grep's 96 KiB (--buffer-size, a test setting) drop
+# only what grep's reads would: a small read of only NULs inside one of
+# grep's that holds more is kept, its NULs ending lines; one inside a read
+# of grep's of only NULs goes, and the partial line before it goes on
+# after it.
+@test "binary: small reads drop only the NULs grep's reads drop" {
+	printf 'a\n=a\0\0a' >small
+	{
+		printf 'a\n\0\n'
+		head -c 98297 /dev/zero | tr '\0' x
+		printf '\n=a'
+		head -c 98304 /dev/zero
+		printf 'a\n'
+	} >aligned
+	local extra opts
+	for extra in "--threads=1 --no-mmap --buffer-size=1" "--threads=1 --no-mmap --buffer-size=7" \
+		"--threads=3 --segment-size=7 --buffer-size=5" "--threads=2 --segment-size=4096 --buffer-size=5"; do
+		for opts in -c "-c -v" "-c -x"; do
+			# shellcheck disable=SC2086
+			in_both_locales same_as_grep_with "$extra" $opts a small || return 1
+			# shellcheck disable=SC2086
+			same_as_grep_with "$extra" $opts a aligned || return 1
+		done
+	done
+}

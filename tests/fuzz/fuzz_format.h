@@ -19,7 +19,7 @@ enum fuzz_option_bits {
 	FUZZ_NULL_DATA = 1 << 3,      /* -z: lines end with NUL */
 	FUZZ_NUL_ENDS_LINES = 1 << 4, /* a binary file: NUL also ends lines for -x */
 	FUZZ_KWSET = 1 << 5,          /* grep's kwset -w rules, else its regex matcher's */
-	FUZZ_UTF8 = 1 << 6,           /* a UTF-8 locale (ignored with -i) */
+	FUZZ_UTF8 = 1 << 6,           /* a UTF-8 locale */
 	FUZZ_THREADS = 1 << 7,        /* compile on two threads */
 };
 

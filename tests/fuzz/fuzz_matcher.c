@@ -16,7 +16,7 @@
  *
  * Input layout (fuzz_format.h has the bits):
  *   byte 0  options: -i -w -x -z, NUL ends lines, grep's kwset -w rules
- *           (else its regex-matcher rules), UTF-8 (not with -i), 2 threads
+ *           (else its regex-matcher rules), UTF-8, 2 threads
  *   byte 1  generated patterns: substrings of the text, prefixes and
  *           suffixes of the listed patterns; substring length and stride
  *   byte 2-3  length of the pattern section (10 bits); a seed (6 bits)
@@ -101,7 +101,7 @@ static bool decode(struct fuzz_case *fc, const uint8_t *data, size_t size)
 		.ignore_case = icase,
 		.word = word,
 		.line = line,
-		.utf8 = (o & FUZZ_UTF8) && !icase, /* UTF-8 -i is not fuzzed */
+		.utf8 = o & FUZZ_UTF8,
 		.eol = eol,
 		.nul_ends_lines = eol == '\n' && (o & FUZZ_NUL_ENDS_LINES),
 		.word_ignores_before_from = word && !line && kwset,
@@ -439,7 +439,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
-	/* -w in UTF-8 decodes with mbrtowc; -i in UTF-8 is not fuzzed */
+	/* -w and -i in UTF-8 decode with mbrtowc, and -i folds with towupper */
 	setlocale(LC_ALL, "C.UTF-8");
 	return 0;
 }

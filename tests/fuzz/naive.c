@@ -2,13 +2,16 @@
  *
  * Owns: the table of matches per text position (every pattern compared
  * byte by byte, through a sorted list so that thousands of generated
- * patterns stay affordable) and grep -F's selection rules over it; see
- * naive.h for what it answers and where it declines to.
+ * patterns stay affordable; for -i in UTF-8 every pattern tried at every
+ * character, compared upper-cased) and grep -F's selection rules over it;
+ * see naive.h for what it answers and where it declines to.
  */
 #include "naive.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <wchar.h>
+#include <wctype.h>
 
 static uint8_t fold_byte(uint8_t c, bool fold)
 {
@@ -56,10 +59,152 @@ static bool in_range(const struct canon *sorted, size_t lo, size_t hi, const uin
 	return false;
 }
 
+/* Appends len to nv->lens (*count of *cap); false when out of memory. */
+static bool push_len(struct naive *nv, size_t *cap, size_t *count, uint32_t len)
+{
+	if (*count == *cap) {
+		uint32_t *nl = realloc(nv->lens, 2 * *cap * sizeof *nl);
+		if (!nl)
+			return false;
+		nv->lens = nl;
+		*cap *= 2;
+	}
+	nv->lens[(*count)++] = len;
+	return true;
+}
+
+/* ---- -i in UTF-8 ---- */
+
+#define NOT_A_CHAR 0x80000000u /* or-ed with a byte that is no character */
+#define DFA_NARROW(c) ((c) >= 0x1C80 && (c) <= 0x1C88) /* fold_utf8.h */
+/* Work the fold oracle may do (patterns times positions) before declining */
+#define FOLD_MAX_WORK (1u << 20)
+
+/* s[i..n)'s first character as mbrtowc decodes it (a byte that is none
+ * is a character of its own, NOT_A_CHAR | byte); returns its length. */
+static size_t char_at(const uint8_t *s, size_t n, size_t i, uint32_t *c)
+{
+	mbstate_t st;
+	memset(&st, 0, sizeof st);
+	wchar_t w;
+	size_t r = mbrtowc(&w, (const char *)s + i, n - i, &st);
+	if (r == (size_t)-1 || r == (size_t)-2) {
+		*c = NOT_A_CHAR | s[i];
+		return 1;
+	}
+	*c = (uint32_t)w;
+	return r ? r : 1;
+}
+
+/* A decoded string: each character, its upper case, its byte length. */
+struct chars {
+	uint32_t *c, *up;
+	uint8_t *len;
+	size_t n;
+};
+
+static bool decode_chars(const uint8_t *s, size_t n, struct chars *out)
+{
+	*out = (struct chars){ .c = malloc((n + 1) * sizeof *out->c), .up = malloc((n + 1) * sizeof *out->up),
+			       .len = malloc(n + 1) };
+	if (!out->c || !out->up || !out->len)
+		return false;
+	for (size_t i = 0; i < n; out->n++) {
+		uint32_t c;
+		size_t l = char_at(s, n, i, &c);
+		out->c[out->n] = c;
+		out->up[out->n] = c & NOT_A_CHAR ? c : (uint32_t)towupper((wint_t)c);
+		out->len[out->n] = (uint8_t)l;
+		i += l;
+	}
+	return true;
+}
+
+static void free_chars(struct chars *x)
+{
+	free(x->c);
+	free(x->up);
+	free(x->len);
+}
+
+static int len_desc(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+	return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* The table for -i in UTF-8 (grep's regex matcher: characters equal, or
+ * both characters with the same towupper), or nv->unknown where the
+ * oracle is not grep (see naive.h) or the work is too much.  Returns
+ * false when out of memory. */
+static bool init_fold(struct naive *nv, const struct pattern *patterns, size_t n)
+{
+	struct chars t = { 0 }, *p = calloc(n ? n : 1, sizeof *p);
+	size_t *at = malloc((nv->text_len + 1) * sizeof *at); /* text char k's offset */
+	uint32_t *found = malloc((n ? n : 1) * sizeof *found);
+	bool ok = p && at && found && decode_chars(nv->text, nv->text_len, &t);
+	if (ok && (uint64_t)n * (t.n + 1) > FOLD_MAX_WORK)
+		nv->unknown = true;
+	for (size_t k = 0; ok && !nv->unknown && k < t.n; k++)
+		nv->unknown = DFA_NARROW(t.c[k]);
+	for (size_t i = 0; ok && !nv->unknown && i < n; i++) {
+		ok = decode_chars((const uint8_t *)patterns[i].bytes, patterns[i].len, &p[i]);
+		for (size_t k = 0; ok && k < p[i].n; k++)
+			nv->unknown = nv->unknown || (p[i].c[k] & NOT_A_CHAR);
+	}
+	size_t cap = 256, count = 0;
+	nv->first = malloc((nv->text_len + 2) * sizeof *nv->first);
+	nv->lens = malloc(cap * sizeof *nv->lens);
+	nv->starts = calloc(nv->text_len + 1, 1);
+	ok = ok && nv->first && nv->lens && nv->starts;
+	for (size_t k = 0, off = 0; ok && k <= t.n; off += k < t.n ? t.len[k] : 0, k++) {
+		at[k] = off;
+		nv->starts[off] = 1;
+	}
+	for (size_t k = 0, a = 0; ok && !nv->unknown && a <= nv->text_len; a++) {
+		nv->first[a] = count;
+		if (a != at[k])
+			continue; /* inside a character: no match starts here */
+		size_t nf = 0;
+		for (size_t i = 0; i < n; i++) {
+			size_t j = 0;
+			while (j < p[i].n && k + j < t.n && t.c[k + j] != (uint8_t)nv->opt.eol &&
+			       (t.c[k + j] == p[i].c[j] ||
+				(!((t.c[k + j] | p[i].c[j]) & NOT_A_CHAR) && t.up[k + j] == p[i].up[j])))
+				j++;
+			if (j == p[i].n)
+				found[nf++] = (uint32_t)(at[k + j] - a);
+		}
+		qsort(found, nf, sizeof *found, len_desc);
+		for (size_t f = 0; f < nf; f++) {
+			if (f > 0 && found[f] == found[f - 1])
+				continue;
+			if (!(ok = push_len(nv, &cap, &count, found[f])))
+				break;
+		}
+		k++;
+	}
+	if (ok && !nv->unknown)
+		nv->first[nv->text_len + 1] = count;
+	free_chars(&t);
+	for (size_t i = 0; p && i < n; i++)
+		free_chars(&p[i]);
+	free(p);
+	free(at);
+	free(found);
+	if (!ok)
+		naive_free(nv);
+	return ok;
+}
+
+/* ---- the table ---- */
+
 bool naive_init(struct naive *nv, const struct pattern *patterns, size_t n, const uint8_t *text,
 		size_t text_len, const struct naive_options *opt)
 {
 	*nv = (struct naive){ .opt = *opt, .text = text, .text_len = text_len };
+	if (opt->fold && opt->utf8)
+		return init_fold(nv, patterns, n);
 	size_t bytes = 1;
 	for (size_t i = 0; i < n; i++)
 		bytes += patterns[i].len;
@@ -98,16 +243,8 @@ bool naive_init(struct naive *nv, const struct pattern *patterns, size_t n, cons
 			if (len_of[k] > text_len - a ||
 			    !in_range(sorted, lo[k], hi[k], text + a, opt->fold))
 				continue;
-			if (count == cap) {
-				cap *= 2;
-				uint32_t *nl = realloc(nv->lens, cap * sizeof *nl);
-				if (!nl) {
-					ok = false;
-					break;
-				}
-				nv->lens = nl;
-			}
-			nv->lens[count++] = (uint32_t)len_of[k];
+			if (!(ok = push_len(nv, &cap, &count, (uint32_t)len_of[k])))
+				break;
 		}
 	}
 	if (ok)
@@ -126,8 +263,10 @@ void naive_free(struct naive *nv)
 {
 	free(nv->first);
 	free(nv->lens);
+	free(nv->starts);
 	nv->first = NULL;
 	nv->lens = NULL;
+	nv->starts = NULL;
 }
 
 /* grep's word constituents in a single-byte locale: [A-Za-z0-9_]. */
@@ -148,7 +287,7 @@ enum naive_answer naive_find(const struct naive *nv, size_t base, size_t len, si
 	const uint8_t *w = nv->text + base;
 	const struct naive_options *o = &nv->opt;
 	bool word = o->word && !o->line;
-	if (word && o->utf8)
+	if (nv->unknown || (word && o->utf8) || (nv->starts && !nv->starts[base + from]))
 		return NAIVE_UNKNOWN;
 	if (word && exact && o->word_regex_rules && from > 0 && w[from - 1] != (uint8_t)o->eol)
 		return NAIVE_UNKNOWN; /* grep's shorter retries from inside a line */
