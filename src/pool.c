@@ -5,11 +5,12 @@
  * the walk met them.  A worker claims the oldest unopened job, opens it
  * (run_open) and, for a large regular file, cuts it at line ends into
  * segments; every segment, of any job, is then free for any worker, the
- * oldest first.  The main thread walks, queues and commits: for the job at
- * the head of the queue it writes each segment's held output, marks the
- * segment as the head (whose worker then writes to stdout itself), waits
- * for it, and folds the segment results into one search_result for
- * run_report_result.
+ * oldest first.  The main thread walks, queues and commits (pool_commit.c):
+ * for the job at the head of the queue it writes each segment's held
+ * output, marks the segment as the head (whose worker then writes to
+ * stdout itself), waits for it, and folds the segment results into one
+ * search_result for run_report_result.  This file has the workers, the
+ * queue and the functions of pool.h; pool_internal.h what both share.
  *
  * A segment's search knows nothing of the segments before it, which is
  * exact while nothing carries over a line end (pool_can_split) and no NUL
@@ -23,78 +24,13 @@
  * thread reads it.
  */
 #include "pool.h"
+#include "pool_internal.h"
 
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-#define POOL_RING 256
-
-enum seg_state { SEG_FREE, SEG_RUNNING, SEG_DONE };
-
-struct segment {
-	uint64_t lo, hi;        /* file offsets; a job of one segment uses the
-				   whole input instead */
-	enum seg_state state;
-	bool head;              /* being committed: its worker writes to stdout */
-	char *out;              /* output held until it is the head */
-	size_t out_len, out_cap;
-	struct search_result res;
-};
-
-enum job_state { JOB_QUEUED, JOB_OPENING, JOB_READY };
-
-struct job {
-	char *path;
-	bool command_line;
-	int walk_err;           /* non-zero: a walk error to report, no input */
-	enum job_state state;
-	enum open_outcome outcome;
-	int err;
-	struct input whole;     /* open while the job's segments run */
-	struct segment *segs;   /* n_segs of them; &one when not split */
-	struct segment one;
-	size_t n_segs, next_seg;
-	atomic_bool cancel;     /* later segments are not wanted */
-};
-
-struct pool {
-	struct run *run;
-	/* What a new worker's searcher starts from: the run's at pool_new.  A
-	 * worker may start one while the main thread writes the run's own
-	 * (searcher.used, in report_job and search_rest_binary). */
-	struct searcher searcher;
-	pthread_mutex_t mu;
-	pthread_cond_t work_cv;   /* idle workers: a job or segment to claim, or closing */
-	pthread_cond_t commit_cv; /* the committer: `awaited` is ready or done */
-	pthread_cond_t turn_cv;   /* workers waiting for their turn: a head, room
-				     in the budget, a cancel, a commit */
-	const void *awaited;      /* the job or segment the committer sleeps on */
-	unsigned idle_workers, turn_waiters;
-	unsigned busy;            /* workers holding a claimed job or segment */
-	size_t free_segs;         /* segments of opened jobs not yet claimed */
-	struct job ring[POOL_RING];
-	size_t head, claimed, tail; /* counters: commit, open, add (mod POOL_RING) */
-	pthread_t threads[MAX_THREADS];
-	unsigned n_threads, started;
-	bool closing;
-	bool split;
-	uint64_t segment_size;
-	size_t last_stdin;      /* 1 + the counter of the last "-" job queued, or 0 */
-	size_t buffered;        /* bytes held in segments' out buffers */
-	size_t budget;          /* most bytes held before workers wait their turn */
-	bool used;              /* searcher.used after the committed jobs */
-};
-
-struct worker {
-	struct pool *pool;
-	struct printer pr;
-	struct searcher searcher;
-	struct job *job;
-	struct segment *seg;
-};
 
 bool pool_usable(const struct config *cfg, unsigned threads)
 {
@@ -107,37 +43,10 @@ bool pool_can_split(const struct config *cfg)
 	       cfg->io != IO_MMAP;
 }
 
-static struct job *job_at(struct pool *p, size_t k)
-{
-	return &p->ring[k % POOL_RING];
-}
-
-/* Waking only the thread that waits for this change: one wake-up per file
- * is a system call and a context switch, a third of a small file's cost.
- * All four are called with the lock held. */
-static void wake_committer(struct pool *p, const void *what)
-{
-	if (p->awaited == what)
-		pthread_cond_signal(&p->commit_cv);
-}
-
-static void await_committer(struct pool *p, const void *what)
-{
-	p->awaited = what;
-	pthread_cond_wait(&p->commit_cv, &p->mu);
-	p->awaited = NULL;
-}
-
-static void wake_turns(struct pool *p)
-{
-	if (p->turn_waiters)
-		pthread_cond_broadcast(&p->turn_cv);
-}
-
 static void await_turn(struct pool *p)
 {
 	/* A turn comes only through commits: a committer sleeping on something
-	 * else (make_room's job far ahead) must commit the head now. */
+	 * else (pool_make_room's job far ahead) must commit the head now. */
 	if (p->awaited)
 		pthread_cond_signal(&p->commit_cv);
 	p->turn_waiters++;
@@ -436,232 +345,6 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
-/* ---- committer side (the main thread) ----------------------------------- */
-
-/* Writes segment sg's output in order through the run's printer: what it
- * holds, then (as the head, after a flush) what its worker writes itself;
- * returns when the segment is done. */
-static void commit_segment(struct pool *p, struct segment *sg)
-{
-	struct printer *pr = &p->run->pr;
-	pthread_mutex_lock(&p->mu);
-	for (;;) {
-		if (sg->out_len > 0) { /* copy held bytes outside the lock */
-			char *out = sg->out;
-			size_t len = sg->out_len;
-			sg->out = NULL;
-			sg->out_len = sg->out_cap = 0;
-			p->buffered -= len;
-			wake_turns(p);
-			pthread_mutex_unlock(&p->mu);
-			printer_append(pr, out, len);
-			free(out);
-			pthread_mutex_lock(&p->mu);
-			continue;
-		}
-		if (sg->state == SEG_DONE)
-			break;
-		if (!sg->head) { /* the worker writes to stdout from now on */
-			if (pr->len > 0) {
-				pthread_mutex_unlock(&p->mu);
-				printer_flush(pr);
-				pthread_mutex_lock(&p->mu);
-				continue;
-			}
-			sg->head = true;
-			wake_turns(p);
-		}
-		await_committer(p, sg);
-	}
-	pthread_mutex_unlock(&p->mu);
-}
-
-/* Drops the segments after `keep`: no more claims, running ones cancelled
- * and waited for, held output freed. */
-static void drop_segments(struct pool *p, struct job *j, size_t keep)
-{
-	pthread_mutex_lock(&p->mu);
-	atomic_store(&j->cancel, true);
-	wake_turns(p); /* sinks waiting for their turn give up */
-	if (j->next_seg < j->n_segs) {
-		p->free_segs -= j->n_segs - j->next_seg;
-		j->next_seg = j->n_segs;
-	}
-	for (size_t k = keep; k < j->n_segs; k++) {
-		struct segment *sg = &j->segs[k];
-		while (sg->state == SEG_RUNNING)
-			await_committer(p, sg);
-		p->buffered -= sg->out_len;
-		free(sg->out);
-		sg->out = NULL;
-		sg->out_len = 0;
-	}
-	wake_turns(p);
-	pthread_mutex_unlock(&p->mu);
-}
-
-/* Adds segment result r to the file's result t: what run_report_result and
- * the group separators need (the stop decisions read each segment's own). */
-static void fold_result(struct search_result *t, const struct search_result *r)
-{
-	t->selected = r->without_match ? 0 : t->selected + r->selected;
-	t->binary_matched |= r->binary_matched;
-	if (r->read_error && !t->read_error) {
-		t->read_error = true;
-		t->read_errno = r->read_errno;
-		t->read_why = r->read_why;
-	}
-	t->truncated |= r->truncated;
-	t->used |= r->used;
-}
-
-/* The rest of a split file from file offset `lo` on, up to where the file
- * ends when it is read (it may have grown since it was split), searched on
- * this thread: after the last segment, or as binary from its first byte
- * after a segment turned the file binary. */
-static void search_rest(struct pool *p, struct job *j, uint64_t lo, bool binary, const char *name,
-			struct search_result *total)
-{
-	struct run *r = p->run;
-	struct input_options io = run_input_options(r->cfg);
-	struct input in;
-	struct search_result res;
-	if (input_open_range(&in, &j->whole, lo, INPUT_TO_END, &io) != 0)
-		return;
-	r->pr.show_name = run_shows_name(r->cfg, j->command_line);
-	search_input(&r->searcher, &in, name, binary, &res);
-	input_close(&in);
-	printer_flush(&r->pr);
-	fold_result(total, &res);
-}
-
-/* Forgets job j, opened and READY, once the run is over (-q found a line,
- * or stdout failed): its search is cancelled and waited for, nothing of it
- * is reported. */
-static void discard_job(struct pool *p, struct job *j)
-{
-	if (j->walk_err || j->outcome != OPEN_SEARCH)
-		return;
-	drop_segments(p, j, 0);
-	if (j->n_segs > 1) {
-		input_close(&j->whole);
-		free(j->segs);
-	}
-}
-
-/* Reports opened job j: its segments' output in order, then its result. */
-static void report_job(struct pool *p, struct job *j)
-{
-	struct run *r = p->run;
-	const char *name = run_display_name(r->cfg, j->path);
-	if (j->walk_err) {
-		run_walk_error(j->path, j->walk_err, r);
-		return;
-	}
-	if (j->outcome != OPEN_SEARCH) {
-		run_report_open(r, name, j->command_line, j->outcome, j->err);
-		return;
-	}
-	struct search_result total = { .stop_offset = UINT64_MAX };
-	size_t k = 0;
-	for (; k < j->n_segs; k++) {
-		commit_segment(p, &j->segs[k]);
-		const struct search_result *res = &j->segs[k].res;
-		fold_result(&total, res);
-		if (res->done || res->read_error || res->truncated || res->binary)
-			break;
-	}
-	if (k + 1 < j->n_segs)
-		drop_segments(p, j, k + 1);
-	if (k == j->n_segs && j->n_segs > 1) {
-		search_rest(p, j, j->segs[k - 1].hi, false, name, &total);
-	} else if (j->n_segs > 1) {
-		const struct search_result *res = &j->segs[k].res;
-		if (res->binary && !res->done && !res->without_match && !res->read_error && !res->truncated)
-			search_rest(p, j, j->segs[k].hi, true, name, &total);
-	}
-	if (j->n_segs > 1) {
-		input_close(&j->whole);
-		free(j->segs);
-	}
-	r->pr.name = name;
-	r->pr.show_name = run_shows_name(r->cfg, j->command_line);
-	r->searcher.used |= total.used;
-	pthread_mutex_lock(&p->mu);
-	p->used = r->searcher.used;
-	pthread_mutex_unlock(&p->mu);
-	run_report_result(r, name, &total);
-}
-
-/* Commits the job at the head of the queue (waiting for it), or discards
- * it once the run is over, and frees it. */
-static void commit_head(struct pool *p)
-{
-	struct job *j = job_at(p, p->head);
-	bool over = p->run->stop;
-	pthread_mutex_lock(&p->mu);
-	if (over && j->state == JOB_QUEUED) {
-		/* unclaimed, so claims stand at it (they go in order): never open it */
-		p->claimed++;
-		j->state = JOB_READY;
-		j->outcome = OPEN_SKIP;
-	}
-	while (j->state != JOB_READY)
-		await_committer(p, j);
-	pthread_mutex_unlock(&p->mu);
-	if (over)
-		discard_job(p, j);
-	else
-		report_job(p, j);
-	free(j->path);
-	pthread_mutex_lock(&p->mu);
-	memset(j, 0, sizeof *j);
-	p->head++;
-	/* A walk error is committed without being claimed: no worker may
-	 * claim its slot afterwards, emptied or reused by a later add. */
-	if (p->claimed < p->head)
-		p->claimed = p->head;
-	wake_turns(p); /* output_before waits for the head */
-	pthread_mutex_unlock(&p->mu);
-}
-
-/* Under the lock: whether job k is opened and every segment of it done. */
-static bool job_finished(struct pool *p, size_t k)
-{
-	struct job *j = job_at(p, k);
-	bool done = k < p->tail && j->state == JOB_READY;
-	for (size_t i = 0; done && i < j->n_segs; i++)
-		done = j->segs[i].state == SEG_DONE;
-	return done;
-}
-
-/* Whether the head job is finished, so committing it will not wait. */
-static bool head_finished(struct pool *p)
-{
-	pthread_mutex_lock(&p->mu);
-	bool done = p->head < p->tail && job_finished(p, p->head);
-	pthread_mutex_unlock(&p->mu);
-	return done;
-}
-
-/* The queue is full: sleeps until the job a quarter of the ring ahead is
- * finished, then commits every finished job at the head (one wake-up for
- * many small files, not one each), or waits for the head itself.  A worker
- * waiting for its turn cuts the sleep short: its job can finish only after
- * the jobs before it are committed. */
-static void make_room(struct pool *p)
-{
-	size_t ahead = p->head + POOL_RING / 4;
-	pthread_mutex_lock(&p->mu);
-	while (!job_finished(p, ahead) && p->turn_waiters == 0)
-		await_committer(p, job_at(p, ahead));
-	pthread_mutex_unlock(&p->mu);
-	if (!head_finished(p))
-		commit_head(p);
-	while (head_finished(p))
-		commit_head(p);
-}
-
 struct pool *pool_new(struct run *r, unsigned threads, uint64_t segment_size)
 {
 	struct pool *p = calloc(1, sizeof *p);
@@ -686,7 +369,7 @@ struct pool *pool_new(struct run *r, unsigned threads, uint64_t segment_size)
 static bool add_job(struct pool *p, const char *path, bool command_line, int walk_err)
 {
 	while (p->tail - p->head == POOL_RING)
-		make_room(p);
+		pool_make_room(p);
 	char *copy = strdup(path);
 	if (!copy)
 		return false;
@@ -700,8 +383,8 @@ static bool add_job(struct pool *p, const char *path, bool command_line, int wal
 	if (!walk_err)
 		offer_work(p);
 	pthread_mutex_unlock(&p->mu);
-	while (head_finished(p))
-		commit_head(p);
+	while (pool_head_finished(p))
+		pool_commit_head(p);
 	return true;
 }
 
@@ -722,7 +405,7 @@ int pool_add_path(const char *path, bool command_line, void *ctx)
 		return run_search_path(path, command_line, p->run);
 	if (strcmp(path, "-") == 0) { /* one reader of stdin at a time, in order */
 		while (p->head < p->last_stdin)
-			commit_head(p);
+			pool_commit_head(p);
 		p->last_stdin = p->tail + 1;
 	}
 	if (!add_job(p, path, command_line, 0))
@@ -740,7 +423,7 @@ void pool_walk_error(const char *path, int err, void *ctx)
 void pool_finish(struct pool *p)
 {
 	while (p->head < p->tail)
-		commit_head(p);
+		pool_commit_head(p);
 	pthread_mutex_lock(&p->mu);
 	p->closing = true;
 	pthread_cond_broadcast(&p->work_cv);

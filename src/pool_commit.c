@@ -1,0 +1,237 @@
+/* pool_commit.c - the pool's committer (see pool.h, pool_internal.h): on
+ * the main thread, between walk steps and at the end, the job at the head
+ * of the queue has its segments' held output written in order (each then
+ * marked as the head, whose worker writes to stdout itself), its results
+ * folded into one search_result for run_report_result, what is left of a
+ * split file after its segments searched here (a binary rest, or the
+ * window holding the end at open and what was appended since), and is
+ * freed; once the run is over, queued jobs are discarded unreported.
+ */
+#include "pool_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Writes segment sg's output in order through the run's printer: what it
+ * holds, then (as the head, after a flush) what its worker writes itself;
+ * returns when the segment is done. */
+static void commit_segment(struct pool *p, struct segment *sg)
+{
+	struct printer *pr = &p->run->pr;
+	pthread_mutex_lock(&p->mu);
+	for (;;) {
+		if (sg->out_len > 0) { /* copy held bytes outside the lock */
+			char *out = sg->out;
+			size_t len = sg->out_len;
+			sg->out = NULL;
+			sg->out_len = sg->out_cap = 0;
+			p->buffered -= len;
+			wake_turns(p);
+			pthread_mutex_unlock(&p->mu);
+			printer_append(pr, out, len);
+			free(out);
+			pthread_mutex_lock(&p->mu);
+			continue;
+		}
+		if (sg->state == SEG_DONE)
+			break;
+		if (!sg->head) { /* the worker writes to stdout from now on */
+			if (pr->len > 0) {
+				pthread_mutex_unlock(&p->mu);
+				printer_flush(pr);
+				pthread_mutex_lock(&p->mu);
+				continue;
+			}
+			sg->head = true;
+			wake_turns(p);
+		}
+		await_committer(p, sg);
+	}
+	pthread_mutex_unlock(&p->mu);
+}
+
+/* Drops the segments after `keep`: no more claims, running ones cancelled
+ * and waited for, held output freed. */
+static void drop_segments(struct pool *p, struct job *j, size_t keep)
+{
+	pthread_mutex_lock(&p->mu);
+	atomic_store(&j->cancel, true);
+	wake_turns(p); /* sinks waiting for their turn give up */
+	if (j->next_seg < j->n_segs) {
+		p->free_segs -= j->n_segs - j->next_seg;
+		j->next_seg = j->n_segs;
+	}
+	for (size_t k = keep; k < j->n_segs; k++) {
+		struct segment *sg = &j->segs[k];
+		while (sg->state == SEG_RUNNING)
+			await_committer(p, sg);
+		p->buffered -= sg->out_len;
+		free(sg->out);
+		sg->out = NULL;
+		sg->out_len = 0;
+	}
+	wake_turns(p);
+	pthread_mutex_unlock(&p->mu);
+}
+
+/* Adds segment result r to the file's result t: what run_report_result and
+ * the group separators need (the stop decisions read each segment's own). */
+static void fold_result(struct search_result *t, const struct search_result *r)
+{
+	t->selected = r->without_match ? 0 : t->selected + r->selected;
+	t->binary_matched |= r->binary_matched;
+	if (r->read_error && !t->read_error) {
+		t->read_error = true;
+		t->read_errno = r->read_errno;
+		t->read_why = r->read_why;
+	}
+	t->truncated |= r->truncated;
+	t->used |= r->used;
+}
+
+/* The rest of a split file from file offset `lo` on, up to where the file
+ * ends when it is read (it may have grown since it was split), searched on
+ * this thread: after the last segment, or as binary from its first byte
+ * after a segment turned the file binary. */
+static void search_rest(struct pool *p, struct job *j, uint64_t lo, bool binary, const char *name,
+			struct search_result *total)
+{
+	struct run *r = p->run;
+	struct input_options io = run_input_options(r->cfg);
+	struct input in;
+	struct search_result res;
+	if (input_open_range(&in, &j->whole, lo, INPUT_TO_END, &io) != 0)
+		return;
+	r->pr.show_name = run_shows_name(r->cfg, j->command_line);
+	search_input(&r->searcher, &in, name, binary, &res);
+	input_close(&in);
+	printer_flush(&r->pr);
+	fold_result(total, &res);
+}
+
+/* Forgets job j, opened and READY, once the run is over (-q found a line,
+ * or stdout failed): its search is cancelled and waited for, nothing of it
+ * is reported. */
+static void discard_job(struct pool *p, struct job *j)
+{
+	if (j->walk_err || j->outcome != OPEN_SEARCH)
+		return;
+	drop_segments(p, j, 0);
+	if (j->n_segs > 1) {
+		input_close(&j->whole);
+		free(j->segs);
+	}
+}
+
+/* Reports opened job j: its segments' output in order, then its result. */
+static void report_job(struct pool *p, struct job *j)
+{
+	struct run *r = p->run;
+	const char *name = run_display_name(r->cfg, j->path);
+	if (j->walk_err) {
+		run_walk_error(j->path, j->walk_err, r);
+		return;
+	}
+	if (j->outcome != OPEN_SEARCH) {
+		run_report_open(r, name, j->command_line, j->outcome, j->err);
+		return;
+	}
+	struct search_result total = { .stop_offset = UINT64_MAX };
+	size_t k = 0;
+	for (; k < j->n_segs; k++) {
+		commit_segment(p, &j->segs[k]);
+		const struct search_result *res = &j->segs[k].res;
+		fold_result(&total, res);
+		if (res->done || res->read_error || res->truncated || res->binary)
+			break;
+	}
+	if (k + 1 < j->n_segs)
+		drop_segments(p, j, k + 1);
+	if (k == j->n_segs && j->n_segs > 1) {
+		search_rest(p, j, j->segs[k - 1].hi, false, name, &total);
+	} else if (j->n_segs > 1) {
+		const struct search_result *res = &j->segs[k].res;
+		if (res->binary && !res->done && !res->without_match && !res->read_error && !res->truncated)
+			search_rest(p, j, j->segs[k].hi, true, name, &total);
+	}
+	if (j->n_segs > 1) {
+		input_close(&j->whole);
+		free(j->segs);
+	}
+	r->pr.name = name;
+	r->pr.show_name = run_shows_name(r->cfg, j->command_line);
+	r->searcher.used |= total.used;
+	pthread_mutex_lock(&p->mu);
+	p->used = r->searcher.used;
+	pthread_mutex_unlock(&p->mu);
+	run_report_result(r, name, &total);
+}
+
+/* Commits the job at the head of the queue (waiting for it), or discards
+ * it once the run is over, and frees it. */
+void pool_commit_head(struct pool *p)
+{
+	struct job *j = job_at(p, p->head);
+	bool over = p->run->stop;
+	pthread_mutex_lock(&p->mu);
+	if (over && j->state == JOB_QUEUED) {
+		/* unclaimed, so claims stand at it (they go in order): never open it */
+		p->claimed++;
+		j->state = JOB_READY;
+		j->outcome = OPEN_SKIP;
+	}
+	while (j->state != JOB_READY)
+		await_committer(p, j);
+	pthread_mutex_unlock(&p->mu);
+	if (over)
+		discard_job(p, j);
+	else
+		report_job(p, j);
+	free(j->path);
+	pthread_mutex_lock(&p->mu);
+	memset(j, 0, sizeof *j);
+	p->head++;
+	/* A walk error is committed without being claimed: no worker may
+	 * claim its slot afterwards, emptied or reused by a later add. */
+	if (p->claimed < p->head)
+		p->claimed = p->head;
+	wake_turns(p); /* output_before waits for the head */
+	pthread_mutex_unlock(&p->mu);
+}
+
+/* Under the lock: whether job k is opened and every segment of it done. */
+static bool job_finished(struct pool *p, size_t k)
+{
+	struct job *j = job_at(p, k);
+	bool done = k < p->tail && j->state == JOB_READY;
+	for (size_t i = 0; done && i < j->n_segs; i++)
+		done = j->segs[i].state == SEG_DONE;
+	return done;
+}
+
+/* Whether the head job is finished, so committing it will not wait. */
+bool pool_head_finished(struct pool *p)
+{
+	pthread_mutex_lock(&p->mu);
+	bool done = p->head < p->tail && job_finished(p, p->head);
+	pthread_mutex_unlock(&p->mu);
+	return done;
+}
+
+/* The queue is full: sleeps until the job a quarter of the ring ahead is
+ * finished, then commits every finished job at the head (one wake-up for
+ * many small files, not one each), or waits for the head itself.  A worker
+ * waiting for its turn cuts the sleep short: its job can finish only after
+ * the jobs before it are committed. */
+void pool_make_room(struct pool *p)
+{
+	size_t ahead = p->head + POOL_RING / 4;
+	pthread_mutex_lock(&p->mu);
+	while (!job_finished(p, ahead) && p->turn_waiters == 0)
+		await_committer(p, job_at(p, ahead));
+	pthread_mutex_unlock(&p->mu);
+	if (!pool_head_finished(p))
+		pool_commit_head(p);
+	while (pool_head_finished(p))
+		pool_commit_head(p);
+}
