@@ -572,7 +572,13 @@ void search_input(struct searcher *s, struct input *in, const char *name, bool b
 				without_match = true;
 				break;
 			}
+			/* grep drops its reads of only NULs from here on, joining
+			 * the lines around them: a mapping goes on with read() */
+			bool reread = in->mapped && !empty_line_selected(f) &&
+				      input_reread_from(in, w.offset) == 0;
 			start_binary(f, in);
+			if (reread)
+				continue;
 		}
 		f->buf = w.data - w.before;
 		f->start = w.before;

@@ -355,3 +355,16 @@ bin_setup() {
 		done
 	done
 }
+
+@test "binary: a read grep drops for being all NUL is dropped on every I/O path" {
+	# grep drops a 96 KiB read of only NULs once the file is binary, so
+	# "=a" and "a" around it are one line; a mapping goes on with read()
+	# from the window that turned the file binary (found by fuzz_cli)
+	python3 -c "import sys; B = 98304; sys.stdout.buffer.write(b'a\n\0\n' + b'x' * (B - 7) + b'\n=a' + b'\0' * B + b'a\n')" >big
+	local io
+	for io in --mmap --no-mmap '--mmap --threads=1' --threads=2; do
+		in_both_locales same_as_grep_with "$io" -c a big || return 1
+		same_as_grep_with "$io" -c -v x big || return 1
+		same_as_grep_with "$io" a big || return 1
+	done
+}
