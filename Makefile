@@ -49,9 +49,22 @@ ACFLAGS += $(if $(ZLIB_LIBS),-DACGREP_HAVE_ZLIB) $(if $(LZMA_LIBS),-DACGREP_HAVE
 	   $(if $(ZSTD_LIBS),-DACGREP_HAVE_ZSTD) $(if $(BZIP2_LIBS),-DACGREP_HAVE_BZIP2)
 LDLIBS += $(ZLIB_LIBS) $(LZMA_LIBS) $(ZSTD_LIBS) $(BZIP2_LIBS)
 
-SRC      := $(wildcard src/*.c)
-LIB_SRC  := $(filter-out src/main.c,$(SRC))
-LIB_OBJ  := $(LIB_SRC:src/%.c=$(O)/%.o)
+# Three layers, each seeing only the headers of those below it:
+# src/engine (the automaton, prefilters, SIMD kernels; a static library),
+# src/grep (grep's rules over files and output), src/cli (main, options).
+ENGINE_SRC := $(wildcard src/engine/*.c)
+GREP_SRC   := $(wildcard src/grep/*.c)
+CLI_SRC    := $(filter-out src/cli/main.c,$(wildcard src/cli/*.c))
+HDR        := $(wildcard src/*/*.h)
+INC_engine := -Isrc/engine
+INC_grep   := -Isrc/engine -Isrc/grep
+INC_cli    := -Isrc/engine -Isrc/grep -Isrc/cli
+INC_ALL    := $(INC_cli)
+ENGINE_OBJ := $(ENGINE_SRC:src/%.c=$(O)/%.o)
+ENGINE_LIB := $(O)/libacengine.a
+LIB_SRC  := $(ENGINE_SRC) $(GREP_SRC) $(CLI_SRC)
+# everything but main.o, the engine last as the library it is
+LIB_OBJ  := $(patsubst src/%.c,$(O)/%.o,$(GREP_SRC) $(CLI_SRC)) $(ENGINE_LIB)
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(O)/unit/%)
 
@@ -64,11 +77,23 @@ all: acgrep
 acgrep: $(O)/acgrep
 	cp $< $@.tmp && mv -f $@.tmp $@
 
-$(O)/acgrep: $(LIB_OBJ) $(O)/main.o
+$(O)/acgrep: $(LIB_OBJ) $(O)/cli/main.o
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(O)/%.o: src/%.c $(wildcard src/*.h) | $(O)
-	$(CC) $(ACFLAGS) $(CFLAGS) -c -o $@ $<
+$(ENGINE_LIB): $(ENGINE_OBJ)
+	rm -f $@ && $(AR) rcs $@ $^
+
+$(O)/engine/%.o: src/engine/%.c $(wildcard src/engine/*.h) | $(O)
+	@mkdir -p $(@D)
+	$(CC) $(ACFLAGS) $(CFLAGS) $(INC_engine) -c -o $@ $<
+
+$(O)/grep/%.o: src/grep/%.c $(wildcard src/engine/*.h src/grep/*.h) | $(O)
+	@mkdir -p $(@D)
+	$(CC) $(ACFLAGS) $(CFLAGS) $(INC_grep) -c -o $@ $<
+
+$(O)/cli/%.o: src/cli/%.c $(HDR) | $(O)
+	@mkdir -p $(@D)
+	$(CC) $(ACFLAGS) $(CFLAGS) $(INC_cli) -c -o $@ $<
 
 # --version's build description: `git describe` of a checkout, none elsewhere.
 # The stamp changes only when the description does, so help.o rebuilds then.
@@ -76,18 +101,18 @@ GIT_DESCRIBE := $(shell git -C $(CURDIR) describe --tags --always --dirty 2>/dev
 $(O)/describe.stamp: FORCE | $(O)
 	@echo '$(GIT_DESCRIBE)' >$@.tmp
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@
-$(O)/help.o: $(O)/describe.stamp
-$(O)/help.o: ACFLAGS += -DACGREP_BUILD_DESCRIBE='"$(GIT_DESCRIBE)"'
+$(O)/cli/help.o: $(O)/describe.stamp
+$(O)/cli/help.o: ACFLAGS += -DACGREP_BUILD_DESCRIBE='"$(GIT_DESCRIBE)"'
 .PHONY: FORCE
 FORCE:
 
 $(O)/unit/%: tests/unit/%.c $(LIB_OBJ) $(wildcard tests/unit/*.h) | $(O)
 	@mkdir -p $(O)/unit
-	$(CC) $(ACFLAGS) $(CFLAGS) -Isrc $(LDFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS)
+	$(CC) $(ACFLAGS) $(CFLAGS) $(INC_ALL) $(LDFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS)
 
 # ac_count: acgrep's engine alone, for scripts/perf/hyperscan.sh
 $(O)/ac_count: scripts/perf/ac_count.c scripts/perf/count_io.h $(LIB_OBJ) | $(O)
-	$(CC) $(ACFLAGS) $(CFLAGS) -Isrc $(LDFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS)
+	$(CC) $(ACFLAGS) $(CFLAGS) $(INC_ALL) $(LDFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS)
 $(O):
 	mkdir -p $(O)
 
@@ -316,7 +341,7 @@ clean:
 
 ## dist: acgrep-VERSION.tar.gz of the committed tree (HEAD): the same bytes
 ## every time for the same commit (git archive's times are the commit's; gzip -n)
-VERSION := $(shell sed -n 's/^\#define ACGREP_VERSION "\(.*\)"/\1/p' src/help.h)
+VERSION := $(shell sed -n 's/^\#define ACGREP_VERSION "\(.*\)"/\1/p' src/cli/help.h)
 dist:
 	git -C $(CURDIR) archive --format=tar --prefix=acgrep-$(VERSION)/ HEAD | gzip -n -9 >acgrep-$(VERSION).tar.gz
 	@echo "acgrep-$(VERSION).tar.gz $$(sha256sum <acgrep-$(VERSION).tar.gz | cut -c1-16)"
@@ -339,7 +364,7 @@ FUZZ_TARGETS := matcher patfile opts cli
 FUZZ_CFLAGS  ?= -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all \
 		-fno-sanitize-coverage=trace-cmp
 FUZZ_LIB_OBJ := $(LIB_SRC:src/%.c=$(FUZZ_DIR)/obj/%.o)
-FUZZ_HDR     := $(wildcard src/*.h tests/fuzz/*.h tests/unit/pattern_list.h)
+FUZZ_HDR     := $(HDR) $(wildcard tests/fuzz/*.h tests/unit/pattern_list.h)
 # per-target libFuzzer options
 FUZZ_ARGS_matcher := -max_len=4096
 FUZZ_ARGS_patfile := -max_len=8192
@@ -350,19 +375,19 @@ AS_LIB_MAIN  := -Dmain=acgrep_main -include tests/fuzz/acgrep_main.h
 
 .PHONY: fuzz fuzz-build fuzz-smoke fuzz-afl
 
-$(FUZZ_DIR)/obj/%.o: src/%.c $(wildcard src/*.h)
+$(FUZZ_DIR)/obj/%.o: src/%.c $(HDR)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(ACFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+	$(FUZZ_CC) $(ACFLAGS) $(FUZZ_CFLAGS) $(INC_ALL) -fsanitize=fuzzer-no-link -c -o $@ $<
 
-$(FUZZ_DIR)/obj/main_as_lib.o: src/main.c $(FUZZ_HDR)
+$(FUZZ_DIR)/obj/main_as_lib.o: src/cli/main.c $(FUZZ_HDR)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(ACFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link $(AS_LIB_MAIN) -c -o $@ $<
+	$(FUZZ_CC) $(ACFLAGS) $(FUZZ_CFLAGS) $(INC_ALL) -fsanitize=fuzzer-no-link $(AS_LIB_MAIN) -c -o $@ $<
 
 # The harness and its oracle get no coverage instrumentation: their
 # branches would steer the fuzzer instead of acgrep's.
 $(FUZZ_DIR)/harness/%.o: tests/fuzz/%.c $(FUZZ_HDR)
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(ACFLAGS) $(FUZZ_CFLAGS) -Isrc -Itests/unit -c -o $@ $<
+	$(FUZZ_CC) $(ACFLAGS) $(FUZZ_CFLAGS) $(INC_ALL) -Itests/unit -c -o $@ $<
 
 FUZZ_HARNESS_OBJ := $(patsubst tests/fuzz/%.c,$(FUZZ_DIR)/harness/%.o,$(wildcard tests/fuzz/fuzz_*.c tests/fuzz/naive.c))
 .SECONDARY: $(FUZZ_LIB_OBJ) $(FUZZ_HARNESS_OBJ) $(FUZZ_DIR)/obj/main_as_lib.o
@@ -370,13 +395,13 @@ FUZZ_HARNESS_OBJ := $(patsubst tests/fuzz/%.c,$(FUZZ_DIR)/harness/%.o,$(wildcard
 $(FUZZ_DIR)/fuzz_%: $(FUZZ_DIR)/harness/fuzz_%.o $(FUZZ_DIR)/harness/naive.o $(FUZZ_LIB_OBJ) $(FUZZ_DIR)/obj/main_as_lib.o
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer $(LDFLAGS) -o $@ $^ $(LDLIBS) -pthread
 
-$(O)/fuzz/main_as_lib.o: src/main.c $(FUZZ_HDR) | $(O)
+$(O)/fuzz/main_as_lib.o: src/cli/main.c $(FUZZ_HDR) | $(O)
 	@mkdir -p $(@D)
-	$(CC) $(ACFLAGS) $(CFLAGS) $(AS_LIB_MAIN) -c -o $@ $<
+	$(CC) $(ACFLAGS) $(CFLAGS) $(INC_ALL) $(AS_LIB_MAIN) -c -o $@ $<
 
 $(O)/fuzz/replay_%: tests/fuzz/fuzz_%.c tests/fuzz/replay.c tests/fuzz/naive.c $(LIB_OBJ) $(O)/fuzz/main_as_lib.o $(FUZZ_HDR) | $(O)
 	@mkdir -p $(@D)
-	$(CC) $(ACFLAGS) $(CFLAGS) -Isrc -Itests/unit $(LDFLAGS) -o $@ \
+	$(CC) $(ACFLAGS) $(CFLAGS) $(INC_ALL) -Itests/unit $(LDFLAGS) -o $@ \
 		$< tests/fuzz/replay.c tests/fuzz/naive.c $(LIB_OBJ) $(O)/fuzz/main_as_lib.o $(LDLIBS)
 
 ## fuzz-build: build the libFuzzer targets (clang) in build-fuzz/

@@ -158,7 +158,7 @@ snapshot() {
 		echo "commit $(git -C "$REPO" rev-parse "$rev")"
 	else
 		cp -r "$REPO/Makefile" "$REPO/src" "$dir/"
-		echo "working tree at $(commit_of "$REPO"), src/ sha256 $(cd "$dir" && cat Makefile src/* | sha256sum | cut -c1-16)"
+		echo "working tree at $(commit_of "$REPO"), src/ sha256 $(cd "$dir" && { cat Makefile; find src -type f | LC_ALL=C sort | xargs cat; } | sha256sum | cut -c1-16)"
 	fi
 }
 

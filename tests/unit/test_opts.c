@@ -1,4 +1,4 @@
-/* test_opts.c - table-driven tests of opts_parse (src/opts.c).
+/* test_opts.c - table-driven tests of opts_parse (src/cli/opts.c).
  *
  * Each case is an argv vector, optional environment and standard input,
  * the expected return value, expectations on config fields written as

@@ -1,4 +1,4 @@
-/* test_pcre2.c - unit tests for the PCRE2 matcher (src/matcher_pcre2.c).
+/* test_pcre2.c - unit tests for the PCRE2 matcher (src/grep/matcher_pcre2.c).
  *
  * Table-driven cases list every match found by calling find() from the
  * previous match end (one byte further after an empty match), as grep -o
