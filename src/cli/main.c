@@ -223,7 +223,7 @@ static void search_file_list(const struct config *cfg, struct run *r, walk_file_
 static struct matcher *build_matcher(struct config *cfg)
 {
 	struct match_options mo = { cfg->ignore_case, cfg->word_regexp, cfg->line_regexp,
-				    cfg->utf8_locale, cfg->null_data ? '\0' : '\n', cfg->scan_path, false,
+				    cfg->utf8_locale, config_eol(cfg), cfg->scan_path, false,
 				    cfg->binary != BINARY_TEXT && !cfg->null_data, cfg->simd, false,
 				    thread_count(cfg) };
 	const char *error = NULL;

@@ -118,4 +118,11 @@ struct config {
 	struct opts_private *opts_private; /* opts.c's own allocations; opaque, freed by opts_free */
 };
 
+/* The line terminator: NUL with -z, newline otherwise.  The one place that
+ * rule is written. */
+static inline char config_eol(const struct config *cfg)
+{
+	return cfg->null_data ? '\0' : '\n';
+}
+
 #endif

@@ -328,11 +328,11 @@ static int middle_match(size_t ms, size_t me, void *ctx)
 		sgr_start(pr, md->match_cap);
 	out(pr, md->text + ms, me - ms);
 	if (with_eol)
-		out_char(pr, cfg->null_data ? '\0' : '\n');
+		out_char(pr, config_eol(cfg));
 	if (c)
 		sgr_end(pr);
 	if (cfg->only_matching)
-		out_char(pr, cfg->null_data ? '\0' : '\n');
+		out_char(pr, config_eol(cfg));
 	md->cur = me;
 	md->eol_written = with_eol;
 	return with_eol;
@@ -346,7 +346,7 @@ static size_t line_middle(struct printer *pr, const char *text, size_t len, stru
 {
 	const struct config *cfg = pr->cfg;
 	struct middle md = { pr, text, pos, line_cap, match_cap,
-			     len - (len > 0 && text[len - 1] == (cfg->null_data ? '\0' : '\n')),
+			     len - (len > 0 && text[len - 1] == config_eol(cfg)),
 			     0, SIZE_MAX, false, false };
 	if (len > 0)
 		matcher_each(pr->matcher, text, len, 0, middle_match, &md);
@@ -362,7 +362,7 @@ static size_t line_middle(struct printer *pr, const char *text, size_t len, stru
  * before it) uncoloured, as grep does. */
 static size_t line_tail(struct printer *pr, const char *text, size_t from, size_t len, const char *cap)
 {
-	size_t eol = len > from && text[len - 1] == (pr->cfg->null_data ? '\0' : '\n');
+	size_t eol = len > from && text[len - 1] == config_eol(pr->cfg);
 	eol += len - eol > from && text[len - eol - 1] == '\r';
 	size_t tail = len - eol - from;
 	if (tail > 0) {
@@ -379,7 +379,7 @@ static size_t line_tail(struct printer *pr, const char *text, size_t from, size_
 static bool print_plain(struct printer *pr, const char *text, size_t len, struct line_pos pos, char sep)
 {
 	const struct config *cfg = pr->cfg;
-	const char eol = cfg->null_data ? '\0' : '\n';
+	const char eol = config_eol(cfg);
 	size_t name_len = pr->show_name ? strlen(pr->name) : 0;
 	/* name, two numbers, three separators, the line, a terminator */
 	size_t need = name_len + 2 * DECIMAL_MAX + 3 + len + 1;
@@ -415,7 +415,7 @@ bool print_line(struct printer *pr, const char *text, size_t len, struct line_po
 	const struct config *cfg = pr->cfg;
 	if (!cfg->color && !cfg->only_matching && !cfg->initial_tab) {
 		if (pr->utf8_check &&
-		    has_encoding_errors(text, len - (len > 0 && text[len - 1] == (cfg->null_data ? '\0' : '\n')))) {
+		    has_encoding_errors(text, len - (len > 0 && text[len - 1] == config_eol(cfg)))) {
 			pr->encoding_error = true;
 			return false;
 		}
@@ -427,7 +427,7 @@ bool print_line(struct printer *pr, const char *text, size_t len, struct line_po
 		/* too long for the buffer: the general path writes it through */
 	}
 	const struct color_spec *cs = &cfg->colors;
-	if (!cfg->only_matching && !line_head(pr, text, len - (len > 0 && text[len - 1] == (cfg->null_data ? '\0' : '\n')), pos, sep))
+	if (!cfg->only_matching && !line_head(pr, text, len - (len > 0 && text[len - 1] == config_eol(cfg)), pos, sep))
 		return false;
 	bool matching = (sep == SEP_SELECTED) ^ cfg->invert;
 	const char *line_cap = NULL, *match_cap = NULL;
@@ -449,8 +449,8 @@ bool print_line(struct printer *pr, const char *text, size_t len, struct line_po
 	}
 	if (!cfg->only_matching && len > done)
 		out(pr, text + done, len - done);
-	if (!cfg->only_matching && !eol_written && (len == 0 || text[len - 1] != (cfg->null_data ? '\0' : '\n')))
-		out_char(pr, cfg->null_data ? '\0' : '\n');
+	if (!cfg->only_matching && !eol_written && (len == 0 || text[len - 1] != config_eol(cfg)))
+		out_char(pr, config_eol(cfg));
 	printer_line_done(pr);
 	return true;
 }

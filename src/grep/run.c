@@ -53,7 +53,7 @@ struct input_options run_input_options(const struct config *cfg)
 	return (struct input_options){
 		.io = cfg->io == IO_MMAP ? INPUT_IO_MMAP : cfg->io == IO_READ ? INPUT_IO_READ : INPUT_IO_AUTO,
 		.read_chunk = cfg->read_chunk,
-		.eol = cfg->null_data ? '\0' : '\n',
+		.eol = config_eol(cfg),
 		.keep_lines = cfg->before > 0 ? (size_t)cfg->before : 0,
 		.decompress = cfg->decompress,
 		.decode_ahead = cfg->threads != 1,

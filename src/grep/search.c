@@ -513,7 +513,7 @@ void search_input(struct searcher *s, struct input *in, const char *name, bool b
 	f->cfg = cfg;
 	f->s = s;
 	f->pr = s->pr;
-	f->eol = cfg->null_data ? '\0' : '\n';
+	f->eol = config_eol(cfg);
 	f->quiet = cfg->count || cfg->count_matches || cfg->list != LIST_NONE || cfg->quiet || s->dev_null;
 	f->stop_on_select = cfg->list != LIST_NONE || cfg->quiet || s->dev_null;
 	f->outleft = cfg->max_count < 0 ? INTMAX_MAX : cfg->max_count;
