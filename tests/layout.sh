@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# layout.sh - the house rules a machine can check, over src/:
+#   - every layer includes only its own headers and those below it
+#     (engine < grep < cli);
+#   - no file over 600 lines; no function over 80 lines, except the flat
+#     option switches (a function whose body is one switch of cases);
+#   - exit() only in src/cli; the -z line terminator written in one place.
+# Prints one "not ok" line per breach and exits 1, or "ok layout".
+set -u
+cd "$(dirname "$0")/.."
+st=0
+fail() { echo "not ok layout: $*"; st=1; }
+
+declare -A layer_of
+for d in engine grep cli; do
+	for h in src/$d/*.h; do layer_of[$(basename "$h")]=$d; done
+done
+rank() { case $1 in engine) echo 0;; grep) echo 1;; cli) echo 2;; esac; }
+for f in src/*/*.[ch]; do
+	d=$(basename "$(dirname "$f")")
+	while IFS= read -r h; do
+		hl=${layer_of[$h]:-}
+		[[ -z $hl ]] && fail "$f includes \"$h\", found in no layer" && continue
+		(( $(rank "$hl") <= $(rank "$d") )) || fail "$f ($d) includes $hl's $h"
+	done < <(sed -n 's/^#include "\([^"]*\)".*/\1/p' "$f")
+	n=$(wc -l <"$f")
+	(( n <= 600 )) || fail "$f has $n lines (at most 600)"
+done
+
+# Top-level function bodies: from a line opening with "{" to the next
+# line that is "}"; a body whose first statement is a switch and that
+# holds mostly case labels is a flat option switch.
+for f in src/*/*.c; do
+	awk -v file="$f" '
+	/^[A-Za-z_]/ { head = $0 }
+	/^\{$/ { start = NR; cases = 0; name = head; next }
+	start && /^\tcase / { cases++ }
+	start && /^\}$/ {
+		len = NR - start - 1
+		if (len > 80 && cases * 3 < len)
+			printf "not ok layout: %s: %s is %d lines (at most 80)\n", file, name, len
+		start = 0
+	}' "$f"
+done | grep . && st=1
+
+exits=$(grep -n '\bexit *(' src/engine/*.[ch] src/grep/*.[ch] | grep -v '^\S*: *\*\|/\*.*exit *(.*\*/')
+[[ -z $exits ]] || fail "exit() outside src/cli: $exits"
+eol=$(grep -rn "null_data ?" src | wc -l)
+(( eol <= 1 )) || fail "the -z terminator is written in $eol places: $(grep -rln 'null_data ?' src | tr '\n' ' ')"
+
+(( st == 0 )) && echo "ok layout"
+exit $st
