@@ -5,11 +5,19 @@ Generates random cases (pattern sets over small alphabets, texts with
 overlaps, prefixes, duplicates, empty patterns, CRLF, NUL and invalid UTF-8
 bytes, random option combinations, both locales), runs `grep -F` and
 `$ACGREP -F` on each and compares stdout bytes, exit status and stderr (with
-the program name normalised).  When ACGREP is not grep it also runs
-`$ACGREP --engine=pcre2` (if compiled in) and, on a subset, the read path
-`$ACGREP --no-mmap --buffer-size=1`; and every case on three worker
-threads with files cut into segments of about 7 bytes
-(`--threads=3 --segment-size=7 --buffer-size=5`).
+the program name normalised).  When ACGREP is not grep, each case also runs
+in these variants of acgrep (VARIANTS below), each compared with grep:
+
+  pcre2     --engine=pcre2 (if compiled in)           every case
+  readpath  --no-mmap --buffer-size=1                 the DIFF_READPATH subset
+  scalar    --simd=scalar                             the DIFF_READPATH subset
+  threads   --threads=3 --segment-size=7              every case
+            --buffer-size=5 (files cut into segments
+            of a few bytes, at read() window starts)
+
+A variant is left out of a case only for a documented difference
+(known_divergence).  A failure names the case, the variant and the locale,
+and prints a shell reproducer.
 
 Environment:
   ACGREP          binary under test (default ./acgrep, relative to the repo)
@@ -31,6 +39,7 @@ The last line is exactly "N passed, N failed"; the exit status is 1 when a
 case failed, 2 on a setup error.
 """
 
+import collections
 import concurrent.futures
 import ctypes
 import ctypes.util
@@ -43,6 +52,14 @@ import subprocess
 import sys
 import tempfile
 import threading
+
+# One way of running acgrep on every case: its name in reports, the words
+# before -F, and whether it runs only on the DIFF_READPATH fraction of cases.
+Variant = collections.namedtuple("Variant", "name argv readpath_subset_only")
+# One run of a program on a case.
+Run = collections.namedtuple("Run", "status stdout stderr")
+# One variant of one case that did not give grep's result.
+Problem = collections.namedtuple("Problem", "variant argv what run")
 
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TIMEOUT = 30
@@ -101,6 +118,12 @@ ODD_BYTES = [b"\0", b"\xff", b"\xc3", b"\xe2\x82", b"\x80", b"\xc0\xaf", b"\r"]
 COLORS = ["ms=4", "sl=1:cx=2", "sl=1:cx=2:rv", "ne", "mt=7:fn=1:ln=2:bn=3:se=4", "ms=:mc=", "mc=5"]
 
 
+# (flag, probability that a case has it), drawn in this order.
+FLAG_ODDS = (("-i", .3), ("-w", .25), ("-x", .1), ("-v", .2), ("-c", .12),
+             ("-o", .25), ("-n", .3), ("-b", .15), ("-l", .06), ("-L", .05),
+             ("-q", .04), ("-z", .07), ("-a", .06), ("-T", .05))
+
+
 def gen_word(rng, alpha, lo, hi):
     return "".join(rng.choice(alpha) for _ in range(rng.randint(lo, hi))).encode()
 
@@ -150,10 +173,8 @@ def gen_case(seed, index):
         pats = []  # empty pattern file
 
     units = []  # options, each a list of argv words
-    for flag, prob in (("-i", .3), ("-w", .25), ("-x", .1), ("-v", .2), ("-c", .12),
-                       ("-o", .25), ("-n", .3), ("-b", .15), ("-l", .06), ("-L", .05),
-                       ("-q", .04), ("-z", .07), ("-a", .06), ("-T", .05)):
-        if rng.random() < prob:
+    for flag, probability in FLAG_ODDS:
+        if rng.random() < probability:
             units.append([flag])
     if rng.random() < 0.15:
         units.append(["-m", str(rng.choice([0, 1, 1, 2, 3]))])
@@ -250,11 +271,11 @@ def run_one(prog_argv, case, workdir):
     try:
         r = subprocess.run([to_bytes(a) for a in prog_argv], cwd=workdir, env=env,
                            stdin=stdin, capture_output=True, timeout=TIMEOUT)
-        return r.returncode, r.stdout, r.stderr
+        return Run(r.returncode, r.stdout, r.stderr)
     except subprocess.TimeoutExpired:
-        return "timeout", b"", b""
+        return Run("timeout", b"", b"")
     except OSError as e:
-        return "oserror: %s" % e, b"", b""
+        return Run("oserror: %s" % e, b"", b"")
     finally:
         if stdin is not subprocess.DEVNULL:
             stdin.close()
@@ -386,22 +407,22 @@ def check_case(case, variants, seed, tmproot):
                 f.write(case["stdin"])
         g = run_one([GREP, "-F"] + case["argv"], case, workdir)
         problems = []
-        for vname, prefix, only_subset in variants:
-            if only_subset and case["readpath"] >= READPATH_FRACTION:
+        for v in variants:
+            if v.readpath_subset_only and case["readpath"] >= READPATH_FRACTION:
                 continue
-            if known_divergence(case, vname):
+            if known_divergence(case, v.name):
                 continue
-            argv = prefix + ["-F"] + case["argv"]
+            argv = v.argv + ["-F"] + case["argv"]
             a = run_one(argv, case, workdir)
             what = []
-            if a[1] != g[1]:
+            if a.stdout != g.stdout:
                 what.append("stdout differs")
-            if a[0] != g[0]:
-                what.append("status %s, grep %s" % (a[0], g[0]))
-            if COMPARE_STDERR and norm_stderr(a[2]) != norm_stderr(g[2]):
+            if a.status != g.status:
+                what.append("status %s, grep %s" % (a.status, g.status))
+            if COMPARE_STDERR and norm_stderr(a.stderr) != norm_stderr(g.stderr):
                 what.append("stderr differs")
             if what:
-                problems.append((vname, argv, what, a))
+                problems.append(Problem(v.name, argv, what, a))
         return case, g, problems
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
@@ -432,22 +453,24 @@ def main():
         print("0 passed, 0 failed")
         return 2
 
-    variants = [("default", [ACGREP], False)]
+    variants = [Variant("default", [ACGREP], readpath_subset_only=False)]
     self_test = is_grep(ACGREP)
     if not self_test:
         if has_pcre2(ACGREP):
-            variants.append(("pcre2", [ACGREP, "--engine=pcre2"], False))
+            variants.append(Variant("pcre2", [ACGREP, "--engine=pcre2"], readpath_subset_only=False))
         elif os.environ.get("ACGREP_PCRE2", "yes") != "no":
             print("diff: %s has no --engine=pcre2 (set ACGREP_PCRE2=no for a build without PCRE2)" % ACGREP)
             print("0 passed, 0 failed")
             return 2
-        variants.append(("readpath", [ACGREP, "--no-mmap", "--buffer-size=1"], True))
-        variants.append(("scalar", [ACGREP, "--simd=scalar"], True))
+        variants.append(Variant("readpath", [ACGREP, "--no-mmap", "--buffer-size=1"],
+                                readpath_subset_only=True))
+        variants.append(Variant("scalar", [ACGREP, "--simd=scalar"], readpath_subset_only=True))
         # worker threads, every file cut into segments of a few bytes (cuts
         # fall where read() windows start: reads of 5 bytes)
-        variants.append(("threads", [ACGREP, "--threads=3", "--segment-size=7", "--buffer-size=5"], False))
+        variants.append(Variant("threads", [ACGREP, "--threads=3", "--segment-size=7", "--buffer-size=5"],
+                                readpath_subset_only=False))
     print("diff: seed=%s cases=%d first=%d jobs=%d acgrep=%s variants=%s%s" % (
-        seed, ncases, first, jobs, ACGREP, ",".join(v[0] for v in variants),
+        seed, ncases, first, jobs, ACGREP, ",".join(v.name for v in variants),
         " (ACGREP is GNU grep: self-test)" if self_test else ""))
     sys.stdout.flush()
 
@@ -483,14 +506,16 @@ def main():
                 continue
             failed += 1
             with lock:
-                for vname, argv, what, a in problems:
-                    print("FAIL case %d [%s]: %s" % (case["index"], vname, "; ".join(what)))
+                for p in problems:
+                    a = p.run
+                    print("FAIL case %d [variant %s, LC_ALL=%s]: %s" % (
+                        case["index"], p.variant, case["locale"], "; ".join(p.what)))
                     if reported < max_reports:
                         reported += 1
-                        print(reproducer(case, argv, seed))
-                        print("  grep   -> status %s\n    stdout: %s\n    stderr: %r" % (g[0], hexdump(g[1]), g[2]))
-                        print("  acgrep -> status %s\n    stdout: %s\n    stderr: %r" % (a[0], hexdump(a[1]), a[2]))
-                        print("  (same, as text) grep: %r\n                acgrep: %r" % (g[1][:400], a[1][:400]))
+                        print(reproducer(case, p.argv, seed))
+                        print("  grep   -> status %s\n    stdout: %s\n    stderr: %r" % (g.status, hexdump(g.stdout), g.stderr))
+                        print("  acgrep -> status %s\n    stdout: %s\n    stderr: %r" % (a.status, hexdump(a.stdout), a.stderr))
+                        print("  (same, as text) grep: %r\n                acgrep: %r" % (g.stdout[:400], a.stdout[:400]))
                 sys.stdout.flush()
     finally:
         shutil.rmtree(tmproot, ignore_errors=True)
