@@ -1,5 +1,6 @@
 #!/usr/bin/env bats
-# Output prefixes: -n, -b, -H, -h, --label, -Z, and -z (null data).
+# Output prefixes: -n, -b, -H, -h, --label, -Z, -T (alignment), and -z
+# (null data, also with a NUL inside a pattern).
 
 load helpers
 

@@ -1,5 +1,7 @@
 #!/usr/bin/env bats
-# Input operands: missing files, directories, stdin, -s, special errors.
+# Input operands: missing files, directories, stdin, -s, special errors,
+# an input that is also the output, --files-from / --files0-from lists, and
+# --line-buffered lines from a slow pipe.
 # (We run as root, so permission errors cannot be provoked; the error
 # paths are exercised with ENOENT, EISDIR, ENOTDIR and ELOOP instead.)
 
@@ -302,7 +304,7 @@ list_vs_operands() {
 		for i in 1 2 3 4 5; do
 			printf 'noise %d\nfoo %d\n' "$i" "$i" >&"${AC[1]}"
 			IFS= read -r line <&"${AC[0]}"
-			assert_equal "$line" "foo $i"
+			note_case "$t" assert_equal "$line" "foo $i"
 		done
 		exec {AC[1]}>&-
 		wait "$pid" || true

@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # The read path: --mmap / --no-mmap / --buffer-size (acgrep options that
 # grep lacks: acgrep with them is compared with grep without them), and
-# pipes, FIFOs and stdin, which work with both.
+# pipes, FIFOs and stdin, which work with both; --line-buffered, long lines
+# across windows, and nothing reported after a write error.
 
 load helpers
 
@@ -171,9 +172,9 @@ io_setup() {
 	local t
 	for t in 'a\no\220' 'a\nb\no\220' 'o\220\na\no\220' 'a\n\220o\n' 'b\no\220\nc\220o'; do
 		fixture e "$t"
-		in_both_locales same_as_grep_with "--mmap" -A 1 o e
-		in_both_locales same_as_grep_with "--mmap" -C 1 -n o e
-		in_both_locales same_as_grep_with "--mmap" -v -A 1 b e
+		note_case "text '$t'" in_both_locales same_as_grep_with "--mmap" -A 1 o e
+		note_case "text '$t'" in_both_locales same_as_grep_with "--mmap" -C 1 -n o e
+		note_case "text '$t'" in_both_locales same_as_grep_with "--mmap" -v -A 1 b e
 	done
 	fixture z '\000o\220'
 	in_both_locales same_as_grep_with "--mmap" -z -A 1 o z
@@ -190,7 +191,7 @@ io_setup() {
 	fixture a 'foo\n'
 	local t
 	for t in 1 2; do
-		ac_status=0
+		ac_status=0 ac_command="acgrep --threads=$t -F foo a missing a missing >/dev/full"
 		"$ACGREP" --threads=$t -F foo a missing a missing >/dev/full 2>"$OUTD/ac.err" || ac_status=$?
 		expect_status 2
 		[[ $(_norm_stderr "$OUTD/ac.err") == "PROG: write error: No space left on device" ]] ||

@@ -77,7 +77,8 @@ every_path() {
 			[[ $io == auto ]] && io=
 			for t in 1 2 3; do
 				# shellcheck disable=SC2086
-				LC_ALL=$loc same_blocked "$label" "$change" "$setup" -- $io --threads=$t $extra -- "$@" ||
+				LC_ALL=$loc note_case "I/O path ${io:-auto}, --threads=$t, LC_ALL=$loc" \
+					same_blocked "$label" "$change" "$setup" -- $io --threads=$t $extra -- "$@" ||
 					return 1
 			done
 		done

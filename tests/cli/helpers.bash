@@ -203,6 +203,18 @@ same_as_grep_with() {
 	_compare "acgrep extra: ${extra[*]}; args: $(printf '%q ' "$@")" || return 1
 }
 
+# note_case WHAT CMD...: runs CMD; when it fails, names the case of a loop
+# that failed ("# (failed for WHAT)": the option set, I/O path, thread
+# count or text the loop was at) and returns 1.
+note_case() {
+	local what=$1
+	shift
+	"$@" || {
+		echo "# (failed for $what)" >&2
+		return 1
+	}
+}
+
 # in_both_locales CMD...: run CMD under LC_ALL=C and then LC_ALL=C.UTF-8.
 in_both_locales() {
 	local loc
@@ -237,9 +249,18 @@ threads_asleep() {
 
 # run_ac ARGS...: run the binary under test; stdout to $OUTD/ac.out,
 # stderr to $OUTD/ac.err, status in $ac_status; stdin from $SAG_STDIN.
+# The command line goes to $ac_command for the expect_* failure messages.
 run_ac() {
 	ac_status=0
+	ac_command="acgrep $(printf '%q ' "$@")"
+	[[ ${SAG_STDIN:-/dev/null} == /dev/null ]] || ac_command+="<$SAG_STDIN"
 	"$ACGREP" "$@" <"${SAG_STDIN:-/dev/null}" >"$OUTD/ac.out" 2>"$OUTD/ac.err" || ac_status=$?
+}
+
+# _ac_where: the locale and command line of the last run_ac, for failure
+# messages.
+_ac_where() {
+	printf '[LC_ALL=%s] %s' "${LC_ALL:-}" "${ac_command:-acgrep}"
 }
 
 # expect_out FORMAT [ARGS...]: stdout of the last run_ac is exactly the
@@ -249,7 +270,7 @@ expect_out() {
 	printf -- "$@" >"$OUTD/expected"
 	if ! cmp -s -- "$OUTD/expected" "$OUTD/ac.out"; then
 		{
-			echo "stdout is not as expected [LC_ALL=${LC_ALL:-}]"
+			echo "stdout is not as expected: $(_ac_where)"
 			echo "--- expected:"
 			_hex "$OUTD/expected"
 			echo "--- actual:"
@@ -265,7 +286,7 @@ expect_out() {
 expect_status() {
 	if [[ $ac_status != "$1" ]]; then
 		{
-			echo "exit status $ac_status, expected $1 [LC_ALL=${LC_ALL:-}]"
+			echo "exit status $ac_status, expected $1: $(_ac_where)"
 			echo "--- stderr:"
 			cat -- "$OUTD/ac.err"
 		} | fail
@@ -277,7 +298,7 @@ expect_status() {
 expect_no_stderr() {
 	if [[ -s $OUTD/ac.err ]]; then
 		{
-			echo "unexpected stderr [LC_ALL=${LC_ALL:-}]:"
+			echo "unexpected stderr: $(_ac_where)"
 			cat -- "$OUTD/ac.err"
 		} | fail
 		return 1
@@ -288,7 +309,7 @@ expect_no_stderr() {
 expect_stderr_matches() {
 	if ! _norm_stderr "$OUTD/ac.err" | "$GREP" -Eq -- "$1"; then
 		{
-			echo "stderr does not match /$1/ [LC_ALL=${LC_ALL:-}]:"
+			echo "stderr does not match /$1/: $(_ac_where)"
 			cat -- "$OUTD/ac.err"
 		} | fail
 		return 1

@@ -10,9 +10,10 @@
 # as root, a link to a /proc directory root cannot read, where there is
 # one).  Then runs each of a set of commands (-c, -l, -L, -q, -m1, -n -i,
 # -c -v, -o -b, a write error to /dev/full, -q before later errors, ...)
-# STRESS_RUNS times in all, on 2 and 3 threads, on the default count and
-# with small segments, STRESS_JOBS searches at a time, with a `nice -n 19`
-# CPU burner on every core.  Each run's stdout and stderr (one file, so
+# STRESS_RUNS times in all, rotating through the thread settings in EXTRAS
+# (2, 3 and 8 threads and the default count, with and without small
+# segments), STRESS_JOBS searches at a time, with a `nice -n 19` CPU burner
+# on every core.  Each run's stdout and stderr (one file, so
 # their interleaving counts) and exit status must be those of the same
 # command on --threads=1, which is itself compared with GNU grep once:
 # stdout, exit status and stderr (program names normalised) apart, as grep
@@ -194,7 +195,8 @@ EXTRAS=("--threads=2" "--threads=3" "" "--threads=2 --segment-size=1048576"
 	"--threads=3 --segment-size=524288" "--threads=8 --segment-size=65536")
 
 # worker K: runs number K, K+JOBS, ... below RUNS; a failure's files go to
-# $W/fail/N, its line "N<TAB>command" to $W/fail/list.K.
+# $W/fail/N, its line "N<TAB>NAME, THREAD SETTING: command ..." to
+# $W/fail/list.K.
 worker() {
 	local k=$1 n i=0 d=$W/run.$1 name extra
 	local -a lines args
@@ -209,7 +211,8 @@ worker() {
 		if ! cmp -s "$d/out" "$W/ref/$name/out" || ! cmp -s "$d/rc" "$W/ref/$name/rc"; then
 			mkdir -p "$W/fail/$n"
 			cp "$d/out" "$d/rc" "$W/fail/$n/"
-			printf '%s\tacgrep %s -F %s (in %s; status %s, want %s)\n' "$n" "$extra" "${args[*]}" \
+			printf '%s\t%s, %s: acgrep %s -F %s (in %s; status %s, want %s)\n' "$n" "$name" \
+				"${extra:-the default thread count}" "$extra" "${args[*]}" \
 				"$W" "$(<"$d/rc")" "$(<"$W/ref/$name/rc")" >>"$W/fail/list.$k"
 		fi
 	done
