@@ -6,7 +6,8 @@ overlaps, prefixes, duplicates, empty patterns, CRLF, NUL and invalid UTF-8
 bytes, random option combinations, both locales), runs `grep -F` and
 `$ACGREP -F` on each and compares stdout bytes, exit status and stderr (with
 the program name normalised).  When ACGREP is not grep, each case also runs
-in these variants of acgrep (VARIANTS below), each compared with grep:
+in these variants of acgrep (the list `variants` in main), each compared
+with grep:
 
   pcre2     --engine=pcre2 (if compiled in)           every case
   readpath  --no-mmap --buffer-size=1                 the DIFF_READPATH subset
