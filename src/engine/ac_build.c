@@ -12,6 +12,7 @@
  */
 #include "ac_internal.h"
 #include "ac_trie.h"
+#include "table.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -229,9 +230,9 @@ static int links_and_tables_build(ac_automaton *ac)
 	size_t n = ac->n_states, width = (size_t)1 << ac->class_shift;
 	size_t fit = dense_budget(n) / (width * sizeof(uint32_t));
 	ac->n_dense = (uint32_t)(n < fit ? n : (fit ? fit : 1));
-	ac->dense = ac_table_alloc((size_t)ac->n_dense * width * sizeof *ac->dense);
-	ac->fail = ac_table_alloc(n * sizeof *ac->fail);
-	ac->dict = ac_table_alloc(n * sizeof *ac->dict);
+	ac->dense = table_alloc((size_t)ac->n_dense * width * sizeof *ac->dense);
+	ac->fail = table_alloc(n * sizeof *ac->fail);
+	ac->dict = table_alloc(n * sizeof *ac->dict);
 	if (!ac->dense || !ac->fail || !ac->dict)
 		return -1;
 	ac->fail[AC_ROOT] = AC_ROOT;
@@ -246,13 +247,13 @@ static int links_and_tables_build(ac_automaton *ac)
 /* Frees the state tables (after a failed compile, or in ac_free). */
 static void tables_free(ac_automaton *ac)
 {
-	ac_table_free(ac->dense);
-	ac_table_free(ac->first);
-	ac_table_free(ac->in_cls);
-	ac_table_free(ac->fail);
-	ac_table_free(ac->out_len);
-	ac_table_free(ac->out_id);
-	ac_table_free(ac->dict);
+	table_free(ac->dense);
+	table_free(ac->first);
+	table_free(ac->in_cls);
+	table_free(ac->fail);
+	table_free(ac->out_len);
+	table_free(ac->out_id);
+	table_free(ac->dict);
 	ac->dense = ac->first = ac->fail = ac->out_len = ac->out_id = ac->dict = NULL;
 	ac->in_cls = NULL;
 	ac->n_states = ac->n_dense = 0;
