@@ -289,7 +289,7 @@ enum ac_scan_path ac_scan_path_used(const ac_automaton *ac)
 	return ac->path;
 }
 
-void ac_limit_simd(ac_automaton *ac, enum ac_simd cap)
+void ac_limit_simd(ac_automaton *ac, enum simd_level cap)
 {
 	ac->simd_cap = cap;
 }
@@ -299,9 +299,9 @@ void ac_set_threads(ac_automaton *ac, unsigned threads)
 	ac->threads = threads;
 }
 
-enum ac_simd ac_simd_used(const ac_automaton *ac)
+enum simd_level ac_simd_used(const ac_automaton *ac)
 {
-	return (enum ac_simd)(AC_SIMD_SCALAR + ac->simd);
+	return ac->simd;
 }
 
 size_t ac_state_count(const ac_automaton *ac)

@@ -9,11 +9,8 @@
 
 #include "ac_internal.h" /* AC_WINDOW_MUL */
 
-#if TEDDY_X86
+#if SIMD_X86
 #include <immintrin.h>
-
-#define TARGET_AVX2 __attribute__((target("avx2")))
-#define TARGET_AVX512 __attribute__((target("avx512f,avx512bw")))
 
 /* Candidates among the 8 positions at p. */
 static inline TARGET_AVX2 uint32_t pairs8(const int *table, const uint8_t *p)

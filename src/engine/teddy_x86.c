@@ -1,13 +1,13 @@
 /* teddy_x86.c - the Teddy vector kernels: SSSE3 (16 bytes per shuffle),
  * AVX2 (32) and AVX-512BW (64), each built with a target attribute so one
- * binary carries all three; teddy.c calls only those teddy_cpu_level()
+ * binary carries all three; teddy.c calls only those simd_cpu_level()
  * allows.  Each computes, for a 64-byte block of starts, the bucket bits
  * left after ANDing the nibble-table lookups of every fingerprint byte, and
  * turns the non-zero bytes into a 64-bit candidate bitmap.
  */
 #include "teddy.h"
 
-#if TEDDY_X86
+#if SIMD_X86
 #include <immintrin.h>
 
 /* Bytes a whole block needs readable from its start. */
@@ -15,10 +15,6 @@ static size_t block_span(const struct teddy *t)
 {
 	return 64 + t->offset + t->width - 1;
 }
-
-#define TARGET_SSSE3 __attribute__((target("ssse3")))
-#define TARGET_AVX2 __attribute__((target("avx2")))
-#define TARGET_AVX512 __attribute__((target("avx512f,avx512bw")))
 
 /* Buckets left for the 16 starts whose fingerprints begin at p. */
 static inline TARGET_SSSE3 __m128i buckets16(const __m128i *lo, const __m128i *hi,

@@ -18,15 +18,15 @@
  * what this CPU runs: main prints which those are). */
 static const struct {
 	enum ac_scan_path path;
-	enum ac_simd simd;
+	enum simd_level simd;
 } paths[] = {
-	{ AC_PATH_DFA, AC_SIMD_BEST },     { AC_PATH_BITMAP, AC_SIMD_BEST },
-	{ AC_PATH_MEMCHR, AC_SIMD_BEST },  { AC_PATH_AUTO, AC_SIMD_BEST },
-	{ AC_PATH_AUTO, AC_SIMD_SCALAR },  { AC_PATH_TEDDY, AC_SIMD_SCALAR },
-	{ AC_PATH_TEDDY, AC_SIMD_SSSE3 },  { AC_PATH_TEDDY, AC_SIMD_AVX2 },
-	{ AC_PATH_TEDDY, AC_SIMD_AVX512 }, { AC_PATH_BITMAP, AC_SIMD_SCALAR },
-	{ AC_PATH_BITMAP, AC_SIMD_AVX2 },  { AC_PATH_HASH, AC_SIMD_BEST },
-	{ AC_PATH_HASH, AC_SIMD_SCALAR },  { AC_PATH_HASH, AC_SIMD_AVX2 },
+	{ AC_PATH_DFA, SIMD_BEST },     { AC_PATH_BITMAP, SIMD_BEST },
+	{ AC_PATH_MEMCHR, SIMD_BEST },  { AC_PATH_AUTO, SIMD_BEST },
+	{ AC_PATH_AUTO, SIMD_SCALAR },  { AC_PATH_TEDDY, SIMD_SCALAR },
+	{ AC_PATH_TEDDY, SIMD_SSSE3 },  { AC_PATH_TEDDY, SIMD_AVX2 },
+	{ AC_PATH_TEDDY, SIMD_AVX512 }, { AC_PATH_BITMAP, SIMD_SCALAR },
+	{ AC_PATH_BITMAP, SIMD_AVX2 },  { AC_PATH_HASH, SIMD_BEST },
+	{ AC_PATH_HASH, SIMD_SCALAR },  { AC_PATH_HASH, SIMD_AVX2 },
 };
 
 static int lower(int c)
@@ -568,12 +568,14 @@ static void adopted_equals_one_by_one(void)
 
 int main(void)
 {
-	static const char *const kernels[] = { "scalar", "SSSE3", "AVX2", "AVX-512BW" };
+	static const char *const kernels[] = {
+		[SIMD_SCALAR] = "scalar", [SIMD_SSSE3] = "SSSE3", [SIMD_AVX2] = "AVX2", [SIMD_AVX512] = "AVX-512BW",
+	};
 	ac_automaton *probe = ac_new(0);
 	ac_add(probe, "probe", 5);
 	ac_compile(probe, AC_PATH_TEDDY);
 	printf("Teddy kernels up to %s run on this CPU; wider ones are tested as that one\n",
-	       kernels[ac_simd_used(probe) - AC_SIMD_SCALAR]);
+	       kernels[ac_simd_used(probe)]);
 	ac_free(probe);
 	table_cases();
 	boundary_sweep();

@@ -51,7 +51,7 @@ static int occurs(const uint8_t *fp, size_t n, uint32_t width, uint32_t offset, 
 int main(void)
 {
 	static const char *const names[] = { "scalar", "SSSE3", "AVX2", "AVX-512BW" };
-	enum teddy_level cpu = teddy_cpu_level();
+	enum simd_level cpu = simd_cpu_level();
 	printf("Teddy kernels up to %s run on this CPU\n", names[cpu]);
 	/* Texts end at a page followed by an inaccessible one: an over-read faults. */
 	long page = sysconf(_SC_PAGESIZE);
@@ -70,7 +70,7 @@ int main(void)
 		for (size_t i = 0; i < len; i++)
 			text[i] = (uint8_t)alpha[rnd(sizeof alpha - 1)];
 		struct teddy ref, vec;
-		teddy_build(&ref, fp, n, width, offset, fold, TEDDY_SCALAR);
+		teddy_build(&ref, fp, n, width, offset, fold, SIMD_SCALAR);
 		for (size_t pos = 0; pos <= len; pos++) {
 			uint64_t want = 0;
 			size_t wb = teddy_next_block(&ref, text, len, pos, &want);
@@ -83,9 +83,9 @@ int main(void)
 				}
 			CHECK(wb == len || (want && (wb + 63 - (size_t)__builtin_clzll(want)) < len),
 			      "iter %d: candidate past the end", iter);
-			for (int lv = TEDDY_SSSE3; lv <= (int)cpu; lv++) {
+			for (int lv = SIMD_SSSE3; lv <= (int)cpu; lv++) {
 				uint64_t got = 0;
-				teddy_build(&vec, fp, n, width, offset, fold, (enum teddy_level)lv);
+				teddy_build(&vec, fp, n, width, offset, fold, (enum simd_level)lv);
 				size_t gb = teddy_next_block(&vec, text, len, pos, &got);
 				CHECK(gb == wb && (gb == len || got == want),
 				      "iter %d %s: len %zu pos %zu: block %zu mask %llx, scalar %zu %llx", iter,
