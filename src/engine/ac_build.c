@@ -12,6 +12,7 @@
  */
 #include "ac_internal.h"
 #include "ac_trie.h"
+#include "grow.h"
 #include "table.h"
 
 #include <pthread.h>
@@ -159,7 +160,7 @@ static void link_main(struct link_plan *p, bool helped)
 	size_t k = 0;
 	bool prev_wide = false;
 	for (uint32_t lo = AC_ROOT, hi = AC_ROOT + 1; lo < hi; lo = hi, hi = ac->first[lo]) {
-		struct depth d = { lo, hi };
+		struct depth d = { .lo = lo, .hi = hi };
 		bool wide = helped && k < p->n_wide && p->wide[k].lo == lo;
 		if (!wide) {
 			link_states(ac, lo, hi, p->width);
@@ -186,14 +187,11 @@ static size_t wide_depths_find(struct link_plan *p)
 	for (uint32_t lo = AC_ROOT, hi = AC_ROOT + 1; lo < hi; lo = hi, hi = first[lo]) {
 		if (hi - lo < PARALLEL_DEPTH)
 			continue;
-		if (n == cap) {
-			cap = cap ? 2 * cap : 64;
-			struct depth *w = realloc(p->wide, cap * sizeof *w);
-			if (!w)
-				return 0;
-			p->wide = w;
-		}
-		p->wide[n++] = (struct depth){ lo, hi };
+		struct depth *w = grow_array(p->wide, &cap, n + 1, sizeof *w, 64);
+		if (!w)
+			return 0;
+		p->wide = w;
+		p->wide[n++] = (struct depth){ .lo = lo, .hi = hi };
 		states += hi - lo;
 	}
 	p->n_wide = n;

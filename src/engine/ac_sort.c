@@ -98,7 +98,7 @@ static void distribute(const struct store *st, uint32_t *ord, uint32_t *tmp, uin
 	}
 	if (count[key[r.lo]] == r.hi - r.lo) { /* one bucket: look one byte further */
 		if (key[r.lo] != 0)
-			out[(*n)++] = (struct range){ r.lo, r.hi, r.depth + 1 };
+			out[(*n)++] = (struct range){ .lo = r.lo, .hi = r.hi, .depth = r.depth + 1 };
 		else
 			for (uint32_t k = r.lo + 1; k < r.hi; k++) /* all ended here: equal */
 				ord[k] |= DUPLICATE;
@@ -116,7 +116,7 @@ static void distribute(const struct store *st, uint32_t *ord, uint32_t *tmp, uin
 		ord[k] |= DUPLICATE;
 	for (int b = 1; b < 257; b++)
 		if (count[b] > 1)
-			out[(*n)++] = (struct range){ pos[b] - count[b], pos[b], r.depth + 1 };
+			out[(*n)++] = (struct range){ .lo = pos[b] - count[b], .hi = pos[b], .depth = r.depth + 1 };
 }
 
 /* Sorts the disjoint ranges init[0..n) of ord, each to the end, with an
@@ -175,7 +175,7 @@ static void *sort_job_run(void *arg)
 static int radix_sort(const struct store *st, uint32_t *ord, uint32_t *tmp, uint16_t *key, uint32_t m,
 		      unsigned threads)
 {
-	struct range root = { 0, m, 0 };
+	struct range root = { .lo = 0, .hi = m, .depth = 0 };
 	if (threads < 2 || m < PARALLEL_SORT)
 		return sort_ranges(st, ord, tmp, key, &root, 1);
 	size_t cap = 512, n = 1;
@@ -217,7 +217,7 @@ static int radix_sort(const struct store *st, uint32_t *ord, uint32_t *tmp, uint
 			load_other += size;
 		}
 	}
-	struct sort_job job = { st, ord, tmp, key, part, n_other, 0 };
+	struct sort_job job = { .st = st, .ord = ord, .tmp = tmp, .key = key, .ranges = part, .n = n_other };
 	pthread_t other;
 	bool started = pthread_create(&other, NULL, sort_job_run, &job) == 0;
 	int rc = sort_ranges(st, ord, tmp, key, mine, n_mine);

@@ -66,25 +66,23 @@ static int store_reserve(ac_automaton *ac, size_t bytes, size_t n)
 		return -1;
 	if (ac->store_adopted && store_own(ac) != 0)
 		return -1;
-	if (ac->pat_used + bytes > ac->pat_cap) {
-		size_t cap = ac->pat_cap ? ac->pat_cap : 4096;
-		while (cap < ac->pat_used + bytes)
-			cap *= 2;
-		uint8_t *b = table_grow(ac->pat_bytes, cap);
+	size_t bytes_cap = grow_capacity(ac->pat_cap, ac->pat_used + bytes, 4096, 1);
+	size_t ends_cap = grow_capacity(ac->pat_end_cap, ac->n_patterns + n, 1024, sizeof *ac->pat_end);
+	if (!bytes_cap || !ends_cap)
+		return -1;
+	if (bytes_cap != ac->pat_cap) {
+		uint8_t *b = table_grow(ac->pat_bytes, bytes_cap);
 		if (!b)
 			return -1;
 		ac->pat_bytes = b;
-		ac->pat_cap = cap;
+		ac->pat_cap = bytes_cap;
 	}
-	if (ac->n_patterns + n > ac->pat_end_cap) {
-		size_t cap = ac->pat_end_cap ? ac->pat_end_cap : 1024;
-		while (cap < ac->n_patterns + n)
-			cap *= 2;
-		uint32_t *e = table_grow(ac->pat_end, cap * sizeof *e);
+	if (ends_cap != ac->pat_end_cap) {
+		uint32_t *e = table_grow(ac->pat_end, ends_cap * sizeof *e);
 		if (!e)
 			return -1;
 		ac->pat_end = e;
-		ac->pat_end_cap = cap;
+		ac->pat_end_cap = ends_cap;
 	}
 	return 0;
 }
@@ -179,7 +177,7 @@ void ac_store_free(ac_automaton *ac)
  * (the store is then unchanged). */
 static int store_compact(ac_automaton *ac, uint32_t *ord, uint32_t m)
 {
-	struct store old = { ac->pat_bytes, ac->pat_end };
+	struct store old = { .bytes = ac->pat_bytes, .end = ac->pat_end };
 	uint8_t *bytes = table_reserve(ac->pat_used); /* only the pages used become resident */
 	uint32_t *end = table_reserve((size_t)m * sizeof *end);
 	if (!bytes || !end) {
@@ -250,7 +248,7 @@ static void assign_ids(ac_automaton *ac, const struct store *st, const uint32_t 
 
 int ac_trie_build(ac_automaton *ac)
 {
-	struct store st = { ac->pat_bytes, ac->pat_end };
+	struct store st = { .bytes = ac->pat_bytes, .end = ac->pat_end };
 	uint32_t m = ac->n_nonempty;
 	size_t depths = ac->max_len + 2;
 	uint32_t *ord = table_alloc((size_t)m * sizeof *ord);
@@ -268,7 +266,7 @@ int ac_trie_build(ac_automaton *ac)
 		table_shrink(ord, (size_t)m * sizeof *ord); /* the duplicates' room too */
 		if (store_compact(ac, ord, m) != 0)
 			goto out;
-		st = (struct store){ ac->pat_bytes, ac->pat_end };
+		st = (struct store){ .bytes = ac->pat_bytes, .end = ac->pat_end };
 		if (!(lcp = table_alloc((size_t)m * sizeof *lcp)))
 			goto out;
 	}
