@@ -2,7 +2,8 @@
  *
  * Owns: ac_compile's order of work, failure and output links, byte classes
  * and the dense/sparse transition tables.  The pattern store and the
- * breadth-first trie are ac_trie.c's, the prefilter is ac_prefilter.c's.
+ * breadth-first trie are ac_trie.c's (their order ac_sort.c's), the
+ * prefilter is ac_prefilter.c's.
  * Knows nothing of files, lines or options.
  *
  * References:
@@ -50,8 +51,9 @@ static void classes_build(ac_automaton *ac)
 /* Bytes of dense rows for n_states states: a small set gets up to
  * AC_DENSE_BUDGET (often a whole DFA); a large one no more than
  * 1/AC_DENSE_SHARE of its sparse tables, since its rows are only the
- * shallowest states while its memory is mostly the sparse tables (and
- * measured scans did not slow down: docs/perf.md); never under AC_DENSE_MIN. */
+ * shallowest states while its memory is mostly the sparse tables (its
+ * scans keep their speed: docs/perf.md, "Huge pattern sets"); never under
+ * AC_DENSE_MIN. */
 static size_t dense_budget(size_t n_states)
 {
 	size_t share = n_states * AC_STATE_BYTES / AC_DENSE_SHARE;

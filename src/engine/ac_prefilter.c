@@ -25,8 +25,8 @@
  * bitmap, it passes too much to pay and dense stepping takes over. */
 #define HASH_MAX_WINDOWS 8192
 
-/* Byte frequency rank in a mixed English/C/man-page corpus: 0 is rarest.
- * Generated once from text on a Debian system; used to pick memchr bytes. */
+/* Byte frequency rank in a mixed English/C/man-page corpus (the text of a
+ * Debian system): 0 is rarest.  Picks the memchr byte and Teddy's window. */
 static const uint8_t byte_rank[256] = {
 	  0,   1,   2,   3,   4,   5,   6,  91,   7, 196, 242,   8, 142,   9,  10,  11,
 	 12,  13,  14,  15,  16,  17,  18,  19,  20,  21,  22,  23,  24,  25,  26,  27,
