@@ -29,13 +29,19 @@
 #include "count_io.h"
 
 /* The lines of a pattern file as a pattern set: each newline becomes its
- * line's NUL, in place; the final newline only ends the last line. */
-static struct pattern_set split_patterns(struct buf pat)
+ * line's NUL; the final newline only ends the last line.  The set's bytes
+ * are a malloc'd copy (the engine frees them with free()). */
+static struct pattern_set split_patterns(struct buf file)
 {
+	struct buf pat = { .p = malloc(file.len ? file.len : 1), .len = file.len };
+	if (!pat.p)
+		fail("out of memory", NULL);
+	memcpy(pat.p, file.p, file.len);
+	table_free(file.p);
 	size_t len = pat.len && pat.p[pat.len - 1] == '\n' ? pat.len - 1 : pat.len;
 	/* the newlines left, plus one: "a\n" is then "a" and "" */
 	size_t n = pat.len ? lines_in(pat.p, len) + (len == 0 || pat.p[len - 1] == '\n') : 0;
-	struct pattern_set ps = { pat.p, malloc((n ? n : 1) * sizeof *ps.end), n, false };
+	struct pattern_set ps = { .storage = pat.p, .end = malloc((n ? n : 1) * sizeof *ps.end), .count = n };
 	if (!ps.end || len >= UINT32_MAX)
 		fail("out of memory", NULL);
 	for (size_t i = 0, at = 0; i < n; i++) {
@@ -94,6 +100,6 @@ int main(int argc, char **argv)
 	matcher_free(m);
 	free(ps.storage);
 	free(ps.end);
-	free(in.p);
+	table_free(in.p);
 	return lines ? 0 : 1;
 }

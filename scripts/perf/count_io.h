@@ -1,9 +1,11 @@
 /*
  * count_io.h - what the benchmark helpers hs_count.c and ac_count.c share
  * (scripts/perf/hyperscan.sh; not part of acgrep): reading an input whole
- * into 2 MiB-aligned memory with read(), touching its pages before the
- * scan's clock starts, counting lines, the clock, and dying with status 2.
- * Each helper defines COUNT_PROG, its name for messages, before including it.
+ * with read() into memory from acgrep's own allocator for large buffers
+ * (src/engine/table.h: 2 MiB-aligned, huge pages asked for), touching its
+ * pages before the scan's clock starts, counting lines, the clock, and
+ * dying with status 2.  Each helper defines COUNT_PROG, its name for
+ * messages, before including it, and links src/engine/table.c.
  */
 #ifndef COUNT_IO_H
 #define COUNT_IO_H
@@ -14,15 +16,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "table.h"
 
 #ifndef COUNT_PROG
 #error "define COUNT_PROG before including count_io.h"
 #endif
 
+/* A huge page: buffers are a whole number of them. */
 #define HUGE ((size_t)2 << 20)
 
 struct buf {
@@ -45,7 +49,8 @@ static inline double now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* read_all - a whole file in memory, by read() (no mmap). */
+/* read_all - a whole file in memory, by read() (no mmap).  Free b.p with
+ * table_free. */
 static inline struct buf read_all(const char *path)
 {
 	struct buf b = { NULL, 0 };
@@ -58,17 +63,16 @@ static inline struct buf read_all(const char *path)
 	if (fstat(fd, &st) != 0)
 		fail(path, strerror(errno));
 	cap = S_ISREG(st.st_mode) && st.st_size > 0 ? (size_t)st.st_size + 1 : 65536;
-	/* 2 MiB aligned and, where the kernel agrees, in huge pages: see touch(). */
+	/* where the kernel agrees, in huge pages: see touch(). */
 	cap = (cap + HUGE - 1) / HUGE * HUGE;
-	b.p = aligned_alloc(HUGE, cap);
+	b.p = table_reserve(cap);
 	if (!b.p)
 		fail("out of memory", NULL);
-	(void)madvise(b.p, cap, MADV_HUGEPAGE);
 	for (;;) {
 		ssize_t n;
 
 		if (b.len == cap) {
-			char *q = cap > SIZE_MAX / 2 ? NULL : realloc(b.p, cap * 2);
+			char *q = cap > SIZE_MAX / 2 ? NULL : table_grow(b.p, cap * 2);
 
 			if (!q)
 				fail("out of memory", NULL);

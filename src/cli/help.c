@@ -8,7 +8,7 @@
 #include "help.h"
 
 #include "decompress.h"
-#include "teddy.h"
+#include "ac.h"
 
 /* In parts: ISO C compilers need not take a string literal over 4095 bytes. */
 static const char *const help_text[] = {
@@ -114,12 +114,12 @@ void help_version(FILE *out)
 		*describe ? ")" : "");
 	fputs("Fixed-string search on an Aho-Corasick engine.\n", out);
 	static const char *const level_names[] = {
-		[TEDDY_SCALAR] = "none", [TEDDY_SSSE3] = "SSSE3",
-		[TEDDY_AVX2] = "AVX2", [TEDDY_AVX512] = "AVX-512BW",
+		[SIMD_SCALAR] = "none", [SIMD_SSSE3] = "SSSE3",
+		[SIMD_AVX2] = "AVX2", [SIMD_AVX512] = "AVX-512BW",
 	};
 	fprintf(out, "Vector kernels compiled in: %s; this CPU runs: %s.\n",
-		TEDDY_X86 ? "SSSE3 AVX2 AVX-512BW" : "none (portable build)",
-		level_names[teddy_cpu_level()]);
+		simd_built() ? "SSSE3 AVX2 AVX-512BW" : "none (portable build)",
+		level_names[simd_cpu_level()]);
 #ifdef ACGREP_HAVE_PCRE2
 	fputs("PCRE2 engine (--engine=pcre2) compiled in.\n", out);
 #else

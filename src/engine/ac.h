@@ -5,6 +5,11 @@
  * you like: scanning never writes to the automaton and never allocates),
  * and ac_free.  The engine knows bytes, patterns and match offsets; it knows
  * nothing of files, lines, options or output.
+ *
+ * The engine's public headers, the only ones the layers above include:
+ * this one, bits.h (bit tricks), grow.h (the growth rule) and table.h (the
+ * allocator for large tables and buffers).  The rest of src/engine is its
+ * own.
  */
 #ifndef ACGREP_AC_H
 #define ACGREP_AC_H
@@ -29,14 +34,24 @@ enum ac_scan_path {
 	AC_PATH_HASH = 5,   /* like BITMAP, on a hash of each 3-4 byte window */
 };
 
-/* Vector kernels the prefilter may use, widest last. */
-enum ac_simd {
-	AC_SIMD_BEST = 0, /* the widest this CPU runs (the default) */
-	AC_SIMD_SCALAR = 1,
-	AC_SIMD_SSSE3 = 2,
-	AC_SIMD_AVX2 = 3,
-	AC_SIMD_AVX512 = 4,
+/* The vector kernels of the prefilters, narrowest first: what this CPU
+ * runs (simd_cpu_level), what a compiled automaton uses (ac_simd_used),
+ * and the cap on what ac_compile may choose (ac_limit_simd). */
+enum simd_level {
+	SIMD_BEST = 0,   /* as a cap only: no cap but the CPU's own (the default) */
+	SIMD_SCALAR = 1, /* no vector kernel */
+	SIMD_SSSE3 = 2,  /* 16-byte shuffles (Teddy) */
+	SIMD_AVX2 = 3,   /* 32-byte shuffles, 8-lane gathers */
+	SIMD_AVX512 = 4, /* AVX-512BW: 64-byte shuffles, 16-lane gathers */
 };
+
+/* Whether this build has the vector kernels (SSSE3, AVX2 and AVX-512BW):
+ * on x86 with GCC or Clang, unless built with `make SIMD=none`. */
+bool simd_built(void);
+
+/* The widest vector kernel this CPU (and its OS) runs and this build has;
+ * SIMD_SCALAR when none. */
+enum simd_level simd_cpu_level(void);
 
 enum ac_semantics {
 	AC_FIRST_END,       /* the match that ends first (fastest) */
@@ -71,10 +86,10 @@ int ac_adopt_list(ac_automaton *ac, void *text, uint32_t *end, size_t count);
  * caller's.  The default, 1, starts none.  Call before ac_compile. */
 void ac_set_threads(ac_automaton *ac, unsigned threads);
 
-/* Caps the vector kernels ac_compile may choose (the CPU's own limit also
- * applies: see ac_simd_used).  For tests and benchmarks; call before
- * ac_compile. */
-void ac_limit_simd(ac_automaton *ac, enum ac_simd cap);
+/* Caps the vector kernels ac_compile may choose at `cap` (SIMD_BEST: no
+ * cap; the CPU's own limit applies either way: see ac_simd_used).  For
+ * tests and benchmarks; call before ac_compile. */
+void ac_limit_simd(ac_automaton *ac, enum simd_level cap);
 
 /* Builds failure links, byte classes, transition tables and the prefilter.
  * `path` forces a scan path (AC_PATH_AUTO to choose); a forced path that
@@ -105,9 +120,12 @@ int ac_scan_leftmost(const ac_automaton *ac, const uint8_t *buf, size_t len, siz
 int ac_scan_overlapping(const ac_automaton *ac, const uint8_t *buf, size_t len, size_t from,
 			ac_match_fn cb, void *ctx);
 
-/* Facts about a compiled automaton, for tests, --debug output and benchmarks. */
+/* Facts about a compiled automaton, for tests and benchmarks. */
 enum ac_scan_path ac_scan_path_used(const ac_automaton *ac);
-enum ac_simd ac_simd_used(const ac_automaton *ac); /* the Teddy kernel, if that path */
+/* The vector kernels the prefilter may use (never SIMD_BEST): Teddy's
+ * kernel of that width on the TEDDY path; on BITMAP and HASH, gathers at
+ * SIMD_AVX2 and wider, scalar code below. */
+enum simd_level ac_simd_used(const ac_automaton *ac);
 size_t ac_state_count(const ac_automaton *ac);
 size_t ac_max_pattern_len(const ac_automaton *ac);
 size_t ac_memory_bytes(const ac_automaton *ac);

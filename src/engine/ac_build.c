@@ -2,7 +2,8 @@
  *
  * Owns: ac_compile's order of work, failure and output links, byte classes
  * and the dense/sparse transition tables.  The pattern store and the
- * breadth-first trie are ac_trie.c's, the prefilter is ac_prefilter.c's.
+ * breadth-first trie are ac_trie.c's (their order ac_sort.c's), the
+ * prefilter is ac_prefilter.c's.
  * Knows nothing of files, lines or options.
  *
  * References:
@@ -12,6 +13,8 @@
  */
 #include "ac_internal.h"
 #include "ac_trie.h"
+#include "grow.h"
+#include "table.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -48,8 +51,9 @@ static void classes_build(ac_automaton *ac)
 /* Bytes of dense rows for n_states states: a small set gets up to
  * AC_DENSE_BUDGET (often a whole DFA); a large one no more than
  * 1/AC_DENSE_SHARE of its sparse tables, since its rows are only the
- * shallowest states while its memory is mostly the sparse tables (and
- * measured scans did not slow down: docs/perf.md); never under AC_DENSE_MIN. */
+ * shallowest states while its memory is mostly the sparse tables (its
+ * scans keep their speed: docs/perf.md, "Huge pattern sets"); never under
+ * AC_DENSE_MIN. */
 static size_t dense_budget(size_t n_states)
 {
 	size_t share = n_states * AC_STATE_BYTES / AC_DENSE_SHARE;
@@ -158,7 +162,7 @@ static void link_main(struct link_plan *p, bool helped)
 	size_t k = 0;
 	bool prev_wide = false;
 	for (uint32_t lo = AC_ROOT, hi = AC_ROOT + 1; lo < hi; lo = hi, hi = ac->first[lo]) {
-		struct depth d = { lo, hi };
+		struct depth d = { .lo = lo, .hi = hi };
 		bool wide = helped && k < p->n_wide && p->wide[k].lo == lo;
 		if (!wide) {
 			link_states(ac, lo, hi, p->width);
@@ -185,14 +189,11 @@ static size_t wide_depths_find(struct link_plan *p)
 	for (uint32_t lo = AC_ROOT, hi = AC_ROOT + 1; lo < hi; lo = hi, hi = first[lo]) {
 		if (hi - lo < PARALLEL_DEPTH)
 			continue;
-		if (n == cap) {
-			cap = cap ? 2 * cap : 64;
-			struct depth *w = realloc(p->wide, cap * sizeof *w);
-			if (!w)
-				return 0;
-			p->wide = w;
-		}
-		p->wide[n++] = (struct depth){ lo, hi };
+		struct depth *w = grow_array(p->wide, &cap, n + 1, sizeof *w, 64);
+		if (!w)
+			return 0;
+		p->wide = w;
+		p->wide[n++] = (struct depth){ .lo = lo, .hi = hi };
 		states += hi - lo;
 	}
 	p->n_wide = n;
@@ -229,9 +230,9 @@ static int links_and_tables_build(ac_automaton *ac)
 	size_t n = ac->n_states, width = (size_t)1 << ac->class_shift;
 	size_t fit = dense_budget(n) / (width * sizeof(uint32_t));
 	ac->n_dense = (uint32_t)(n < fit ? n : (fit ? fit : 1));
-	ac->dense = ac_table_alloc((size_t)ac->n_dense * width * sizeof *ac->dense);
-	ac->fail = ac_table_alloc(n * sizeof *ac->fail);
-	ac->dict = ac_table_alloc(n * sizeof *ac->dict);
+	ac->dense = table_alloc((size_t)ac->n_dense * width * sizeof *ac->dense);
+	ac->fail = table_alloc(n * sizeof *ac->fail);
+	ac->dict = table_alloc(n * sizeof *ac->dict);
 	if (!ac->dense || !ac->fail || !ac->dict)
 		return -1;
 	ac->fail[AC_ROOT] = AC_ROOT;
@@ -246,13 +247,13 @@ static int links_and_tables_build(ac_automaton *ac)
 /* Frees the state tables (after a failed compile, or in ac_free). */
 static void tables_free(ac_automaton *ac)
 {
-	ac_table_free(ac->dense);
-	ac_table_free(ac->first);
-	ac_table_free(ac->in_cls);
-	ac_table_free(ac->fail);
-	ac_table_free(ac->out_len);
-	ac_table_free(ac->out_id);
-	ac_table_free(ac->dict);
+	table_free(ac->dense);
+	table_free(ac->first);
+	table_free(ac->in_cls);
+	table_free(ac->fail);
+	table_free(ac->out_len);
+	table_free(ac->out_id);
+	table_free(ac->dict);
 	ac->dense = ac->first = ac->fail = ac->out_len = ac->out_id = ac->dict = NULL;
 	ac->in_cls = NULL;
 	ac->n_states = ac->n_dense = 0;
@@ -288,7 +289,7 @@ enum ac_scan_path ac_scan_path_used(const ac_automaton *ac)
 	return ac->path;
 }
 
-void ac_limit_simd(ac_automaton *ac, enum ac_simd cap)
+void ac_limit_simd(ac_automaton *ac, enum simd_level cap)
 {
 	ac->simd_cap = cap;
 }
@@ -298,9 +299,9 @@ void ac_set_threads(ac_automaton *ac, unsigned threads)
 	ac->threads = threads;
 }
 
-enum ac_simd ac_simd_used(const ac_automaton *ac)
+enum simd_level ac_simd_used(const ac_automaton *ac)
 {
-	return (enum ac_simd)(AC_SIMD_SCALAR + ac->simd);
+	return ac->simd;
 }
 
 size_t ac_state_count(const ac_automaton *ac)

@@ -69,10 +69,10 @@ struct ac_automaton {
 
 	/* prefilter */
 	enum ac_scan_path path;
-	enum ac_simd simd_cap; /* ac_limit_simd */
+	enum simd_level simd_cap; /* ac_limit_simd */
 	unsigned threads;      /* ac_set_threads: for sorting and linking a huge set */
 	uint32_t link_meetings; /* ac_link_meetings */
-	enum teddy_level simd; /* the vector kernels in use (Teddy's and the pair gathers) */
+	enum simd_level simd;  /* the vector kernels in use (Teddy's and the pair gathers) */
 	struct teddy teddy;    /* AC_PATH_TEDDY */
 	uint64_t pair[1024];   /* bit (b0 << 8 | b1): a match may start with b0 b1 */
 	uint64_t window_bits[1u << (AC_WINDOW_BITS - 6)]; /* HASH: bit ac_window_hash(window):

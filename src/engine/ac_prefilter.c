@@ -25,8 +25,8 @@
  * bitmap, it passes too much to pay and dense stepping takes over. */
 #define HASH_MAX_WINDOWS 8192
 
-/* Byte frequency rank in a mixed English/C/man-page corpus: 0 is rarest.
- * Generated once from text on a Debian system; used to pick memchr bytes. */
+/* Byte frequency rank in a mixed English/C/man-page corpus (the text of a
+ * Debian system): 0 is rarest.  Picks the memchr byte and Teddy's window. */
 static const uint8_t byte_rank[256] = {
 	  0,   1,   2,   3,   4,   5,   6,  91,   7, 196, 242,   8, 142,   9,  10,  11,
 	 12,  13,  14,  15,  16,  17,  18,  19,  20,  21,  22,  23,  24,  25,  26,  27,
@@ -146,7 +146,7 @@ static bool prefixes_collect(const ac_automaton *ac, uint32_t node, uint32_t dep
 
 /* Fills ac->teddy if the set suits it; returns whether it does. */
 static bool teddy_pick(ac_automaton *ac, const uint8_t *chain, size_t chain_len,
-		       enum teddy_level level)
+		       enum simd_level level)
 {
 	uint32_t width = ac->min_len < TEDDY_MAX_WIDTH ? (uint32_t)ac->min_len : TEDDY_MAX_WIDTH;
 	bool fold = ac->flags & AC_FOLD_ASCII;
@@ -201,25 +201,22 @@ static bool hash_pick(ac_automaton *ac)
 	return true;
 }
 
-/* The Teddy kernel allowed by the CPU and by ac_limit_simd. */
-static enum teddy_level teddy_level_allowed(const ac_automaton *ac)
+/* The vector kernels allowed by the CPU and by ac_limit_simd. */
+static enum simd_level simd_allowed(const ac_automaton *ac)
 {
-	enum teddy_level cpu = teddy_cpu_level();
-	if (ac->simd_cap == AC_SIMD_BEST)
-		return cpu;
-	enum teddy_level cap = (enum teddy_level)(ac->simd_cap - AC_SIMD_SCALAR);
-	return cap < cpu ? cap : cpu;
+	enum simd_level cpu = simd_cpu_level();
+	return ac->simd_cap == SIMD_BEST || ac->simd_cap > cpu ? cpu : ac->simd_cap;
 }
 
 void ac_prefilter_build(ac_automaton *ac, enum ac_scan_path want)
 {
 	uint8_t chain[256];
 	size_t chain_len = chain_bytes(ac, chain, sizeof chain);
-	enum teddy_level level = teddy_level_allowed(ac);
+	enum simd_level level = simd_allowed(ac);
 	ac->simd = level;
 	pair_build(ac);
 	bool rare = rare_byte_pick(ac, chain, chain_len);
-	bool teddy = want == AC_PATH_TEDDY || (want == AC_PATH_AUTO && level > TEDDY_SCALAR);
+	bool teddy = want == AC_PATH_TEDDY || (want == AC_PATH_AUTO && level > SIMD_SCALAR);
 	if (teddy && teddy_pick(ac, chain, chain_len, level)) {
 		ac->path = AC_PATH_TEDDY;
 	} else if ((want == AC_PATH_AUTO || want == AC_PATH_TEDDY) && rare) {

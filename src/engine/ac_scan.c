@@ -80,11 +80,11 @@ static size_t pair_next_block(const ac_automaton *ac, const uint8_t *buf, size_t
 {
 	uint64_t m = 0;
 	bool hash = ac->path == AC_PATH_HASH;
-#if TEDDY_X86
-	if (ac->simd == TEDDY_AVX512)
+#if SIMD_X86
+	if (ac->simd == SIMD_AVX512)
 		pos = hash ? window_scan_avx512(ac->window_bits, ac->window_mask, ac->window_fold, buf, len, pos, &m)
 			   : pair_scan_avx512(ac->pair, buf, len, pos, &m);
-	else if (ac->simd == TEDDY_AVX2)
+	else if (ac->simd == SIMD_AVX2)
 		pos = hash ? window_scan_avx2(ac->window_bits, ac->window_mask, ac->window_fold, buf, len, pos, &m)
 			   : pair_scan_avx2(ac->pair, buf, len, pos, &m);
 #endif

@@ -1,10 +1,11 @@
-/* ac_trie.h - the first half of ac_compile: the pattern store and the
- * breadth-first trie, plus the table allocator the automaton's arrays use.
- * Shared by ac_build.c and ac_trie.c only; not for other modules.
+/* ac_trie.h - the first half of ac_compile: the pattern store, its sorted
+ * order and the breadth-first trie.  Shared by ac_build.c, ac_trie.c and
+ * ac_sort.c only; not for other modules.
  */
 #ifndef ACGREP_AC_TRIE_H
 #define ACGREP_AC_TRIE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -14,31 +15,29 @@
  * output is its own, not inherited down the failure chain). */
 #define AC_OWN_BIT 0x80000000u
 
-/* Returns `bytes` of zeroed memory (transparent huge pages asked for when
- * large, and faulted in at once: for tables that will be filled), or NULL.
- * Free with ac_table_free. */
-void *ac_table_alloc(size_t bytes);
+/* A read-only view of the pattern store: pattern i is
+ * bytes[pat_start(st, i) .. end[i]), followed by one separator byte. */
+struct store {
+	const uint8_t *bytes;
+	const uint32_t *end;
+};
 
-/* ac_table_alloc for an upper bound: pages become resident as they are
- * first written. */
-void *ac_table_reserve(size_t bytes);
-
-/* Returns table q (NULL: none yet) grown to hold `bytes`, its contents kept
- * and the rest zeroed; NULL when out of memory (q is then untouched).
- * Large tables grow in place where they can, else they are copied into a
- * new table (2 MiB-aligned): grown by doubling, the copies add up to less
- * than the final size. */
-void *ac_table_grow(void *q, size_t bytes);
-
-/* Gives back what table q holds past its first `bytes` (large tables
- * only; the table keeps working either way). */
-void ac_table_shrink(void *q, size_t bytes);
-
-/* Frees an ac_table_alloc table; NULL is fine. */
-void ac_table_free(void *q);
+static inline uint32_t pat_start(const struct store *st, uint32_t i)
+{
+	return i ? st->end[i - 1] + 1 : 0;
+}
 
 /* Frees the patterns collected by ac_add. */
 void ac_store_free(ac_automaton *ac);
+
+/* Fills ord[0..*m) with the ids of the *m non-empty patterns of the n_ids
+ * in st, in sorted order (by bytes, a prefix before its extensions), each
+ * duplicate dropped but its first copy (*m is then their number), and
+ * sets *in_order when they were stored so already, without duplicates.
+ * tmp holds *m entries; the sort may use `threads` threads (two at most).
+ * Returns 0, or -1 when out of memory (ac_sort.c). */
+int ac_sort_patterns(const struct store *st, uint32_t n_ids, uint32_t *ord, uint32_t *tmp,
+		     uint32_t *m, bool *in_order, unsigned threads);
 
 /* Sorts the collected patterns and builds the trie with breadth-first ids
  * (children of a state consecutive, in byte order), straight into the

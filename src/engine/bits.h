@@ -1,5 +1,6 @@
-/* bits.h - bit tricks for the candidate bitmaps: ctz64, popcount64,
- * clear_lowest, and bytes_equal_bits for scanning a word of text at once.
+/* bits.h - bit tricks for the candidate bitmaps: ctz64 and clear_lowest,
+ * and bytes_equal_bits for scanning a word of text at once (the SWAR
+ * byte compare).
  *
  * Owns: the one place where count-trailing-zeros is chosen.  By default the
  * compiler builtin (a single TZCNT/BSF on x86-64); `make CTZ=portable`
@@ -37,19 +38,6 @@ static inline unsigned ctz64(uint64_t x)
 	return bits_debruijn_index[((x & -x) * BITS_DEBRUIJN64) >> 58];
 #else
 	return (unsigned)__builtin_ctzll(x);
-#endif
-}
-
-/* Number of set bits in x. */
-static inline unsigned popcount64(uint64_t x)
-{
-#ifdef ACGREP_PORTABLE_CTZ
-	x = x - ((x >> 1) & UINT64_C(0x5555555555555555));
-	x = (x & UINT64_C(0x3333333333333333)) + ((x >> 2) & UINT64_C(0x3333333333333333));
-	x = (x + (x >> 4)) & UINT64_C(0x0f0f0f0f0f0f0f0f);
-	return (unsigned)((x * UINT64_C(0x0101010101010101)) >> 56);
-#else
-	return (unsigned)__builtin_popcountll(x);
 #endif
 }
 

@@ -5,8 +5,8 @@
  * does), or of the hashed-window prefilter (ac_window_hash), for 8 or 16
  * positions at a time with gathers (AVX2, AVX-512F).
  * For sets too large for Teddy's buckets.  Built with target attributes;
- * call only a kernel teddy_cpu_level() allows (AVX2 needs TEDDY_AVX2 or
- * more, AVX-512 TEDDY_AVX512).
+ * call only a kernel simd_cpu_level() allows (AVX2 needs SIMD_AVX2 or
+ * more, AVX-512 SIMD_AVX512).
  */
 #ifndef ACGREP_PAIR_SIMD_H
 #define ACGREP_PAIR_SIMD_H
@@ -14,9 +14,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "teddy.h"
+#include "simd.h"
 
-#if TEDDY_X86
+#if SIMD_X86
 /* From pos, in steps of 64 bytes, over the blocks with 65 bytes readable
  * (buf[0..len)): returns the first block with a candidate (and its *mask,
  * bit i set when pair[] has the pair at block + i), or the first block

@@ -4,19 +4,24 @@
  * form the 16-bit pair index, gather the 32-bit table word holding its bit
  * (the 64-bit words of pair[] are little-endian, so bit i of the table is
  * bit i % 32 of 32-bit word i / 32), shift the bit down and test it.
+ * Each kernel is one 64-byte block's bitmap run by simd.h's block loop.
  */
 #include "pair_simd.h"
 
 #include "ac_internal.h" /* AC_WINDOW_MUL */
 
-#if TEDDY_X86
+#if SIMD_X86
 #include <immintrin.h>
 
-#define TARGET_AVX2 __attribute__((target("avx2")))
-#define TARGET_AVX512 __attribute__((target("avx512f,avx512bw")))
+/* The gathers' state: the table as 32-bit words, and for windows, the
+ * window's mask and fold bits (ac_window_hash). */
+struct gather {
+	const int *words;
+	uint32_t wmask, fold;
+};
 
 /* Candidates among the 8 positions at p. */
-static inline TARGET_AVX2 uint32_t pairs8(const int *table, const uint8_t *p)
+SIMD_INLINE TARGET_AVX2 uint32_t pairs8(const int *table, const uint8_t *p)
 {
 	__m256i b0 = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)p));
 	__m256i b1 = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)(p + 1)));
@@ -27,50 +32,49 @@ static inline TARGET_AVX2 uint32_t pairs8(const int *table, const uint8_t *p)
 	return (uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(bit));
 }
 
+SIMD_INLINE TARGET_AVX2 uint64_t pair_block_avx2(const void *kernel, const uint8_t *p)
+{
+	const struct gather *k = kernel;
+	uint64_t m = 0;
+	for (int g = 0; g < 8; g++)
+		m |= (uint64_t)pairs8(k->words, p + 8 * g) << (8 * g);
+	return m;
+}
+
 TARGET_AVX2 size_t pair_scan_avx2(const uint64_t pair[1024], const uint8_t *buf, size_t len,
 				  size_t pos, uint64_t *mask)
 {
-	const int *table = (const int *)(const void *)pair;
-	for (; pos < len && len - pos >= 65; pos += 64) {
-		uint64_t m = 0;
-		for (int g = 0; g < 8; g++)
-			m |= (uint64_t)pairs8(table, buf + pos + 8 * g) << (8 * g);
-		if (m) {
-			*mask = m;
-			return pos;
-		}
+	struct gather k = { .words = (const int *)(const void *)pair };
+	return simd_block_loop(pair_block_avx2, &k, buf, len, pos, 65, mask);
+}
+
+SIMD_INLINE TARGET_AVX512 uint64_t pair_block_avx512(const void *kernel, const uint8_t *block)
+{
+	const struct gather *k = kernel;
+	const __m512i low5 = _mm512_set1_epi32(31), one = _mm512_set1_epi32(1);
+	uint64_t m = 0;
+	for (int g = 0; g < 4; g++) {
+		const uint8_t *p = block + 16 * g;
+		__m512i b0 = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)p));
+		__m512i b1 = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(p + 1)));
+		__m512i idx = _mm512_or_si512(_mm512_slli_epi32(b0, 8), b1);
+		__m512i word = _mm512_i32gather_epi32(_mm512_srli_epi32(idx, 5), k->words, 4);
+		__m512i bit = _mm512_srlv_epi32(word, _mm512_and_si512(idx, low5));
+		m |= (uint64_t)_mm512_test_epi32_mask(bit, one) << (16 * g);
 	}
-	*mask = 0;
-	return pos;
+	return m;
 }
 
 TARGET_AVX512 size_t pair_scan_avx512(const uint64_t pair[1024], const uint8_t *buf, size_t len,
 				      size_t pos, uint64_t *mask)
 {
-	const int *table = (const int *)(const void *)pair;
-	const __m512i low5 = _mm512_set1_epi32(31), one = _mm512_set1_epi32(1);
-	for (; pos < len && len - pos >= 65; pos += 64) {
-		uint64_t m = 0;
-		for (int g = 0; g < 4; g++) {
-			const uint8_t *p = buf + pos + 16 * g;
-			__m512i b0 = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)p));
-			__m512i b1 = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(p + 1)));
-			__m512i idx = _mm512_or_si512(_mm512_slli_epi32(b0, 8), b1);
-			__m512i word = _mm512_i32gather_epi32(_mm512_srli_epi32(idx, 5), table, 4);
-			__m512i bit = _mm512_srlv_epi32(word, _mm512_and_si512(idx, low5));
-			m |= (uint64_t)_mm512_test_epi32_mask(bit, one) << (16 * g);
-		}
-		if (m) {
-			*mask = m;
-			return pos;
-		}
-	}
-	*mask = 0;
-	return pos;
+	struct gather k = { .words = (const int *)(const void *)pair };
+	return simd_block_loop(pair_block_avx512, &k, buf, len, pos, 65, mask);
 }
+
 /* The 32-bit windows starting at the 8 positions at p (p[0..11) readable),
  * masked and folded, hashed to table bit indexes. */
-static inline TARGET_AVX2 __m256i windows8(const uint8_t *p, __m256i wmask, __m256i fold)
+SIMD_INLINE TARGET_AVX2 __m256i windows8(const uint8_t *p, __m256i wmask, __m256i fold)
 {
 	__m256i w = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)p));
 	for (int k = 1; k < 4; k++) {
@@ -82,59 +86,57 @@ static inline TARGET_AVX2 __m256i windows8(const uint8_t *p, __m256i wmask, __m2
 				 32 - AC_WINDOW_BITS);
 }
 
+SIMD_INLINE TARGET_AVX2 uint64_t window_block_avx2(const void *kernel, const uint8_t *p)
+{
+	const struct gather *k = kernel;
+	const __m256i vmask = _mm256_set1_epi32((int)k->wmask), vfold = _mm256_set1_epi32((int)k->fold);
+	const __m256i low5 = _mm256_set1_epi32(31);
+	uint64_t m = 0;
+	for (int g = 0; g < 8; g++) {
+		__m256i idx = windows8(p + 8 * g, vmask, vfold);
+		__m256i word = _mm256_i32gather_epi32(k->words, _mm256_srli_epi32(idx, 5), 4);
+		__m256i bit = _mm256_srlv_epi32(word, _mm256_and_si256(idx, low5));
+		bit = _mm256_slli_epi32(bit, 31);
+		m |= (uint64_t)(uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(bit)) << (8 * g);
+	}
+	return m;
+}
+
 TARGET_AVX2 size_t window_scan_avx2(const uint64_t *table, uint32_t wmask, uint32_t fold,
 				    const uint8_t *buf, size_t len, size_t pos, uint64_t *mask)
 {
-	const int *words = (const int *)(const void *)table;
-	const __m256i vmask = _mm256_set1_epi32((int)wmask), vfold = _mm256_set1_epi32((int)fold);
-	const __m256i low5 = _mm256_set1_epi32(31);
-	for (; pos < len && len - pos >= 67; pos += 64) {
-		uint64_t m = 0;
-		for (int g = 0; g < 8; g++) {
-			__m256i idx = windows8(buf + pos + 8 * g, vmask, vfold);
-			__m256i word = _mm256_i32gather_epi32(words, _mm256_srli_epi32(idx, 5), 4);
-			__m256i bit = _mm256_srlv_epi32(word, _mm256_and_si256(idx, low5));
-			bit = _mm256_slli_epi32(bit, 31);
-			m |= (uint64_t)(uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(bit)) << (8 * g);
+	struct gather k = { .words = (const int *)(const void *)table, .wmask = wmask, .fold = fold };
+	return simd_block_loop(window_block_avx2, &k, buf, len, pos, 67, mask);
+}
+
+SIMD_INLINE TARGET_AVX512 uint64_t window_block_avx512(const void *kernel, const uint8_t *block)
+{
+	const struct gather *k = kernel;
+	const __m512i vmask = _mm512_set1_epi32((int)k->wmask), vfold = _mm512_set1_epi32((int)k->fold);
+	const __m512i mul = _mm512_set1_epi32((int)AC_WINDOW_MUL);
+	const __m512i low5 = _mm512_set1_epi32(31), one = _mm512_set1_epi32(1);
+	uint64_t m = 0;
+	for (int g = 0; g < 4; g++) {
+		const uint8_t *p = block + 16 * g;
+		__m512i w = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)p));
+		for (int b = 1; b < 4; b++) {
+			__m512i v = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(p + b)));
+			w = _mm512_or_si512(w, _mm512_slli_epi32(v, (unsigned)(8 * b)));
 		}
-		if (m) {
-			*mask = m;
-			return pos;
-		}
+		w = _mm512_or_si512(_mm512_and_si512(w, vmask), vfold);
+		__m512i idx = _mm512_srli_epi32(_mm512_mullo_epi32(w, mul), 32 - AC_WINDOW_BITS);
+		__m512i word = _mm512_i32gather_epi32(_mm512_srli_epi32(idx, 5), k->words, 4);
+		__m512i bit = _mm512_srlv_epi32(word, _mm512_and_si512(idx, low5));
+		m |= (uint64_t)_mm512_test_epi32_mask(bit, one) << (16 * g);
 	}
-	*mask = 0;
-	return pos;
+	return m;
 }
 
 TARGET_AVX512 size_t window_scan_avx512(const uint64_t *table, uint32_t wmask, uint32_t fold,
 					const uint8_t *buf, size_t len, size_t pos, uint64_t *mask)
 {
-	const int *words = (const int *)(const void *)table;
-	const __m512i vmask = _mm512_set1_epi32((int)wmask), vfold = _mm512_set1_epi32((int)fold);
-	const __m512i mul = _mm512_set1_epi32((int)AC_WINDOW_MUL);
-	const __m512i low5 = _mm512_set1_epi32(31), one = _mm512_set1_epi32(1);
-	for (; pos < len && len - pos >= 67; pos += 64) {
-		uint64_t m = 0;
-		for (int g = 0; g < 4; g++) {
-			const uint8_t *p = buf + pos + 16 * g;
-			__m512i w = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)p));
-			for (int k = 1; k < 4; k++) {
-				__m512i b = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(p + k)));
-				w = _mm512_or_si512(w, _mm512_slli_epi32(b, (unsigned)(8 * k)));
-			}
-			w = _mm512_or_si512(_mm512_and_si512(w, vmask), vfold);
-			__m512i idx = _mm512_srli_epi32(_mm512_mullo_epi32(w, mul), 32 - AC_WINDOW_BITS);
-			__m512i word = _mm512_i32gather_epi32(_mm512_srli_epi32(idx, 5), words, 4);
-			__m512i bit = _mm512_srlv_epi32(word, _mm512_and_si512(idx, low5));
-			m |= (uint64_t)_mm512_test_epi32_mask(bit, one) << (16 * g);
-		}
-		if (m) {
-			*mask = m;
-			return pos;
-		}
-	}
-	*mask = 0;
-	return pos;
+	struct gather k = { .words = (const int *)(const void *)table, .wmask = wmask, .fold = fold };
+	return simd_block_loop(window_block_avx512, &k, buf, len, pos, 67, mask);
 }
 #else
 typedef int pair_simd_x86_not_built; /* ISO C wants something in every file */

@@ -6,20 +6,6 @@
 
 #include <string.h>
 
-enum teddy_level teddy_cpu_level(void)
-{
-#if TEDDY_X86
-	__builtin_cpu_init();
-	if (__builtin_cpu_supports("avx512bw"))
-		return TEDDY_AVX512;
-	if (__builtin_cpu_supports("avx2"))
-		return TEDDY_AVX2;
-	if (__builtin_cpu_supports("ssse3"))
-		return TEDDY_SSSE3;
-#endif
-	return TEDDY_SCALAR;
-}
-
 static void admit(struct teddy *t, uint32_t j, uint8_t b, uint8_t bucket_bit)
 {
 	t->lo[j][b & 15] |= bucket_bit;
@@ -27,7 +13,7 @@ static void admit(struct teddy *t, uint32_t j, uint8_t b, uint8_t bucket_bit)
 }
 
 void teddy_build(struct teddy *t, const uint8_t *fp, size_t n, uint32_t width, uint32_t offset,
-		 bool fold, enum teddy_level level)
+		 bool fold, enum simd_level level)
 {
 	memset(t, 0, sizeof *t);
 	t->width = width;
@@ -64,12 +50,12 @@ size_t teddy_next_block(const struct teddy *t, const uint8_t *buf, size_t len, s
 			uint64_t *mask)
 {
 	uint64_t m = 0;
-#if TEDDY_X86
+#if SIMD_X86
 	switch (t->level) {
-	case TEDDY_AVX512: pos = teddy_scan_avx512(t, buf, len, pos, &m); break;
-	case TEDDY_AVX2: pos = teddy_scan_avx2(t, buf, len, pos, &m); break;
-	case TEDDY_SSSE3: pos = teddy_scan_ssse3(t, buf, len, pos, &m); break;
-	case TEDDY_SCALAR: break;
+	case SIMD_AVX512: pos = teddy_scan_avx512(t, buf, len, pos, &m); break;
+	case SIMD_AVX2: pos = teddy_scan_avx2(t, buf, len, pos, &m); break;
+	case SIMD_SSSE3: pos = teddy_scan_ssse3(t, buf, len, pos, &m); break;
+	case SIMD_SCALAR: case SIMD_BEST: break;
 	}
 #endif
 	if (m) {

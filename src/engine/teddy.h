@@ -23,43 +23,26 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The vector kernels need x86 and GCC/Clang's target attributes;
- * `make SIMD=none` (ACGREP_NO_SIMD) leaves them out, as on other CPUs. */
-#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__) && !defined(ACGREP_NO_SIMD)
-#define TEDDY_X86 1
-#else
-#define TEDDY_X86 0
-#endif
+#include "simd.h"
 
 #define TEDDY_MAX_WIDTH 3
 #define TEDDY_BUCKETS 8
-
-/* Kernels, in increasing order of vector width. */
-enum teddy_level {
-	TEDDY_SCALAR = 0,
-	TEDDY_SSSE3 = 1,
-	TEDDY_AVX2 = 2,
-	TEDDY_AVX512 = 3,
-};
 
 struct teddy {
 	uint8_t lo[TEDDY_MAX_WIDTH][16]; /* buckets allowing each low nibble at fingerprint byte j */
 	uint8_t hi[TEDDY_MAX_WIDTH][16]; /* ... each high nibble */
 	uint32_t width;                  /* fingerprint bytes, 1..TEDDY_MAX_WIDTH */
 	uint32_t offset;                 /* where the fingerprint starts in every match */
-	enum teddy_level level;
+	enum simd_level level;
 };
-
-/* The widest kernel this CPU (and its OS) runs. */
-enum teddy_level teddy_cpu_level(void);
 
 /* Fills t for n fingerprints of `width` bytes, fp[i * width ..], found at
  * `offset` bytes into every match; with fold, each ASCII letter also admits
  * its other case.  Fingerprints are put in buckets in the order given (so
  * sorted input keeps similar ones together).  `level` is the kernel to use:
- * the caller has checked it against teddy_cpu_level(). */
+ * the caller has checked it against simd_cpu_level(). */
 void teddy_build(struct teddy *t, const uint8_t *fp, size_t n, uint32_t width, uint32_t offset,
-		 bool fold, enum teddy_level level);
+		 bool fold, enum simd_level level);
 
 /* From pos, in steps of 64 bytes, finds the first block of buf[0..len) with
  * a candidate: returns its start and sets *mask (bit i set when a match may
@@ -68,11 +51,11 @@ void teddy_build(struct teddy *t, const uint8_t *fp, size_t n, uint32_t width, u
 size_t teddy_next_block(const struct teddy *t, const uint8_t *buf, size_t len, size_t pos,
 			uint64_t *mask);
 
-#if TEDDY_X86
+#if SIMD_X86
 /* The vector kernels (teddy_x86.c): like teddy_next_block over the blocks
  * whose fingerprint bytes all lie in buf[0..len), returning the first
  * block with a candidate (and its *mask), or the first block they cannot
- * read whole (with *mask = 0).  Only for a level teddy_cpu_level() allows. */
+ * read whole (with *mask = 0).  Only for a level simd_cpu_level() allows. */
 size_t teddy_scan_ssse3(const struct teddy *t, const uint8_t *buf, size_t len, size_t pos,
 			uint64_t *mask);
 size_t teddy_scan_avx2(const struct teddy *t, const uint8_t *buf, size_t len, size_t pos,

@@ -110,7 +110,7 @@ struct config {
 	bool match_takes_eol;
 	size_t read_chunk;    /* --buffer-size (hidden, tests): read() chunk in bytes */
 	int scan_path;        /* --scan-path (hidden, tests): enum ac_scan_path */
-	int simd;             /* --simd (hidden, tests): enum ac_simd cap */
+	int simd;             /* --simd (hidden, tests): enum simd_level cap */
 	unsigned threads;     /* --threads (at most MAX_THREADS); 0 = one per CPU
 				 this process may use, MAX_THREADS at most */
 	uint64_t segment_size; /* --segment-size (hidden, tests): bytes per segment

@@ -28,7 +28,7 @@ struct match_options {
 	/* Binary files are searched with NUL bytes as line ends (grep's "NUL
 	 * zapping"): -x then also accepts a NUL as a line boundary. */
 	bool nul_ends_lines;
-	int simd;         /* enum ac_simd: the widest vector kernel allowed, 0 = best */
+	int simd;         /* enum simd_level: the widest vector kernel allowed, 0 = best */
 	/* -w where GNU grep uses its regex matcher (see main.c): at a start
 	 * whose longest match is not a whole word it tries shorter matches
 	 * but never the empty one. */

@@ -291,7 +291,7 @@ struct matcher *matcher_ac_new(struct pattern_set *patterns, const struct match_
 	if ((opts->ignore_case && opts->utf8 && fold_setup(m, &ps) != 0) ||
 	    ac_adopt_list(m->ac, ps.storage, ps.end, ps.count) != 0)
 		goto fail;
-	ac_limit_simd(m->ac, (enum ac_simd)opts->simd);
+	ac_limit_simd(m->ac, (enum simd_level)opts->simd);
 	ac_set_threads(m->ac, opts->threads);
 	if (ac_compile(m->ac, (enum ac_scan_path)opts->scan_path) != 0)
 		goto fail;

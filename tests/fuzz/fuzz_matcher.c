@@ -38,25 +38,25 @@
  * the compile threads (two only where the input asks: FUZZ_THREADS). */
 static const struct strategy {
 	enum ac_scan_path path;
-	enum ac_simd simd;
+	enum simd_level simd;
 	const char *name;
 	bool threads;
 } strategies[] = {
-	{ .path = AC_PATH_DFA, .simd = AC_SIMD_SCALAR, .name = "dfa" },
-	{ .path = AC_PATH_AUTO, .simd = AC_SIMD_BEST, .name = "auto" },
-	{ .path = AC_PATH_AUTO, .simd = AC_SIMD_SCALAR, .name = "auto/scalar" },
-	{ .path = AC_PATH_BITMAP, .simd = AC_SIMD_SCALAR, .name = "bitmap/scalar" },
-	{ .path = AC_PATH_BITMAP, .simd = AC_SIMD_AVX2, .name = "bitmap/avx2" },
-	{ .path = AC_PATH_BITMAP, .simd = AC_SIMD_AVX512, .name = "bitmap/avx512" },
-	{ .path = AC_PATH_MEMCHR, .simd = AC_SIMD_BEST, .name = "memchr" },
-	{ .path = AC_PATH_TEDDY, .simd = AC_SIMD_SCALAR, .name = "teddy/scalar" },
-	{ .path = AC_PATH_TEDDY, .simd = AC_SIMD_SSSE3, .name = "teddy/ssse3" },
-	{ .path = AC_PATH_TEDDY, .simd = AC_SIMD_AVX2, .name = "teddy/avx2" },
-	{ .path = AC_PATH_TEDDY, .simd = AC_SIMD_AVX512, .name = "teddy/avx512" },
-	{ .path = AC_PATH_HASH, .simd = AC_SIMD_SCALAR, .name = "hash/scalar" },
-	{ .path = AC_PATH_HASH, .simd = AC_SIMD_AVX2, .name = "hash/avx2" },
-	{ .path = AC_PATH_HASH, .simd = AC_SIMD_AVX512, .name = "hash/avx512" },
-	{ .path = AC_PATH_AUTO, .simd = AC_SIMD_BEST, .name = "auto/2 threads", .threads = true },
+	{ .path = AC_PATH_DFA, .simd = SIMD_SCALAR, .name = "dfa" },
+	{ .path = AC_PATH_AUTO, .simd = SIMD_BEST, .name = "auto" },
+	{ .path = AC_PATH_AUTO, .simd = SIMD_SCALAR, .name = "auto/scalar" },
+	{ .path = AC_PATH_BITMAP, .simd = SIMD_SCALAR, .name = "bitmap/scalar" },
+	{ .path = AC_PATH_BITMAP, .simd = SIMD_AVX2, .name = "bitmap/avx2" },
+	{ .path = AC_PATH_BITMAP, .simd = SIMD_AVX512, .name = "bitmap/avx512" },
+	{ .path = AC_PATH_MEMCHR, .simd = SIMD_BEST, .name = "memchr" },
+	{ .path = AC_PATH_TEDDY, .simd = SIMD_SCALAR, .name = "teddy/scalar" },
+	{ .path = AC_PATH_TEDDY, .simd = SIMD_SSSE3, .name = "teddy/ssse3" },
+	{ .path = AC_PATH_TEDDY, .simd = SIMD_AVX2, .name = "teddy/avx2" },
+	{ .path = AC_PATH_TEDDY, .simd = SIMD_AVX512, .name = "teddy/avx512" },
+	{ .path = AC_PATH_HASH, .simd = SIMD_SCALAR, .name = "hash/scalar" },
+	{ .path = AC_PATH_HASH, .simd = SIMD_AVX2, .name = "hash/avx2" },
+	{ .path = AC_PATH_HASH, .simd = SIMD_AVX512, .name = "hash/avx512" },
+	{ .path = AC_PATH_AUTO, .simd = SIMD_BEST, .name = "auto/2 threads", .threads = true },
 };
 #define N_STRATEGIES (sizeof strategies / sizeof *strategies)
 

@@ -1,10 +1,16 @@
 /* test_ac.c - the Aho-Corasick engine against a brute-force oracle.
  *
  * Every case runs through every scan path (DFA, candidate bitmap, memchr
- * where it applies, Teddy with each vector kernel, the pair and hashed-window
- * bitmaps scalar and with gathers), with and without ASCII folding, and with the dense
- * budget both large and tiny is covered by the 100k-pattern case.  Boundary
- * sweeps put matches at offsets 0..130 so they straddle 64-byte blocks.
+ * where it applies, Teddy with each vector kernel, the pair and
+ * hashed-window bitmaps scalar and with gathers), with and without ASCII
+ * folding: ac_find (leftmost-longest from every match end, first end from
+ * a spread of offsets), ac_scan_leftmost and ac_scan_overlapping must
+ * agree with the oracle, and the named cases with the matches worked out
+ * by hand.  Boundary sweeps put matches at offsets 0..140 so they straddle
+ * 64-byte blocks.  Large sets (200,000 patterns: sparse states), sets full
+ * of duplicates, sets sorted and linked on two threads, and adopted lists
+ * must compile to the automaton their patterns define.  Failures name the
+ * case and the scan path.
  */
 #include "ac.h"
 
@@ -14,19 +20,27 @@
 
 #include "check.h"
 
-/* Every scan path, and the Teddy path with each vector kernel (capped to
- * what this CPU runs: main prints which those are). */
+/* Every scan path, and the prefilters with each vector kernel (capped to
+ * what this CPU runs: main prints which those are; "best" is the widest). */
 static const struct {
+	const char *name;
 	enum ac_scan_path path;
-	enum ac_simd simd;
+	enum simd_level simd;
 } paths[] = {
-	{ AC_PATH_DFA, AC_SIMD_BEST },     { AC_PATH_BITMAP, AC_SIMD_BEST },
-	{ AC_PATH_MEMCHR, AC_SIMD_BEST },  { AC_PATH_AUTO, AC_SIMD_BEST },
-	{ AC_PATH_AUTO, AC_SIMD_SCALAR },  { AC_PATH_TEDDY, AC_SIMD_SCALAR },
-	{ AC_PATH_TEDDY, AC_SIMD_SSSE3 },  { AC_PATH_TEDDY, AC_SIMD_AVX2 },
-	{ AC_PATH_TEDDY, AC_SIMD_AVX512 }, { AC_PATH_BITMAP, AC_SIMD_SCALAR },
-	{ AC_PATH_BITMAP, AC_SIMD_AVX2 },  { AC_PATH_HASH, AC_SIMD_BEST },
-	{ AC_PATH_HASH, AC_SIMD_SCALAR },  { AC_PATH_HASH, AC_SIMD_AVX2 },
+	{ .name = "dfa", .path = AC_PATH_DFA, .simd = SIMD_BEST },
+	{ .name = "bitmap/best", .path = AC_PATH_BITMAP, .simd = SIMD_BEST },
+	{ .name = "memchr", .path = AC_PATH_MEMCHR, .simd = SIMD_BEST },
+	{ .name = "auto/best", .path = AC_PATH_AUTO, .simd = SIMD_BEST },
+	{ .name = "auto/scalar", .path = AC_PATH_AUTO, .simd = SIMD_SCALAR },
+	{ .name = "teddy/scalar", .path = AC_PATH_TEDDY, .simd = SIMD_SCALAR },
+	{ .name = "teddy/ssse3", .path = AC_PATH_TEDDY, .simd = SIMD_SSSE3 },
+	{ .name = "teddy/avx2", .path = AC_PATH_TEDDY, .simd = SIMD_AVX2 },
+	{ .name = "teddy/avx512", .path = AC_PATH_TEDDY, .simd = SIMD_AVX512 },
+	{ .name = "bitmap/scalar", .path = AC_PATH_BITMAP, .simd = SIMD_SCALAR },
+	{ .name = "bitmap/avx2", .path = AC_PATH_BITMAP, .simd = SIMD_AVX2 },
+	{ .name = "hash/best", .path = AC_PATH_HASH, .simd = SIMD_BEST },
+	{ .name = "hash/scalar", .path = AC_PATH_HASH, .simd = SIMD_SCALAR },
+	{ .name = "hash/avx2", .path = AC_PATH_HASH, .simd = SIMD_AVX2 },
 };
 
 static int lower(int c)
@@ -109,14 +123,21 @@ static size_t naive_overlap_count(const char *const *pats, size_t np, const char
 	return n;
 }
 
+/* ac_new, ac_add and ac_compile for the set on scan path paths[pi]. */
+static ac_automaton *compiled(const char *const *pats, size_t np, int fold, size_t pi, const char *name)
+{
+	ac_automaton *ac = ac_new(fold ? AC_FOLD_ASCII : 0);
+	for (size_t k = 0; k < np; k++)
+		ac_add(ac, pats[k], strlen(pats[k]));
+	ac_limit_simd(ac, paths[pi].simd);
+	CHECK(ac_compile(ac, paths[pi].path) == 0, "%s, %s: compile", name, paths[pi].name);
+	return ac;
+}
+
 static void check_case(const char *const *pats, size_t np, const char *text, size_t tlen, int fold, const char *name)
 {
 	for (size_t pi = 0; pi < sizeof paths / sizeof *paths; pi++) {
-		ac_automaton *ac = ac_new(fold ? AC_FOLD_ASCII : 0);
-		for (size_t k = 0; k < np; k++)
-			ac_add(ac, pats[k], strlen(pats[k]));
-		ac_limit_simd(ac, paths[pi].simd);
-		CHECK(ac_compile(ac, paths[pi].path) == 0, "%s: compile", name);
+		ac_automaton *ac = compiled(pats, np, fold, pi, name);
 		/* leftmost-longest iteration, as grep -o walks a line */
 		size_t from = 0;
 		for (;;) {
@@ -125,8 +146,8 @@ static void check_case(const char *const *pats, size_t np, const char *text, siz
 			int want = naive_ll(pats, np, text, tlen, from, fold, &es, &ee);
 			int got = ac_find(ac, (const uint8_t *)text, tlen, from, AC_LEFTMOST_LONGEST, &m);
 			CHECK(want == got && (!want || (m.start == es && m.end == ee)),
-			      "%s path %d fold %d from %zu: want %d [%zu,%zu) got %d [%zu,%zu)", name,
-			      (int)pi, fold, from, want, want ? es : 0, want ? ee : 0, got,
+			      "%s, %s, fold %d, from %zu: want %d [%zu,%zu) got %d [%zu,%zu)", name,
+			      paths[pi].name, fold, from, want, want ? es : 0, want ? ee : 0, got,
 			      got ? m.start : 0, got ? m.end : 0);
 			if (!want || !got)
 				break;
@@ -142,23 +163,25 @@ static void check_case(const char *const *pats, size_t np, const char *text, siz
 		for (size_t lf = 0, es, ee; lf <= tlen && naive_ll(pats, np, text, tlen, lf, fold, &es, &ee);
 		     lf = ee > es ? ee : es + 1, nm++)
 			CHECK(nm < lm.n && lm.start[nm] == es && lm.end[nm] == ee,
-			      "%s scan_leftmost path %d fold %d match %zu: want [%zu,%zu)", name, (int)pi, fold,
-			      nm, es, ee);
-		CHECK(nm == lm.n, "%s scan_leftmost path %d: want %zu matches, got %zu", name, (int)pi, nm, lm.n);
+			      "%s, %s, fold %d: scan_leftmost match %zu: want [%zu,%zu)", name, paths[pi].name,
+			      fold, nm, es, ee);
+		CHECK(nm == lm.n, "%s, %s, fold %d: scan_leftmost: want %zu matches, got %zu", name, paths[pi].name,
+		      fold, nm, lm.n);
 		/* first end from every offset */
 		for (size_t f = 0; f <= tlen; f += 1 + tlen / 40) {
 			ac_match m;
 			long want = naive_first_end(pats, np, text, tlen, f, fold);
 			int got = ac_find(ac, (const uint8_t *)text, tlen, f, AC_FIRST_END, &m);
 			CHECK((want < 0 && !got) || (got && (long)m.end == want && m.start >= f),
-			      "%s first-end path %d from %zu: want %ld got %d/%zu", name, (int)pi, f,
-			      want, got, got ? m.end : 0);
+			      "%s, %s, fold %d: first end from %zu: want %ld got %d/%zu", name, paths[pi].name,
+			      fold, f, want, got, got ? m.end : 0);
 		}
 		static struct collect c;
 		c.n = 0;
 		ac_scan_overlapping(ac, (const uint8_t *)text, tlen, 0, collect_cb, &c);
 		size_t want_n = naive_overlap_count(pats, np, text, tlen, fold);
-		CHECK(c.n == want_n, "%s overlapping path %d: want %zu got %zu", name, (int)pi, want_n, c.n);
+		CHECK(c.n == want_n, "%s, %s, fold %d: overlapping: want %zu got %zu", name, paths[pi].name, fold,
+		      want_n, c.n);
 		if (c.n != want_n) {
 			for (size_t k = 0; k < np; k++)
 				fprintf(stderr, "  pattern '%s'\n", pats[k]);
@@ -171,34 +194,75 @@ static void check_case(const char *const *pats, size_t np, const char *text, siz
 	}
 }
 
-static void table_cases(void)
+/* Every leftmost-longest match of ac in text as "start-end:id " into out. */
+static void all_matches(const ac_automaton *ac, const char *text, size_t len, char *out, size_t cap)
 {
-	static const struct {
-		const char *pats[6];
-		const char *text;
-	} cases[] = {
-		{ { "he", "she", "his", "hers" }, "ushers" },
-		{ { "a", "ab", "abc" }, "xabcabx" },
-		{ { "abc", "abc", "b" }, "abcabc" },
-		{ { "foo", "foobar" }, "foobar foo fo" },
-		{ { "" }, "abc" },
-		{ { "", "b" }, "abc" },
-		{ { "x" }, "" },
-		{ { "aaa", "aa" }, "aaaaaaa" },
-		{ { "needle" }, "haystack haystack needle haystack" },
-		{ { "a\nb", "\r" }, "x\r\na\nb" },
-		{ { "caB", "Ab" }, "xxCABxab" },
-		{ { "bcd", "abcde" }, "abcdx" },
-		{ { "\x01\xff", "\xff\xff" }, "\xff\xff\x01\xff\xff" },
-	};
-	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-		size_t np = 0;
-		while (np < 6 && cases[i].pats[np])
+	size_t used = 0, from = 0;
+	ac_match m;
+	out[0] = '\0';
+	while (from <= len && ac_find(ac, (const uint8_t *)text, len, from, AC_LEFTMOST_LONGEST, &m)) {
+		used += (size_t)snprintf(out + used, cap - used, "%zu-%zu:%u ", m.start, m.end, m.pattern);
+		from = m.end > m.start ? m.end : m.end + 1;
+		if (used >= cap)
+			break;
+	}
+}
+
+/* Small sets whose leftmost-longest matches ("start-end:id ", as grep -o
+ * walks a line) are worked out by hand, with ASCII folding too
+ * (.expected_folded, when it differs); each also runs against the oracle. */
+static const struct named_case {
+	const char *name;
+	const char *patterns[6];
+	const char *text;
+	const char *expected;
+	const char *expected_folded;
+} named_cases[] = {
+	{ .name = "he, she, his, hers (Aho and Corasick's example)",
+	  .patterns = { "he", "she", "his", "hers" }, .text = "ushers", .expected = "1-4:1 " },
+	{ .name = "nested prefixes", .patterns = { "a", "ab", "abc" }, .text = "xabcabx",
+	  .expected = "1-4:2 4-6:1 " },
+	{ .name = "a duplicate reports the first id", .patterns = { "abc", "abc", "b" }, .text = "abcabc",
+	  .expected = "0-3:0 3-6:0 " },
+	{ .name = "a pattern and its extension", .patterns = { "foo", "foobar" }, .text = "foobar foo fo",
+	  .expected = "0-6:1 7-10:0 " },
+	{ .name = "the empty pattern matches everywhere", .patterns = { "" }, .text = "abc",
+	  .expected = "0-0:0 1-1:0 2-2:0 3-3:0 " },
+	{ .name = "the empty pattern loses to a longer one", .patterns = { "", "b" }, .text = "abc",
+	  .expected = "0-0:0 1-2:1 2-2:0 3-3:0 " },
+	{ .name = "empty text", .patterns = { "x" }, .text = "", .expected = "" },
+	{ .name = "a run of one byte", .patterns = { "aaa", "aa" }, .text = "aaaaaaa", .expected = "0-3:0 3-6:0 " },
+	{ .name = "a needle in a haystack", .patterns = { "needle" }, .text = "haystack haystack needle haystack",
+	  .expected = "18-24:0 " },
+	{ .name = "newline and CR in patterns", .patterns = { "a\nb", "\r" }, .text = "x\r\na\nb",
+	  .expected = "1-2:1 3-6:0 " },
+	{ .name = "case differs: only folding matches", .patterns = { "caB", "Ab" }, .text = "xxCABxab",
+	  .expected = "", .expected_folded = "2-5:0 6-8:1 " },
+	{ .name = "a longer pattern fails into a shorter one", .patterns = { "bcd", "abcde" }, .text = "abcdx",
+	  .expected = "1-4:0 " },
+	{ .name = "bytes 0x01 and 0xff", .patterns = { "\x01\xff", "\xff\xff" }, .text = "\xff\xff\x01\xff\xff",
+	  .expected = "0-2:1 2-4:0 " },
+};
+
+static void named(void)
+{
+	for (size_t i = 0; i < sizeof named_cases / sizeof *named_cases; i++) {
+		const struct named_case *c = &named_cases[i];
+		size_t np = 0, len = strlen(c->text);
+		while (np < 6 && c->patterns[np])
 			np++;
-		char name[32];
-		snprintf(name, sizeof name, "table[%zu]", i);
-		for (int fold = 0; fold < 2; fold++)
-			check_case(cases[i].pats, np, cases[i].text, strlen(cases[i].text), fold, name);
+		for (int fold = 0; fold < 2; fold++) {
+			const char *want = fold && c->expected_folded ? c->expected_folded : c->expected;
+			for (size_t pi = 0; pi < sizeof paths / sizeof *paths; pi++) {
+				ac_automaton *ac = compiled(c->patterns, np, fold, pi, c->name);
+				char got[256];
+				all_matches(ac, c->text, len, got, sizeof got);
+				CHECK(strcmp(got, want) == 0, "%s, %s, fold %d: matches \"%s\", want \"%s\"", c->name,
+				      paths[pi].name, fold, got, want);
+				ac_free(ac);
+			}
+			check_case(c->patterns, np, c->text, len, fold, c->name);
+		}
 	}
 }
 
@@ -501,20 +565,6 @@ static void sorted_set(void)
 	}
 }
 
-/* Every leftmost-longest match of ac in text as "start-end:id " into out. */
-static void all_matches(const ac_automaton *ac, const char *text, size_t len, char *out, size_t cap)
-{
-	size_t used = 0, from = 0;
-	ac_match m;
-	out[0] = '\0';
-	while (from <= len && ac_find(ac, (const uint8_t *)text, len, from, AC_LEFTMOST_LONGEST, &m)) {
-		used += (size_t)snprintf(out + used, cap - used, "%zu-%zu:%u ", m.start, m.end, m.pattern);
-		from = m.end > m.start ? m.end : m.end + 1;
-		if (used >= cap)
-			break;
-	}
-}
-
 /* A malloc'd copy of n bytes, for ac_adopt_list. */
 static void *copy_of(const void *p, size_t n)
 {
@@ -568,14 +618,16 @@ static void adopted_equals_one_by_one(void)
 
 int main(void)
 {
-	static const char *const kernels[] = { "scalar", "SSSE3", "AVX2", "AVX-512BW" };
+	static const char *const kernels[] = {
+		[SIMD_SCALAR] = "scalar", [SIMD_SSSE3] = "SSSE3", [SIMD_AVX2] = "AVX2", [SIMD_AVX512] = "AVX-512BW",
+	};
 	ac_automaton *probe = ac_new(0);
 	ac_add(probe, "probe", 5);
 	ac_compile(probe, AC_PATH_TEDDY);
 	printf("Teddy kernels up to %s run on this CPU; wider ones are tested as that one\n",
-	       kernels[ac_simd_used(probe) - AC_SIMD_SCALAR]);
+	       kernels[ac_simd_used(probe)]);
 	ac_free(probe);
-	table_cases();
+	named();
 	boundary_sweep();
 	random_cases();
 	random_many();

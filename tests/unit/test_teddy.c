@@ -5,9 +5,9 @@
  * widths 1-3; offsets 0-4; with and without folding) and random texts up
  * to 300 bytes, every vector kernel this CPU runs must return the same
  * block and candidate mask as the scalar kernel from every start position
- * and for every text length (so reads stop exactly at the buffer's end:
- * the text sits at the end of a guarded page), and every real fingerprint
- * occurrence must be a candidate.
+ * (so reads stop exactly at the buffer's end: the text ends exactly at an
+ * inaccessible page, or starts exactly after one), and every real
+ * fingerprint occurrence must be a candidate.  Failures name the kernel.
  */
 #include "teddy.h"
 
@@ -48,53 +48,77 @@ static int occurs(const uint8_t *fp, size_t n, uint32_t width, uint32_t offset, 
 	return 0;
 }
 
-int main(void)
+static const char *const kernel_names[] = {
+	[SIMD_SCALAR] = "scalar", [SIMD_SSSE3] = "SSSE3", [SIMD_AVX2] = "AVX2", [SIMD_AVX512] = "AVX-512BW",
+};
+
+/* One round's fingerprints. */
+struct prints {
+	uint8_t fp[64 * TEDDY_MAX_WIDTH];
+	size_t n;
+	uint32_t width, offset;
+	int fold;
+};
+
+/* The scalar kernel from every pos of text[0..len) against the definition,
+ * and every vector kernel up to cpu against the scalar one. */
+static void check_text(const struct prints *f, const uint8_t *text, size_t len, const char *where,
+		       enum simd_level cpu)
 {
-	static const char *const names[] = { "scalar", "SSSE3", "AVX2", "AVX-512BW" };
-	enum teddy_level cpu = teddy_cpu_level();
-	printf("Teddy kernels up to %s run on this CPU\n", names[cpu]);
-	/* Texts end at a page followed by an inaccessible one: an over-read faults. */
-	long page = sysconf(_SC_PAGESIZE);
-	uint8_t *area = mmap(NULL, (size_t)page * 2, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	CHECK(area != MAP_FAILED && mprotect(area + page, (size_t)page, PROT_NONE) == 0, "guard page");
-	static const char alpha[] = "abcAB\n\x80\xff";
-	for (int iter = 0; iter < 400; iter++) {
-		uint32_t width = 1 + rnd(TEDDY_MAX_WIDTH), offset = rnd(5);
-		size_t n = 1 + rnd(iter % 4 == 0 ? 64 : 10);
-		int fold = (int)rnd(2);
-		uint8_t fp[64 * TEDDY_MAX_WIDTH];
-		for (size_t k = 0; k < n * width; k++)
-			fp[k] = (uint8_t)alpha[rnd(sizeof alpha - 1)];
-		size_t len = rnd(300);
-		uint8_t *text = area + page - len;
-		for (size_t i = 0; i < len; i++)
-			text[i] = (uint8_t)alpha[rnd(sizeof alpha - 1)];
-		struct teddy ref, vec;
-		teddy_build(&ref, fp, n, width, offset, fold, TEDDY_SCALAR);
-		for (size_t pos = 0; pos <= len; pos++) {
-			uint64_t want = 0;
-			size_t wb = teddy_next_block(&ref, text, len, pos, &want);
-			/* the definition: every occurrence from pos is a candidate */
-			for (size_t i = pos; i < len; i++)
-				if (occurs(fp, n, width, offset, text, len, i, fold)) {
-					CHECK(wb <= i && i - wb < 64 ? (want >> (i - wb)) & 1 : wb < i,
-					      "iter %d: occurrence at %zu missed (block %zu)", iter, i, wb);
-					break;
-				}
-			CHECK(wb == len || (want && (wb + 63 - (size_t)__builtin_clzll(want)) < len),
-			      "iter %d: candidate past the end", iter);
-			for (int lv = TEDDY_SSSE3; lv <= (int)cpu; lv++) {
-				uint64_t got = 0;
-				teddy_build(&vec, fp, n, width, offset, fold, (enum teddy_level)lv);
-				size_t gb = teddy_next_block(&vec, text, len, pos, &got);
-				CHECK(gb == wb && (gb == len || got == want),
-				      "iter %d %s: len %zu pos %zu: block %zu mask %llx, scalar %zu %llx", iter,
-				      names[lv], len, pos, gb, (unsigned long long)got, wb,
-				      (unsigned long long)want);
+	struct teddy ref, vec;
+	teddy_build(&ref, f->fp, f->n, f->width, f->offset, f->fold, SIMD_SCALAR);
+	for (size_t pos = 0; pos <= len; pos++) {
+		uint64_t want = 0;
+		size_t wb = teddy_next_block(&ref, text, len, pos, &want);
+		/* the definition: every occurrence from pos is a candidate */
+		for (size_t i = pos; i < len; i++)
+			if (occurs(f->fp, f->n, f->width, f->offset, text, len, i, f->fold)) {
+				CHECK(wb <= i && i - wb < 64 ? (want >> (i - wb)) & 1 : wb < i,
+				      "scalar, text %s: occurrence at %zu missed (block %zu)", where, i, wb);
+				break;
 			}
+		CHECK(wb == len || (want && (wb + 63 - (size_t)__builtin_clzll(want)) < len),
+		      "scalar, text %s: candidate past the end", where);
+		for (int lv = SIMD_SSSE3; lv <= (int)cpu; lv++) {
+			uint64_t got = 0;
+			teddy_build(&vec, f->fp, f->n, f->width, f->offset, f->fold, (enum simd_level)lv);
+			size_t gb = teddy_next_block(&vec, text, len, pos, &got);
+			CHECK(gb == wb && (gb == len || got == want),
+			      "%s, text %s: len %zu pos %zu: block %zu mask %llx, scalar %zu %llx",
+			      kernel_names[lv], where, len, pos, gb, (unsigned long long)got, wb,
+			      (unsigned long long)want);
 		}
 	}
-	munmap(area, (size_t)page * 2);
+}
+
+int main(void)
+{
+	enum simd_level cpu = simd_cpu_level();
+	printf("Teddy kernels up to %s run on this CPU\n", kernel_names[cpu]);
+	/* three pages: inaccessible, the texts', inaccessible: an over-read faults */
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	uint8_t *area = mmap(NULL, page * 3, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	CHECK(area != MAP_FAILED && mprotect(area, page, PROT_NONE) == 0 &&
+		      mprotect(area + 2 * page, page, PROT_NONE) == 0,
+	      "guard pages");
+	if (area == MAP_FAILED)
+		return 1;
+	static const char alpha[] = "abcAB\n\x80\xff";
+	for (int iter = 0; iter < 400; iter++) {
+		struct prints f = { .width = 1 + rnd(TEDDY_MAX_WIDTH), .offset = rnd(5) };
+		f.n = 1 + rnd(iter % 4 == 0 ? 64 : 10);
+		f.fold = (int)rnd(2);
+		for (size_t k = 0; k < f.n * f.width; k++)
+			f.fp[k] = (uint8_t)alpha[rnd(sizeof alpha - 1)];
+		size_t len = rnd(300);
+		uint8_t *end_text = area + 2 * page - len, *start_text = area + page;
+		for (size_t i = 0; i < len; i++)
+			end_text[i] = (uint8_t)alpha[rnd(sizeof alpha - 1)];
+		check_text(&f, end_text, len, "ending at a guard page", cpu);
+		memmove(start_text, end_text, len);
+		check_text(&f, start_text, len, "starting after a guard page", cpu);
+	}
+	munmap(area, page * 3);
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed != 0;
 }

@@ -1,0 +1,56 @@
+/* simd.h - which vector kernels this build has, the target attributes
+ * that build them, and the block loop they share.  Engine-internal: the
+ * layers above see enum simd_level and simd_cpu_level through ac.h.
+ *
+ * The kernels need x86 and GCC/Clang's target attributes, which let one
+ * binary carry every width; `make SIMD=none` (ACGREP_NO_SIMD) leaves them
+ * out, as on other CPUs.  Code calls a kernel only when simd_cpu_level()
+ * is at least its level.
+ */
+#ifndef ACGREP_SIMD_H
+#define ACGREP_SIMD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ac.h"
+
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__) && !defined(ACGREP_NO_SIMD)
+#define SIMD_X86 1
+#define TARGET_SSSE3 __attribute__((target("ssse3")))
+#define TARGET_AVX2 __attribute__((target("avx2")))
+#define TARGET_AVX512 __attribute__((target("avx512f,avx512bw")))
+/* For a kernel's parts: inlined into it whatever the optimizer thinks. */
+#define SIMD_INLINE static inline __attribute__((always_inline))
+#else
+#define SIMD_X86 0
+#endif
+
+#if SIMD_X86
+/* A vector kernel's candidate bitmap of the 64-byte block at p (bit i set
+ * when a match may start at p + i), from its state `kernel` (its tables,
+ * loaded into vector registers once per call). */
+typedef uint64_t simd_block_fn(const void *kernel, const uint8_t *p);
+
+/* The block loop of every vector kernel: from pos, in steps of 64 bytes,
+ * over the blocks with `span` bytes readable in buf[0..len), returns the
+ * first block whose bitmap is not empty (and *mask, that bitmap), or the
+ * first block it cannot read whole (with *mask = 0), which the caller
+ * finishes in scalar code.  Always inlined into the kernel, with `block`
+ * inlined into it: the loop is then the kernel's own. */
+SIMD_INLINE size_t simd_block_loop(simd_block_fn *block, const void *kernel, const uint8_t *buf, size_t len,
+				   size_t pos, size_t span, uint64_t *mask)
+{
+	for (; pos < len && len - pos >= span; pos += 64) {
+		uint64_t m = block(kernel, buf + pos);
+		if (m) {
+			*mask = m;
+			return pos;
+		}
+	}
+	*mask = 0;
+	return pos;
+}
+#endif
+
+#endif

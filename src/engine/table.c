@@ -1,0 +1,124 @@
+/* table.c - the allocator for large tables and buffers (see table.h). */
+#include "table.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+/* Bytes before a table's memory: its total size, for table_grow and
+ * table_free (64 keeps the memory 64-byte aligned). */
+#define TABLE_HEADER 64
+
+/* A transparent huge page: it covers a 2 MiB-aligned range wholly inside
+ * a mapping, so mappings of 2 MiB and more start on such a boundary (one
+ * of a few MiB could otherwise get none). */
+#define HUGE_PAGE ((size_t)2 << 20)
+
+#ifndef MADV_POPULATE_WRITE
+#define MADV_POPULATE_WRITE 23 /* Linux 5.14; older kernels refuse it harmlessly */
+#endif
+
+/* Maps `total` bytes, 2 MiB-aligned from 2 MiB on.  NULL on failure. */
+static char *map_table(size_t total)
+{
+	size_t span = total < HUGE_PAGE ? total : total + HUGE_PAGE;
+	char *p = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return NULL;
+	if (span == total)
+		return p;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	char *a = (char *)(((uintptr_t)p + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
+	char *end = a + ((total + page - 1) & ~(page - 1));
+	if (a > p)
+		munmap(p, (size_t)(a - p));
+	if (p + span > end)
+		munmap(end, (size_t)(p + span - end));
+	return a;
+}
+
+static void *table_new(size_t bytes, bool populate)
+{
+	if (bytes > SIZE_MAX - TABLE_HEADER - HUGE_PAGE)
+		return NULL;
+	size_t total = bytes + TABLE_HEADER;
+	char *p;
+	if (total >= TABLE_MAPPED) {
+		if ((p = map_table(total)) == NULL)
+			return NULL;
+		(void)madvise(p, total, MADV_HUGEPAGE);
+		if (populate) /* one call instead of a trap per 4 KiB page */
+			(void)madvise(p, total, MADV_POPULATE_WRITE);
+	} else if ((p = calloc(1, total)) == NULL) {
+		return NULL;
+	}
+	memcpy(p, &total, sizeof total);
+	return p + TABLE_HEADER;
+}
+
+void *table_alloc(size_t bytes)
+{
+	return table_new(bytes, true);
+}
+
+void *table_reserve(size_t bytes)
+{
+	return table_new(bytes, false);
+}
+
+void table_free(void *q)
+{
+	if (!q)
+		return;
+	char *p = (char *)q - TABLE_HEADER;
+	size_t total;
+	memcpy(&total, p, sizeof total);
+	if (total >= TABLE_MAPPED)
+		munmap(p, total);
+	else
+		free(p);
+}
+
+void table_shrink(void *q, size_t bytes)
+{
+	char *p = (char *)q - TABLE_HEADER;
+	size_t old, total = bytes + TABLE_HEADER;
+	memcpy(&old, p, sizeof old);
+	if (old < TABLE_MAPPED || total >= old)
+		return;
+	if (total < TABLE_MAPPED)
+		total = TABLE_MAPPED; /* stays a mapping, as table_free expects */
+	if (mremap(p, old, total, 0) != MAP_FAILED)
+		memcpy(p, &total, sizeof total);
+}
+
+void *table_grow(void *q, size_t bytes)
+{
+	if (!q)
+		return table_reserve(bytes);
+	if (bytes > SIZE_MAX - TABLE_HEADER - HUGE_PAGE)
+		return NULL;
+	char *p = (char *)q - TABLE_HEADER;
+	size_t old, total = bytes + TABLE_HEADER;
+	memcpy(&old, p, sizeof old);
+	if (total <= old)
+		return q;
+	bool aligned = total < HUGE_PAGE || ((uintptr_t)p & (HUGE_PAGE - 1)) == 0;
+	if (old >= TABLE_MAPPED && aligned) { /* new pages of an anonymous mapping are zero */
+		char *np = mremap(p, old, total, 0); /* in place only: a move would lose the alignment */
+		if (np != MAP_FAILED) {
+			(void)madvise(np, total, MADV_HUGEPAGE);
+			memcpy(np, &total, sizeof total);
+			return np + TABLE_HEADER;
+		}
+	}
+	char *nq = table_reserve(bytes);
+	if (!nq)
+		return NULL;
+	memcpy(nq, q, old - TABLE_HEADER);
+	table_free(q);
+	return nq;
+}

@@ -1,0 +1,45 @@
+/* table.h - the allocator for large tables and buffers that grow.
+ *
+ * Owns: where large memory comes from.  From TABLE_MAPPED bytes on, a
+ * table is a mapping of its own, 2 MiB-aligned from 2 MiB on, with
+ * transparent huge pages asked for: on virtual machines every 4 KiB page
+ * fault is a trap to the hypervisor, and a huge page covers only a 2 MiB
+ * range wholly inside a mapping.  Such a table grows in place where it can
+ * (mremap).  Smaller tables come from calloc.  Memory always comes zeroed;
+ * the pointer returned is 64-byte aligned (a header before it keeps the
+ * size).  Part of the engine's public interface (see ac.h).
+ */
+#ifndef ACGREP_TABLE_H
+#define ACGREP_TABLE_H
+
+#include <stddef.h>
+
+/* Tables of this many bytes and more are mappings of their own. */
+#define TABLE_MAPPED ((size_t)256 << 10)
+
+/* Returns `bytes` of zeroed memory, its pages faulted in at once (for a
+ * table that will be filled), or NULL when out of memory.  Free with
+ * table_free, never with free(). */
+void *table_alloc(size_t bytes);
+
+/* table_alloc for an upper bound: pages become resident as they are first
+ * written.  NULL when out of memory. */
+void *table_reserve(size_t bytes);
+
+/* Returns table q (NULL: none yet) grown to hold `bytes`, its contents
+ * kept and the rest zeroed; q itself when it holds `bytes` already.  A
+ * mapped table grows in place where it can, else it is copied into a new
+ * one: grown by doubling (grow.h), the copies add up to less than the
+ * final size.  Returns NULL when out of memory, with q untouched (still
+ * the caller's to use or free). */
+void *table_grow(void *q, size_t bytes);
+
+/* Gives back what table q holds past its first `bytes` (mapped tables
+ * only; q stays valid and keeps its first `bytes` either way). */
+void table_shrink(void *q, size_t bytes);
+
+/* Frees a table from table_alloc, table_reserve or table_grow; NULL is
+ * fine. */
+void table_free(void *q);
+
+#endif

@@ -1,0 +1,184 @@
+/* test_pair_simd.c - the gather kernels of the pair and hashed-window
+ * prefilters (pair_simd.h) against their definition, at guarded page
+ * edges.
+ *
+ * For random pair and window tables (3- and 4-byte windows, with and
+ * without folding), every kernel this CPU runs must return, from every
+ * start position of every text of 0 to 200 bytes, the first 64-byte block
+ * with a candidate and its mask (bit i set when the table has the pair, or
+ * the window's hash, at block + i), or the first block it does not handle
+ * (fewer than 65 or 67 bytes readable) with mask 0.  The texts end exactly
+ * at an inaccessible page, and start exactly after another: a read past
+ * either end faults.  Failures name the kernel.
+ */
+#include "ac_internal.h"
+#include "pair_simd.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "check.h"
+
+#if SIMD_X86
+
+typedef size_t pair_kernel(const uint64_t pair[1024], const uint8_t *buf, size_t len, size_t pos,
+			   uint64_t *mask);
+typedef size_t window_kernel(const uint64_t *table, uint32_t wmask, uint32_t fold, const uint8_t *buf,
+			     size_t len, size_t pos, uint64_t *mask);
+
+static const struct {
+	const char *name;
+	enum simd_level level; /* the CPU runs it from this level on */
+	pair_kernel *scan;
+} pair_kernels[] = {
+	{ .name = "pair_scan_avx2", .level = SIMD_AVX2, .scan = pair_scan_avx2 },
+	{ .name = "pair_scan_avx512", .level = SIMD_AVX512, .scan = pair_scan_avx512 },
+};
+
+static const struct {
+	const char *name;
+	enum simd_level level;
+	window_kernel *scan;
+} window_kernels[] = {
+	{ .name = "window_scan_avx2", .level = SIMD_AVX2, .scan = window_scan_avx2 },
+	{ .name = "window_scan_avx512", .level = SIMD_AVX512, .scan = window_scan_avx512 },
+};
+
+/* The tables of one round. */
+struct round {
+	uint64_t pair[1024];
+	uint64_t windows[1u << (AC_WINDOW_BITS - 6)];
+	uint32_t wmask, fold;
+};
+
+static unsigned rng_state = 2024;
+static unsigned rnd(unsigned n)
+{
+	rng_state = rng_state * 1103515245u + 12345u;
+	return (rng_state >> 16) % n;
+}
+
+static int bit_at(const uint64_t *table, unsigned i)
+{
+	return (int)((table[i >> 6] >> (i & 63)) & 1);
+}
+
+/* Whether position i of buf is a candidate, by the definition. */
+static int candidate(const struct round *r, int window, const uint8_t *buf, size_t i)
+{
+	if (!window)
+		return bit_at(r->pair, (unsigned)buf[i] << 8 | buf[i + 1]);
+	uint32_t load;
+	memcpy(&load, buf + i, 4);
+	return bit_at(r->windows, ac_window_hash(load, r->wmask, r->fold));
+}
+
+/* What a kernel must return from pos: the first block with `span` bytes
+ * readable and a candidate (its mask in *mask), else the first block
+ * without them (*mask = 0). */
+static size_t expected(const struct round *r, int window, const uint8_t *buf, size_t len, size_t pos,
+		       uint64_t *mask)
+{
+	size_t span = window ? 67 : 65;
+	for (; pos < len && len - pos >= span; pos += 64) {
+		uint64_t m = 0;
+		for (size_t i = 0; i < 64; i++)
+			m |= (uint64_t)candidate(r, window, buf, pos + i) << i;
+		if (m) {
+			*mask = m;
+			return pos;
+		}
+	}
+	*mask = 0;
+	return pos;
+}
+
+static void fill_round(struct round *r, unsigned density)
+{
+	for (size_t k = 0; k < 1024; k++)
+		r->pair[k] = 0;
+	for (size_t k = 0; k < 65536 / density; k++) {
+		unsigned i = rnd(65536);
+		r->pair[i >> 6] |= UINT64_C(1) << (i & 63);
+	}
+	memset(r->windows, 0, sizeof r->windows);
+	for (size_t k = 0; k < (1u << AC_WINDOW_BITS) / density; k++) {
+		unsigned i = rnd(1u << AC_WINDOW_BITS);
+		r->windows[i >> 6] |= UINT64_C(1) << (i & 63);
+	}
+	r->wmask = rnd(2) ? 0xffffffffu : 0;
+	if (!r->wmask)
+		memcpy(&r->wmask, (const uint8_t[4]){ 0xff, 0xff, 0xff, 0 }, 4); /* a 3-byte window */
+	r->fold = rnd(2) ? 0x20202020u & r->wmask : 0;
+}
+
+/* Every kernel the CPU runs, from every pos of buf[0..len). */
+static void check_text(const struct round *r, const uint8_t *buf, size_t len, const char *where,
+		       enum simd_level cpu)
+{
+	for (size_t pos = 0; pos <= len; pos++) {
+		for (int window = 0; window < 2; window++) {
+			uint64_t want = 0;
+			size_t wb = expected(r, window, buf, len, pos, &want);
+			size_t n = window ? sizeof window_kernels / sizeof *window_kernels
+					  : sizeof pair_kernels / sizeof *pair_kernels;
+			for (size_t k = 0; k < n; k++) {
+				enum simd_level level = window ? window_kernels[k].level : pair_kernels[k].level;
+				if (level > cpu)
+					continue;
+				uint64_t got = 0;
+				size_t gb = window ? window_kernels[k].scan(r->windows, r->wmask, r->fold, buf, len, pos, &got)
+						   : pair_kernels[k].scan(r->pair, buf, len, pos, &got);
+				CHECK(gb == wb && got == want, "%s, text %s: len %zu pos %zu: block %zu mask %llx, want %zu %llx",
+				      window ? window_kernels[k].name : pair_kernels[k].name, where, len, pos, gb,
+				      (unsigned long long)got, wb, (unsigned long long)want);
+			}
+		}
+	}
+}
+
+int main(void)
+{
+	enum simd_level cpu = simd_cpu_level();
+	if (cpu < SIMD_AVX2) {
+		printf("no gather kernel runs on this CPU\n");
+		printf("%d passed, %d failed\n", passed, failed);
+		return 0;
+	}
+	printf("gather kernels up to %s run on this CPU\n", cpu >= SIMD_AVX512 ? "AVX-512" : "AVX2");
+	/* three pages: inaccessible, the texts', inaccessible */
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	uint8_t *area = mmap(NULL, page * 3, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	CHECK(area != MAP_FAILED && mprotect(area, page, PROT_NONE) == 0 &&
+		      mprotect(area + 2 * page, page, PROT_NONE) == 0,
+	      "guard pages");
+	if (area == MAP_FAILED)
+		return 1;
+	static struct round r;
+	for (size_t len = 0; len <= 200; len++) {
+		if (len % 16 == 0) /* sparse tables leave whole blocks without candidates */
+			fill_round(&r, len % 48 == 0 ? 64 : 8);
+		uint8_t *end_text = area + 2 * page - len, *start_text = area + page;
+		for (size_t i = 0; i < len; i++)
+			end_text[i] = (uint8_t)rnd(256);
+		check_text(&r, end_text, len, "ending at a guard page", cpu);
+		memmove(start_text, end_text, len);
+		check_text(&r, start_text, len, "starting after a guard page", cpu);
+	}
+	munmap(area, page * 3);
+	printf("%d passed, %d failed\n", passed, failed);
+	return failed != 0;
+}
+
+#else
+
+int main(void)
+{
+	printf("no gather kernels in this build\n");
+	printf("%d passed, %d failed\n", passed, failed);
+	return 0;
+}
+
+#endif
