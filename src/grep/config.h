@@ -42,7 +42,7 @@ struct pattern_set {
 static inline struct pattern pattern_at(const struct pattern_set *ps, size_t i)
 {
 	size_t start = i ? (size_t)ps->end[i - 1] + 1 : 0;
-	return (struct pattern){ ps->storage + start, ps->end[i] - start };
+	return (struct pattern){ .bytes = ps->storage + start, .len = ps->end[i] - start };
 }
 
 /* GREP_COLORS capabilities (SGR strings without ESC[ and m). */
@@ -63,6 +63,9 @@ struct color_spec {
 #define MAX_THREADS 1024
 
 struct config {
+	/* At least one pattern (none at all is the empty one with -v flipped,
+	 * see opts.c); the one part of the config that is handed on: the
+	 * matcher takes it over (matcher_for_config). */
 	struct pattern_set patterns;
 	bool ignore_case;     /* -i */
 	bool word_regexp;     /* -w */
@@ -104,9 +107,8 @@ struct config {
 	const char *files_from;   /* --files-from / --files0-from list ("-": stdin), or NULL */
 	char files_from_end;      /* the byte ending each name in it: '\n' or '\0' */
 	bool utf8_locale;     /* LC_CTYPE is UTF-8 */
-	/* Derived by main: with -x -w, where GNU grep uses its regex matcher (see
-	 * grep_uses_kwset), each match takes the line terminator: -o and colours
-	 * include it. */
+	/* matcher.match_takes_eol, which opts_parse writes here too until the
+	 * printer reads the matcher's (matcher_config_takes_eol). */
 	bool match_takes_eol;
 	size_t read_chunk;    /* --buffer-size (hidden, tests): read() chunk in bytes */
 	int scan_path;        /* --scan-path (hidden, tests): enum ac_scan_path */
