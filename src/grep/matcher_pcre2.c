@@ -450,7 +450,9 @@ static bool pcre2_find(const struct matcher *base, const char *buf, size_t len,
 	return false;
 }
 
-static const struct matcher_ops pcre2_ops = { pcre2_find, matcher_each_by_find, pcre2_destroy };
+static const struct matcher_ops pcre2_ops = {
+	.find = pcre2_find, .each = matcher_each_by_find, .destroy = pcre2_destroy,
+};
 
 static struct matcher *fail(struct pcre2_matcher *m, struct build *b, const char *msg,
 			    const char **error)

@@ -369,7 +369,7 @@ static int walk_dir(struct walker *w, const struct stat *st, const struct ancest
 			return 0;
 		}
 	}
-	struct ancestor me = { st->st_dev, st->st_ino, up };
+	struct ancestor me = { .dev = st->st_dev, .ino = st->st_ino, .up = up };
 
 	int flags = O_RDONLY | O_DIRECTORY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK;
 	if (!w->logical && up)
@@ -394,7 +394,7 @@ static int walk_dir(struct walker *w, const struct stat *st, const struct ancest
 		return 0;
 	}
 
-	struct listing l = { 0 };
+	struct listing l = { .v = NULL };
 	int rc = 0, read_err = 0, more;
 	do {
 		more = read_batch(d, &l, &read_err);
