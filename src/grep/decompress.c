@@ -399,7 +399,7 @@ static bool next_member(struct decomp *d)
 	}
 	lib_end(d);
 	if (!lib_start(d)) {
-		d->error = "out of memory";
+		d->error = "memory exhausted";
 		return false;
 	}
 	d->lib_ready = true;
