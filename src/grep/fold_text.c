@@ -53,7 +53,7 @@ static void scratch_free(void *p)
 	free(s);
 }
 
-static bool scratch_key_made;
+static bool scratch_key_made; /* pthread_key_create succeeded */
 
 static void scratch_key_create(void)
 {
