@@ -99,7 +99,7 @@ struct config {
 	enum dev_action devices;     /* -D */
 	const char **includes;    size_t n_includes;    /* --include globs */
 	const char **excludes;    size_t n_excludes;    /* --exclude globs */
-	const char **exclude_dirs; size_t n_exclude_dirs; /* --exclude-dir globs */
+	const char **exclude_dirs; size_t n_exclude_dirs; /* --exclude-dir globs, as given */
 	const char *filter_order; /* 'i'/'e' per --include/--exclude, in command-line order */
 	const char **files;       size_t n_files;       /* operands; 0 means stdin or . with -r,
 							   unless files_from names a list */
@@ -107,8 +107,8 @@ struct config {
 	const char *files_from;   /* --files-from / --files0-from list ("-": stdin), or NULL */
 	char files_from_end;      /* the byte ending each name in it: '\n' or '\0' */
 	bool utf8_locale;     /* LC_CTYPE is UTF-8 */
-	/* matcher.match_takes_eol, which opts_parse writes here too until the
-	 * printer reads the matcher's (matcher_config_takes_eol). */
+	/* A copy of matcher.match_takes_eol for the printer, written by
+	 * opts_parse (matcher_config_takes_eol). */
 	bool match_takes_eol;
 	size_t read_chunk;    /* --buffer-size (hidden, tests): read() chunk in bytes */
 	int scan_path;        /* --scan-path (hidden, tests): enum ac_scan_path */

@@ -78,8 +78,8 @@ struct matcher {
 /* Builds the matcher cfg calls for (engine, -i, -w, -x, -z, binary
  * files) over `patterns`, normally &cfg->patterns, which it takes over:
  * the set is left empty whether it succeeds or not, and a huge list is
- * never copied.  Of cfg it reads neither the patterns nor anything but
- * the options above.  `threads`: how many threads the compile may use.
+ * never copied; of cfg it reads the options, never cfg->patterns.
+ * `threads`: how many threads the compile may use.
  * Patterns holding NUL that can never match are dropped.  Returns the
  * matcher, or NULL with *error set to a static message ("memory
  * exhausted", or why the engine refused the patterns). */
@@ -87,8 +87,8 @@ struct matcher *matcher_for_config(const struct config *cfg, struct pattern_set 
 				   unsigned threads, const char **error);
 
 /* Whether matcher_for_config(cfg, &cfg->patterns, ...) would set
- * match_takes_eol: what config.match_takes_eol holds for the printer
- * until it reads the matcher's. */
+ * match_takes_eol: what opts_parse copies into config.match_takes_eol for
+ * the printer. */
 bool matcher_config_takes_eol(const struct config *cfg);
 
 /* Whether a matcher call (find, each) on this thread failed for want of
