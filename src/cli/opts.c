@@ -3,34 +3,31 @@
  * Owns: turning argv and the environment (GREP_COLORS, GREP_COLOR, NO_COLOR,
  * TERM, the locale's codeset) into a struct config, with GNU grep 3.8's
  * option syntax, precedence rules and diagnostics ("grep" spelt "acgrep").
- * Reads -f pattern files and --exclude-from glob files.  Knows nothing of
- * searching.  The option tables and the grep-compatible resolution of
- * long-option abbreviations are in opts_argv.c.
+ * Knows nothing of searching.  The option tables and the grep-compatible
+ * resolution of long-option abbreviations are in opts_argv.c; the pattern
+ * list (-e, -f) and reading the files options name, in opts_patterns.c.
  *
  * Everything opts_parse allocates hangs off the config (pattern storage,
  * operand and glob arrays) or off cfg->opts_private (the argv copy handed
- * to getopt_long, copies of environment strings, of --exclude-dir globs
- * and of --exclude-from files) and is released by opts_free.
+ * to getopt_long, copies of environment strings and of --exclude-from
+ * files) and is released by opts_free.
  */
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <langinfo.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
-#include "bits.h"
+#include "grow.h"
 #include "help.h"
+#include "matcher.h"
 #include "opts.h"
 #include "opts_argv.h"
 #include "opts_color.h"
+#include "opts_patterns.h"
 
 #define DEFAULT_LABEL "(standard input)"
 #define DEFAULT_GROUP_SEPARATOR "--"
@@ -40,12 +37,12 @@ struct opts_private {
 	struct opts_argv args; /* argv as getopt_long saw it; optargs point into it */
 	char *legacy_color;  /* copy of GREP_COLOR when it is well formed */
 	char *grep_colors;   /* writable copy of GREP_COLORS, cut at ':' and '=' */
-	char **dirs;         /* --exclude-dir globs, trailing slashes stripped */
-	size_t n_dirs;
 	char **files;        /* --exclude-from contents, cut into globs */
-	size_t n_files;
+	size_t n_files, cap_files;
 	char *order;         /* cfg->filter_order: 'i'/'e' per --include/--exclude */
 	size_t n_order, cap_order;
+	/* capacities of the config's lists */
+	size_t cap_includes, cap_excludes, cap_exclude_dirs;
 };
 
 /* ---- diagnostics ---- */
@@ -57,7 +54,7 @@ static int usage_error(void)
 	return 2;
 }
 
-static int oom(void)
+int opts_oom(void)
 {
 	fputs(PROG ": memory exhausted\n", stderr);
 	return 2;
@@ -93,231 +90,12 @@ static bool context_arg(const char *s, long long *out)
 	return true;
 }
 
-/* ---- patterns ---- */
-
-/* Buffers from this size on are aligned to it and ask for transparent huge
- * pages: on virtual machines a 4 KiB page fault (about 13 us here) per 4
- * KiB of a huge pattern list costs more than reading and splitting it, and
- * a huge page covers only an aligned 2 MiB wholly inside the buffer. */
-#define HUGE_BUFFER ((size_t)2 << 20)
-
-/* Returns `p` with room for `need` elements of `size` bytes (capacity
- * *cap, doubled as needed), or NULL with `p` untouched when out of memory.
- * Huge buffers move by copying into a new aligned one (realloc would not
- * keep them aligned): the copies add up to less than the final size. */
-static void *grow(void *p, size_t *cap, size_t need, size_t size)
-{
-	if (need <= *cap)
-		return p;
-	size_t ncap = *cap ? *cap : 16;
-	while (ncap < need)
-		ncap *= 2;
-	if (ncap > SIZE_MAX / size)
-		return NULL;
-	void *np = NULL;
-	if (ncap * size < HUGE_BUFFER) {
-		np = realloc(p, ncap * size);
-	} else if (posix_memalign(&np, HUGE_BUFFER, ncap * size) == 0) {
-		(void)madvise(np, ncap * size, MADV_HUGEPAGE);
-		if (p)
-			memcpy(np, p, *cap * size);
-		free(p);
-	}
-	if (np)
-		*cap = ncap;
-	return np;
-}
-
-/* A struct pattern_set being built: patterns back to back in `bytes`,
- * each followed by a NUL, and their end offsets. */
-struct pat_builder {
-	char *bytes;
-	size_t len, cap;
-	uint32_t *end;
-	size_t n, ncap;
-	bool holds_nul;
-};
-
-/* Records the pattern of `len` bytes just stored at the end of pb->bytes
- * (its NUL included) and advances past it.  False when out of memory, or
- * past the 4 GiB that end offsets can hold. */
-static bool pb_push(struct pat_builder *pb, size_t len)
-{
-	uint32_t *ne = grow(pb->end, &pb->ncap, pb->n + 1, sizeof *ne);
-	if (!ne)
-		return false;
-	pb->end = ne;
-	if (pb->len + len >= UINT32_MAX)
-		return false;
-	pb->end[pb->n++] = (uint32_t)(pb->len + len);
-	pb->len += len + 1;
-	return true;
-}
-
-static bool pb_add(struct pat_builder *pb, const char *p, size_t len)
-{
-	char *nb = grow(pb->bytes, &pb->cap, pb->len + len + 1, 1);
-	if (!nb)
-		return false;
-	pb->bytes = nb;
-	memcpy(pb->bytes + pb->len, p, len);
-	pb->holds_nul = pb->holds_nul || memchr(p, '\0', len);
-	pb->bytes[pb->len + len] = '\0';
-	return pb_push(pb, len);
-}
-
-/* Splits `text` on '\n'.  An -e argument "a\n" is two patterns ("a" and
- * ""), as in grep; a pattern file's final newline only ends its last
- * line (`file` = true), and an empty file contributes nothing. */
-static bool pb_split(struct pat_builder *pb, const char *text, size_t len, bool file)
-{
-	if (file && len == 0)
-		return true;
-	if (file && text[len - 1] == '\n')
-		len--;
-	for (;;) {
-		const char *nl = memchr(text, '\n', len);
-		size_t n = nl ? (size_t)(nl - text) : len;
-		if (!pb_add(pb, text, n))
-			return false;
-		if (!nl)
-			return true;
-		text += n + 1;
-		len -= n + 1;
-	}
-}
-
-/* Moves the builder's contents into *set. */
-static void pb_finish(struct pat_builder *pb, struct pattern_set *set)
-{
-	set->storage = pb->bytes;
-	set->end = pb->end;
-	set->count = pb->n;
-	set->holds_nul = pb->holds_nul;
-	memset(pb, 0, sizeof *pb);
-}
-
-/* Reads all of `path` ("-" is standard input) into *text, NUL-terminated
- * (and 64 KiB at least).  Returns 0 or an errno value. */
-static int slurp(const char *path, char **text, size_t *len)
-{
-	bool is_stdin = strcmp(path, "-") == 0;
-	int fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
-	char *buf = NULL;
-	size_t cap = 0;
-	int err = fd < 0 ? errno : 0;
-	*len = 0;
-	while (!err) {
-		char *nb = grow(buf, &cap, *len + 65536, 1);
-		if (!nb) {
-			err = ENOMEM;
-			break;
-		}
-		buf = nb;
-		ssize_t r = read(fd, buf + *len, cap - *len - 1);
-		if (r == 0)
-			break;
-		if (r > 0)
-			*len += (size_t)r;
-		else if (errno != EINTR)
-			err = errno;
-	}
-	if (fd >= 0 && !is_stdin)
-		close(fd);
-	if (err)
-		free(buf);
-	else
-		buf[*len] = '\0';
-	*text = err ? NULL : buf;
-	return err;
-}
-
-/* "acgrep: FILE: strerror" as grep dies on a -f or --exclude-from FILE. */
-static int file_error(const char *path, int err)
-{
-	if (err == ENOMEM)
-		return oom();
-	fprintf(stderr, PROG ": %s: %s\n", path, strerror(err));
-	return 2;
-}
-
-/* Reads all of -f `path` ("-" is standard input) straight into the
- * builder's storage (sized from fstat for a regular file) and splits it
- * there, each newline becoming its line's NUL: a huge pattern file is
- * neither copied nor read twice.  Returns 0 or 2. */
-static int read_pattern_file(struct pat_builder *pb, const char *path)
-{
-	bool is_stdin = strcmp(path, "-") == 0;
-	int fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
-	int err = fd < 0 ? errno : 0;
-	struct stat st;
-	size_t start = pb->len, len = 0, chunk = 65536;
-	if (!err && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
-	    (uintmax_t)st.st_size < SIZE_MAX / 2)
-		chunk = (size_t)st.st_size + 8; /* read() sees the end at once; the split reads words */
-	while (!err) {
-		char *nb = grow(pb->bytes, &pb->cap, start + len + chunk + 1, 1);
-		if (!nb) {
-			err = ENOMEM;
-			break;
-		}
-		pb->bytes = nb;
-		ssize_t r = read(fd, pb->bytes + start + len, pb->cap - start - len - 1);
-		if (r == 0)
-			break;
-		if (r > 0)
-			len += (size_t)r;
-		else if (errno != EINTR)
-			err = errno;
-		chunk = 65536;
-	}
-	if (fd >= 0 && !is_stdin)
-		close(fd);
-	if (err)
-		return file_error(path, err);
-	if (len == 0)
-		return 0; /* an empty file contributes nothing */
-	char *text = pb->bytes + start;
-	if (text[len - 1] == '\n')
-		len--; /* the final newline only ends the last line */
-	if (start + len >= UINT32_MAX)
-		return oom(); /* past what end offsets can hold */
-	char *nb = grow(pb->bytes, &pb->cap, start + len + 8, 1); /* whole words up to the end */
-	if (!nb)
-		return oom();
-	pb->bytes = nb;
-	text = nb + start;
-	text[len] = '\n'; /* the last line's end, then padding */
-	memset(text + len + 1, 0, 7);
-	size_t lines = 0; /* room for every line at once: no copies while growing */
-	uint64_t nul = 0;
-	for (size_t i = 0; i <= len; i += 8) {
-		uint64_t text_bits = i + 8 <= len ? ~(uint64_t)0 : (UINT64_C(1) << 8 * (len - i)) - 1;
-		lines += (size_t)((bytes_equal_bits(text + i, '\n') * UINT64_C(0x0101010101010101)) >> 56);
-		nul |= bytes_equal_bits(text + i, '\0') & text_bits; /* not the padding */
-	}
-	pb->holds_nul = pb->holds_nul || nul;
-	uint32_t *ne = grow(pb->end, &pb->ncap, pb->n + lines, sizeof *ne);
-	if (!ne)
-		return oom();
-	pb->end = ne;
-	uint32_t *end = ne + pb->n;
-	for (size_t i = 0; i <= len; i += 8)
-		for (uint64_t nl = bytes_equal_bits(text + i, '\n'); nl; nl = clear_lowest(nl)) {
-			size_t at = i + ctz64(nl) / 8;
-			text[at] = '\0';
-			*end++ = (uint32_t)(start + at);
-		}
-	pb->n += lines;
-	pb->len = start + len + 1;
-	return 0;
-}
-
 /* ---- lists ---- */
 
-static bool push(const char ***arr, size_t *n, const char *s)
+/* Appends s to the list *arr of *n strings and capacity *cap. */
+static bool push(const char ***arr, size_t *n, size_t *cap, const char *s)
 {
-	const char **na = realloc(*arr, (*n + 1) * sizeof *na);
+	const char **na = grow_array(*arr, cap, *n + 1, sizeof *na, 8);
 	if (!na)
 		return false;
 	na[(*n)++] = s;
@@ -330,12 +108,12 @@ static bool push(const char ***arr, size_t *n, const char *s)
 static bool add_filter(struct config *cfg, char which, const char *glob)
 {
 	struct opts_private *priv = cfg->opts_private;
-	char *no = grow(priv->order, &priv->cap_order, priv->n_order + 2, 1);
+	char *no = grow_array(priv->order, &priv->cap_order, priv->n_order + 2, 1, 16);
 	if (!no)
 		return false;
 	priv->order = no;
-	if (!(which == 'i' ? push(&cfg->includes, &cfg->n_includes, glob)
-			   : push(&cfg->excludes, &cfg->n_excludes, glob)))
+	if (!(which == 'i' ? push(&cfg->includes, &cfg->n_includes, &priv->cap_includes, glob)
+			   : push(&cfg->excludes, &cfg->n_excludes, &priv->cap_excludes, glob)))
 		return false;
 	no[priv->n_order++] = which;
 	no[priv->n_order] = '\0';
@@ -343,21 +121,11 @@ static bool add_filter(struct config *cfg, char which, const char *glob)
 	return true;
 }
 
-/* --exclude-dir=GLOB: grep strips trailing slashes ("dir/" is "dir",
- * "/" stays "/"); a private copy is kept so argv is left alone. */
+/* --exclude-dir=GLOB, as given: the walk ignores its trailing slashes. */
 static bool add_exclude_dir(struct config *cfg, const char *glob)
 {
-	struct opts_private *priv = cfg->opts_private;
-	char **nd = realloc(priv->dirs, (priv->n_dirs + 1) * sizeof *nd);
-	char *copy = nd ? strdup(glob) : NULL;
-	if (nd)
-		priv->dirs = nd;
-	if (!copy)
-		return false;
-	priv->dirs[priv->n_dirs++] = copy;
-	for (size_t len = strlen(copy); len > 1 && copy[len - 1] == '/';)
-		copy[--len] = '\0';
-	return push(&cfg->exclude_dirs, &cfg->n_exclude_dirs, copy);
+	return push(&cfg->exclude_dirs, &cfg->n_exclude_dirs, &cfg->opts_private->cap_exclude_dirs,
+		    glob);
 }
 
 /* --exclude-from=FILE, as gnulib's add_exclude_file with grep's '\n':
@@ -368,15 +136,14 @@ static bool add_exclude_dir(struct config *cfg, const char *glob)
 static int add_exclude_from(struct config *cfg, const char *path)
 {
 	struct opts_private *priv = cfg->opts_private;
-	char **nf = realloc(priv->files, (priv->n_files + 1) * sizeof *nf);
+	char **nf = grow_array(priv->files, &priv->cap_files, priv->n_files + 1, sizeof *nf, 4);
 	if (!nf)
-		return oom();
+		return opts_oom();
 	priv->files = nf;
 	char *text;
 	size_t len;
-	int err = slurp(path, &text, &len);
-	if (err)
-		return file_error(path, err);
+	if (opts_read_file(path, &text, &len) != 0)
+		return 2;
 	priv->files[priv->n_files++] = text;
 	for (char *line = text, *end = text + len; line < end;) {
 		char *nl = memchr(line, '\n', (size_t)(end - line));
@@ -386,7 +153,7 @@ static int add_exclude_from(struct config *cfg, const char *path)
 		if (stop > line) {
 			*stop = '\0';
 			if (!add_filter(cfg, 'e', line))
-				return oom();
+				return opts_oom();
 		}
 		line = next;
 	}
@@ -479,10 +246,10 @@ static int apply_option(struct config *cfg, struct parse_state *st, int c)
 	case 'c': cfg->count = true; return -1;
 	case 'e':
 		st->have_keys = true;
-		return pb_split(&st->pb, optarg, strlen(optarg), false) ? -1 : oom();
+		return opts_patterns_add(&st->pb, optarg, strlen(optarg)) ? -1 : opts_oom();
 	case 'f':
 		st->have_keys = true;
-		k = read_pattern_file(&st->pb, optarg);
+		k = opts_patterns_read_file(&st->pb, optarg);
 		return k ? k : -1;
 	case 'i': case 'y': cfg->ignore_case = true; return -1;
 	case OPT_NO_IGNORE_CASE: cfg->ignore_case = false; return -1;
@@ -522,11 +289,11 @@ static int apply_option(struct config *cfg, struct parse_state *st, int c)
 		else
 			st->color = k;
 		return -1;
-	case OPT_INCLUDE: return add_filter(cfg, 'i', optarg) ? -1 : oom();
-	case OPT_EXCLUDE: return add_filter(cfg, 'e', optarg) ? -1 : oom();
+	case OPT_INCLUDE: return add_filter(cfg, 'i', optarg) ? -1 : opts_oom();
+	case OPT_EXCLUDE: return add_filter(cfg, 'e', optarg) ? -1 : opts_oom();
 	case OPT_EXCLUDE_FROM: return add_exclude_from(cfg, optarg);
 	case OPT_EXCLUDE_DIR:
-		return add_exclude_dir(cfg, optarg) ? -1 : oom();
+		return add_exclude_dir(cfg, optarg) ? -1 : opts_oom();
 	case OPT_GROUP_SEP: cfg->group_separator = optarg; return -1;
 	case OPT_NO_GROUP_SEP: cfg->group_separator = NULL; return -1;
 	case OPT_LABEL: cfg->label = optarg; return -1;
@@ -629,6 +396,25 @@ static bool cannot_select(const struct config *cfg)
 	       (all_empty && cfg->invert && !cfg->line_regexp && !cfg->word_regexp);
 }
 
+/* As GNU grep: no pattern at all (-f /dev/null, with -v or -L) matches
+ * nothing, done as the empty pattern with -v flipped and -w and -x
+ * dropped; this decides colours and -o output too.  False when out of
+ * memory. */
+static bool no_pattern_as_empty(struct config *cfg)
+{
+	struct pattern_set *ps = &cfg->patterns;
+	free(ps->storage);
+	free(ps->end);
+	*ps = (struct pattern_set){
+		.storage = calloc(1, 1), .end = calloc(1, sizeof *ps->end), .count = 1,
+	};
+	if (!ps->storage || !ps->end)
+		return false; /* opts_free frees what there is */
+	cfg->invert = !cfg->invert;
+	cfg->word_regexp = cfg->line_regexp = false;
+	return true;
+}
+
 /* Everything after the options: help/version, the pattern operand,
  * operands, option precedence, colours, locale. */
 static int finish(int argc, char **argv, struct config *cfg, struct parse_state *st)
@@ -645,15 +431,15 @@ static int finish(int argc, char **argv, struct config *cfg, struct parse_state 
 		if (optind >= argc)
 			return usage_error();
 		const char *pat = argv[optind++];
-		if (!pb_split(&st->pb, pat, strlen(pat), false))
-			return oom();
+		if (!opts_patterns_add(&st->pb, pat, strlen(pat)))
+			return opts_oom();
 	}
-	pb_finish(&st->pb, &cfg->patterns);
+	opts_patterns_finish(&st->pb, &cfg->patterns);
 
 	if (optind < argc) {
 		cfg->files = malloc((size_t)(argc - optind) * sizeof *cfg->files);
 		if (!cfg->files)
-			return oom();
+			return opts_oom();
 		while (optind < argc)
 			cfg->files[cfg->n_files++] = argv[optind++];
 	}
@@ -679,10 +465,13 @@ static int finish(int argc, char **argv, struct config *cfg, struct parse_state 
 
 	if (cfg->list != LIST_NONMATCHING && cannot_select(cfg))
 		return 1;
+	if (cfg->patterns.count == 0 && !no_pattern_as_empty(cfg))
+		return opts_oom();
 	struct opts_private *priv = cfg->opts_private;
 	if (!opts_color_setup(cfg, st->color, &priv->legacy_color, &priv->grep_colors))
-		return oom();
+		return opts_oom();
 	cfg->utf8_locale = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+	cfg->match_takes_eol = matcher_config_takes_eol(cfg);
 	return -1;
 }
 
@@ -701,12 +490,12 @@ int opts_parse(int argc, char **argv, struct config *cfg)
 	};
 	cfg->opts_private = calloc(1, sizeof *cfg->opts_private);
 	if (!cfg->opts_private)
-		return oom();
+		return opts_oom();
 	int status = -1;
 	if (argc < 1)
 		status = usage_error();
 	else if (!opts_argv_build(&cfg->opts_private->args, argc, argv))
-		status = oom();
+		status = opts_oom();
 	/* getopt_long works on (and permutes) the copy, never on argv */
 	char **args = cfg->opts_private->args.argv;
 	optind = 0; /* full re-initialisation, so repeated calls work */
@@ -716,8 +505,7 @@ int opts_parse(int argc, char **argv, struct config *cfg)
 	if (status < 0)
 		status = finish(argc, args, cfg, &st);
 
-	free(st.pb.bytes);
-	free(st.pb.end);
+	opts_patterns_free(&st.pb);
 	if (status >= 0)
 		opts_free(cfg);
 	return status;
@@ -737,9 +525,6 @@ void opts_free(struct config *cfg)
 	cfg->n_includes = cfg->n_excludes = cfg->n_exclude_dirs = cfg->n_files = 0;
 	struct opts_private *priv = cfg->opts_private;
 	if (priv) {
-		for (size_t i = 0; i < priv->n_dirs; i++)
-			free(priv->dirs[i]);
-		free(priv->dirs);
 		for (size_t i = 0; i < priv->n_files; i++)
 			free(priv->files[i]);
 		free(priv->files);

@@ -2,7 +2,8 @@
  *
  * Owns: turning argv and the environment (GREP_COLORS, GREP_COLOR, NO_COLOR,
  * TERM, POSIXLY_CORRECT, the locale) into a const struct config.  Knows
- * nothing of searching.  (Split over opts.c, opts_argv.c, opts_color.c.)
+ * nothing of searching.  (Split over opts.c, opts_argv.c, opts_color.c,
+ * opts_patterns.c.)
  */
 #ifndef ACGREP_OPTS_H
 #define ACGREP_OPTS_H
@@ -21,9 +22,15 @@
  *   2  after a usage error, an invalid option argument or an unreadable
  *      -f / --exclude-from file.
  * When it returns 0, 1 or 2, everything is already freed (opts_free is
- * then harmless).  When it returns -1, the strings in *cfg stay valid
- * until opts_free(cfg). */
+ * then harmless).  When it returns -1, *cfg is final, every rule between
+ * options applied (no pattern at all is the empty pattern with -v
+ * flipped, -w and -x dropped), and the strings in it stay valid until
+ * opts_free(cfg). */
 int opts_parse(int argc, char **argv, struct config *cfg);
+
+/* Prints GNU grep's words for a failed allocation, "acgrep: memory
+ * exhausted", on stderr.  Returns 2, the exit status that goes with it. */
+int opts_oom(void);
 
 /* Frees what opts_parse allocated in *cfg; calling it twice is harmless. */
 void opts_free(struct config *cfg);

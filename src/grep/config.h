@@ -42,7 +42,7 @@ struct pattern_set {
 static inline struct pattern pattern_at(const struct pattern_set *ps, size_t i)
 {
 	size_t start = i ? (size_t)ps->end[i - 1] + 1 : 0;
-	return (struct pattern){ ps->storage + start, ps->end[i] - start };
+	return (struct pattern){ .bytes = ps->storage + start, .len = ps->end[i] - start };
 }
 
 /* GREP_COLORS capabilities (SGR strings without ESC[ and m). */
@@ -63,6 +63,9 @@ struct color_spec {
 #define MAX_THREADS 1024
 
 struct config {
+	/* At least one pattern (none at all is the empty one with -v flipped,
+	 * see opts.c); the one part of the config that is handed on: the
+	 * matcher takes it over (matcher_for_config). */
 	struct pattern_set patterns;
 	bool ignore_case;     /* -i */
 	bool word_regexp;     /* -w */
@@ -96,7 +99,7 @@ struct config {
 	enum dev_action devices;     /* -D */
 	const char **includes;    size_t n_includes;    /* --include globs */
 	const char **excludes;    size_t n_excludes;    /* --exclude globs */
-	const char **exclude_dirs; size_t n_exclude_dirs; /* --exclude-dir globs */
+	const char **exclude_dirs; size_t n_exclude_dirs; /* --exclude-dir globs, as given */
 	const char *filter_order; /* 'i'/'e' per --include/--exclude, in command-line order */
 	const char **files;       size_t n_files;       /* operands; 0 means stdin or . with -r,
 							   unless files_from names a list */
@@ -104,9 +107,8 @@ struct config {
 	const char *files_from;   /* --files-from / --files0-from list ("-": stdin), or NULL */
 	char files_from_end;      /* the byte ending each name in it: '\n' or '\0' */
 	bool utf8_locale;     /* LC_CTYPE is UTF-8 */
-	/* Derived by main: with -x -w, where GNU grep uses its regex matcher (see
-	 * grep_uses_kwset), each match takes the line terminator: -o and colours
-	 * include it. */
+	/* A copy of matcher.match_takes_eol for the printer, written by
+	 * opts_parse (matcher_config_takes_eol). */
 	bool match_takes_eol;
 	size_t read_chunk;    /* --buffer-size (hidden, tests): read() chunk in bytes */
 	int scan_path;        /* --scan-path (hidden, tests): enum ac_scan_path */

@@ -287,8 +287,8 @@ static enum step lib_step(struct decomp *d, unsigned char *out, size_t n, size_t
 #endif
 #ifdef ACGREP_HAVE_ZSTD
 	case DECOMP_ZSTD: {
-		ZSTD_inBuffer zi = { src, avail, 0 };
-		ZSTD_outBuffer zo = { out, n, 0 };
+		ZSTD_inBuffer zi = { .src = src, .size = avail, .pos = 0 };
+		ZSTD_outBuffer zo = { .dst = out, .size = n, .pos = 0 };
 		size_t rc = ZSTD_decompressStream(d->s.zs, &zo, &zi);
 		used = zi.pos;
 		*made = zo.pos;
@@ -399,7 +399,7 @@ static bool next_member(struct decomp *d)
 	}
 	lib_end(d);
 	if (!lib_start(d)) {
-		d->error = "out of memory";
+		d->error = "memory exhausted";
 		return false;
 	}
 	d->lib_ready = true;

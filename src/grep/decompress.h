@@ -55,7 +55,7 @@ struct decomp *decomp_open(enum decomp_format fmt, int fd, const void *head, siz
  * the reader, so that decoding and searching overlap on two CPUs.  Only
  * for a descriptor whose read(2) never blocks for long (a regular file):
  * decomp_close waits for the slot being decoded.  Call before the first
- * decomp_read.  False (d decodes on the reader's thread as before) when no
+ * decomp_read.  False (d then decodes on the reader's thread) when no
  * thread or memory could be had. */
 bool decomp_start_thread(struct decomp *d);
 

@@ -9,6 +9,7 @@
 #include "fold_internal.h"
 
 #include "bits.h"
+#include "grow.h"
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(ACGREP_NO_SIMD)
 #define FOLD_X86 1 /* an AVX2 kernel, chosen at run time */
@@ -20,7 +21,6 @@
 #endif
 #endif
 #include <pthread.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -53,43 +53,36 @@ static void scratch_free(void *p)
 	free(s);
 }
 
+static bool scratch_key_made; /* pthread_key_create succeeded */
+
 static void scratch_key_create(void)
 {
-	if (pthread_key_create(&scratch_key, scratch_free) != 0)
-		abort();
+	scratch_key_made = pthread_key_create(&scratch_key, scratch_free) == 0;
 }
 
-static void out_of_memory(void)
-{
-	fputs("acgrep: memory exhausted\n", stderr);
-	exit(2);
-}
-
-/* Grows *p (of *cap elements of `size` bytes) to hold `need` elements. */
-static void grow(void *p, size_t *cap, size_t need, size_t size)
-{
-	if (need <= *cap)
-		return;
-	size_t n = *cap * 2 > need ? *cap * 2 : need;
-	void *q = realloc(*(void **)p, n * size);
-	if (!q)
-		out_of_memory();
-	*(void **)p = q;
-	*cap = n;
-}
-
+/* This thread's scratch `slot` with room for text_need bytes of text and
+ * span_need spans, or NULL when out of memory. */
 static struct scratch_slot *scratch_slot(int slot, size_t text_need, size_t span_need)
 {
 	if (!scratch_mine) {
 		pthread_once(&scratch_once, scratch_key_create);
-		scratch_mine = calloc(1, sizeof *scratch_mine);
-		if (!scratch_mine)
-			out_of_memory();
-		pthread_setspecific(scratch_key, scratch_mine);
+		/* the key frees the scratch of a thread that ends */
+		struct scratch *mine = scratch_key_made ? calloc(1, sizeof *mine) : NULL;
+		if (!mine || pthread_setspecific(scratch_key, mine) != 0) {
+			free(mine);
+			return NULL;
+		}
+		scratch_mine = mine;
 	}
 	struct scratch_slot *s = &scratch_mine->slot[slot];
-	grow(&s->text, &s->text_cap, text_need, 1);
-	grow(&s->spans, &s->span_cap, span_need, sizeof *s->spans);
+	char *text = grow_array(s->text, &s->text_cap, text_need, 1, 256);
+	if (!text)
+		return NULL;
+	s->text = text;
+	struct fold_span *spans = grow_array(s->spans, &s->span_cap, span_need, sizeof *spans, 64);
+	if (!spans)
+		return NULL;
+	s->spans = spans;
 	return s;
 }
 
@@ -221,11 +214,13 @@ size_t fold_skip(const struct fold_table *t, const char *s, size_t n, bool ascii
 	}
 }
 
-void fold_window(const struct fold_table *t, const char *buf, size_t from, size_t to, int slot,
+bool fold_window(const struct fold_table *t, const char *buf, size_t from, size_t to, int slot,
 		 struct fold_window *w)
 {
 	size_t n = to - from;
 	struct scratch_slot *sc = scratch_slot(slot, 2 * n + 1, n / 2 + 1);
+	if (!sc)
+		return false;
 	const unsigned char *s = (const unsigned char *)buf + from;
 	char *out = sc->text;
 	size_t o = 0, ns = 0;
@@ -249,11 +244,17 @@ void fold_window(const struct fold_table *t, const char *buf, size_t from, size_
 		narrow |= fold_is_narrow(t, c);
 		size_t fl = fold_encode(u, out + o);
 		if (fl != l)
-			sc->spans[ns++] = (struct fold_span){ o, i, (unsigned char)fl, (unsigned char)l };
+			sc->spans[ns++] = (struct fold_span){
+				.f = o, .o = i, .flen = (unsigned char)fl, .olen = (unsigned char)l,
+			};
 		o += fl;
 		i += l;
 	}
-	*w = (struct fold_window){ out, o, from, sc->spans, ns, narrow };
+	*w = (struct fold_window){
+		.text = out, .len = o, .base = from, .spans = sc->spans, .n_spans = ns,
+		.narrow = narrow,
+	};
+	return true;
 }
 
 size_t fold_to_text(const struct fold_window *w, size_t f)

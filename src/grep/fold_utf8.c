@@ -144,7 +144,7 @@ size_t fold_pattern(const struct fold_table *t, const char *p, size_t len, char 
 		    struct fold_facts *facts)
 {
 	const unsigned char *s = (const unsigned char *)p;
-	*facts = (struct fold_facts){ false, false, false };
+	*facts = (struct fold_facts){ .invalid = false };
 	size_t o = 0;
 	for (size_t i = 0; i < len;) {
 		uint32_t c;

@@ -78,9 +78,9 @@ struct fold_window {
 
 /* Folds buf[from..to) (both character boundaries of buf) into this
  * thread's scratch number `slot` (0 or 1), which stays valid until the
- * next fold into that slot on this thread.  Memory grows with to - from;
- * when it cannot, the run ends with status 2 as grep's does. */
-void fold_window(const struct fold_table *t, const char *buf, size_t from, size_t to, int slot,
+ * next fold into that slot on this thread.  Memory grows with to - from:
+ * returns false, *w untouched, when it cannot. */
+bool fold_window(const struct fold_table *t, const char *buf, size_t from, size_t to, int slot,
 		 struct fold_window *w);
 
 /* The text offset of folded offset f; inside a character whose folded

@@ -3,7 +3,8 @@
  * A matcher finds fixed strings in a buffer of whole lines with grep -F
  * semantics: leftmost-longest, honouring -i, -w and -x.  Two engines
  * implement it: the Aho-Corasick engine (matcher_ac.c) and PCRE2
- * (matcher_pcre2.c), which the tests use as a second oracle.
+ * (matcher_pcre2.c), which the tests use as a second oracle.  Which of
+ * GNU grep's rules a config calls for is matcher.c's (matcher_for_config).
  */
 #ifndef ACGREP_MATCHER_H
 #define ACGREP_MATCHER_H
@@ -23,13 +24,13 @@ struct match_options {
 	/* GNU grep -F's own quirk, on the paths where it uses its fixed-string
 	 * matcher: with -w, a match starting exactly at `from` is not checked
 	 * against the character before `from` (so `grep -ow -e a -e ' '` prints
-	 * both matches of "a ").  See grep_uses_kwset in main.c. */
+	 * both matches of "a ").  See matcher.c. */
 	bool word_ignores_before_from;
 	/* Binary files are searched with NUL bytes as line ends (grep's "NUL
 	 * zapping"): -x then also accepts a NUL as a line boundary. */
 	bool nul_ends_lines;
 	int simd;         /* enum simd_level: the widest vector kernel allowed, 0 = best */
-	/* -w where GNU grep uses its regex matcher (see main.c): at a start
+	/* -w where GNU grep uses its regex matcher (see matcher.c): at a start
 	 * whose longest match is not a whole word it tries shorter matches
 	 * but never the empty one. */
 	bool word_regex_rules;
@@ -47,13 +48,14 @@ struct matcher_ops {
 	 * bytes before `from` are context for -w.  With exact = true the match
 	 * is the leftmost-longest qualifying one and [*start, *end) its bounds;
 	 * with exact = false only the line containing *start matters (faster).
-	 * Returns true when found.  Never allocates. */
+	 * Returns true when found.  Fails only for want of memory (see
+	 * matcher_take_failure), returning false. */
 	bool (*find)(const struct matcher *m, const char *buf, size_t len, size_t from,
 		     bool exact, size_t *start, size_t *end);
 	/* Calls cb for the match find(exact = true) returns from `from`, then
 	 * for the one it returns from that match's end (one past an empty
 	 * match), and so on (grep -o's matches).  Returns cb's first non-zero
-	 * value, or 0 when no match is left.  Never allocates. */
+	 * value, or 0 when no match is left (or on failure, as find's). */
 	int (*each)(const struct matcher *m, const char *buf, size_t len, size_t from,
 		    matcher_match_fn cb, void *ctx);
 	void (*destroy)(struct matcher *m);
@@ -67,12 +69,45 @@ struct matcher {
 	/* A pattern holds the line end (-z, from -f): a match may span lines,
 	 * and the lines it spans are selected as one, as grep's kwset does. */
 	bool spans_eol;
+	/* -x -w where GNU grep uses its regex matcher (matcher.c): a match
+	 * covering a line's text takes its terminator too, which -o and
+	 * colours then print with it.  Set by matcher_for_config. */
+	bool match_takes_eol;
 };
 
+/* Builds the matcher cfg calls for (engine, -i, -w, -x, -z, binary
+ * files) over `patterns`, normally &cfg->patterns, which it takes over:
+ * the set is left empty whether it succeeds or not, and a huge list is
+ * never copied; of cfg it reads the options, never cfg->patterns.
+ * `threads`: how many threads the compile may use.
+ * Patterns holding NUL that can never match are dropped.  Returns the
+ * matcher, or NULL with *error set to a static message ("memory
+ * exhausted", or why the engine refused the patterns). */
+struct matcher *matcher_for_config(const struct config *cfg, struct pattern_set *patterns,
+				   unsigned threads, const char **error);
+
+/* Whether matcher_for_config(cfg, &cfg->patterns, ...) would set
+ * match_takes_eol: what opts_parse copies into config.match_takes_eol for
+ * the printer. */
+bool matcher_config_takes_eol(const struct config *cfg);
+
+/* Whether a matcher call (find, each) on this thread failed for want of
+ * memory since the last matcher_take_failure, which clears the flag.
+ * Only -i in a UTF-8 locale can fail: the folded text lives in memory of
+ * the thread's own that grows with the windows folded.  A failed call
+ * reports no match, so the caller asks after each call whose "no match"
+ * would select lines (-v) and ends the input as failed: "FILE: memory
+ * exhausted", status 2. */
+bool matcher_take_failure(void);
+
+/* For the engines: records that a call on this thread failed. */
+void matcher_note_failure(void);
+
 /* Builds a matcher over `patterns` (struct pattern; under -z some may hold
- * the line end NUL: matcher.spans_eol).  Returns
- * NULL and sets *error to a static message on failure (e.g. out of
- * memory, PCRE2 not compiled in).  matcher_ac_new takes the
+ * the line end NUL: matcher.spans_eol) with the options as given (for
+ * the tests; the program asks matcher_for_config).  Returns NULL and
+ * sets *error to a static message on failure ("memory exhausted", PCRE2
+ * not compiled in).  matcher_ac_new takes the
  * set, its storage and end arrays from malloc: it keeps or frees them, and
  * leaves *patterns empty, whether it succeeds or not (a huge list is then
  * never copied). */

@@ -207,7 +207,7 @@ static bool ac_matcher_find(const struct matcher *base, const char *buf, size_t 
 	const struct matcher_ac *m = (const struct matcher_ac *)base;
 	if (m->fold)
 		return fold_find(m, buf, len, from, exact, start, end);
-	struct view v = { buf, len, SIZE_MAX, NULL, false };
+	struct view v = { .text = buf, .len = len, .own = SIZE_MAX };
 	return ac_find_in_view(m, &v, buf, len, from, from, exact, start, end);
 }
 
@@ -224,14 +224,13 @@ static int each_adapter_cb(const ac_match *am, void *ctx)
 }
 
 /* matcher_each_by_find for -w under grep's regex rules (no folding),
- * keeping the start of the line that holds `from` as it advances: found
- * afresh for each match (tried_by_grep's shrink), it made -o over a line of
- * n matches take n^2 steps (80 KB of ", " with -w -o -e '' -e $'\377' in
- * UTF-8: 3 s, grep 13 ms). */
+ * keeping the start of the line that holds `from` as it advances, so that
+ * -o over a line of n matches takes n steps, not the n^2 of finding that
+ * start afresh for each match (tried_by_grep's shrink). */
 static int each_word(const struct matcher_ac *m, const char *buf, size_t len, size_t from,
 		     matcher_match_fn cb, void *ctx)
 {
-	struct view v = { buf, len, SIZE_MAX, NULL, false };
+	struct view v = { .text = buf, .len = len, .own = SIZE_MAX };
 	char eol = m->opt.eol;
 	size_t ls = line_start_of(buf, from, eol), seen = from, start, end;
 	int rc;
@@ -256,7 +255,7 @@ static int ac_matcher_each(const struct matcher *base, const char *buf, size_t l
 		return each_word(m, buf, len, from, cb, ctx);
 	if (m->opt.word || m->opt.line || m->fold) /* qualification may depend on `from` */
 		return matcher_each_by_find(base, buf, len, from, cb, ctx);
-	struct each_adapter a = { cb, ctx };
+	struct each_adapter a = { .cb = cb, .ctx = ctx };
 	return ac_scan_leftmost(m->ac, (const uint8_t *)buf, len, from, each_adapter_cb, &a);
 }
 
@@ -268,7 +267,9 @@ static void ac_matcher_destroy(struct matcher *base)
 	free(m);
 }
 
-static const struct matcher_ops ac_ops = { ac_matcher_find, ac_matcher_each, ac_matcher_destroy };
+static const struct matcher_ops ac_ops = {
+	.find = ac_matcher_find, .each = ac_matcher_each, .destroy = ac_matcher_destroy,
+};
 
 struct matcher *matcher_ac_new(struct pattern_set *patterns, const struct match_options *opts,
 			       const char **error)
@@ -279,7 +280,7 @@ struct matcher *matcher_ac_new(struct pattern_set *patterns, const struct match_
 		free(m);
 		free(patterns->storage);
 		free(patterns->end);
-		*patterns = (struct pattern_set){ NULL, NULL, 0, false };
+		*patterns = (struct pattern_set){ .storage = NULL };
 		return NULL;
 	}
 	m->base.ops = &ac_ops;
@@ -287,7 +288,7 @@ struct matcher *matcher_ac_new(struct pattern_set *patterns, const struct match_
 	/* the engine keeps the list itself (ps is left empty) */
 	struct pattern_set ps = *patterns;
 	m->base.spans_eol = opts->eol == '\0' && ps.holds_nul;
-	*patterns = (struct pattern_set){ NULL, NULL, 0, false };
+	*patterns = (struct pattern_set){ .storage = NULL };
 	if ((opts->ignore_case && opts->utf8 && fold_setup(m, &ps) != 0) ||
 	    ac_adopt_list(m->ac, ps.storage, ps.end, ps.count) != 0)
 		goto fail;

@@ -15,6 +15,8 @@
  */
 #include "matcher_ac_internal.h"
 
+#include "grow.h"
+
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,8 +36,8 @@ struct fold_state {
 	/* The patterns as given, kept only for what line_ok asks: indexes of
 	 * those holding DFA-narrow characters, and of those not valid UTF-8. */
 	struct pattern_set orig;
-	size_t *narrow, n_narrow;
-	size_t *bad, n_bad;
+	size_t *narrow, n_narrow, cap_narrow;
+	size_t *bad, n_bad, cap_bad;
 };
 
 void fold_state_free(struct fold_state *f)
@@ -51,16 +53,14 @@ void fold_state_free(struct fold_state *f)
 	fold_release_scratch();
 }
 
-/* Appends k to the array *a of *n. */
-static int push(size_t **a, size_t *n, size_t k)
+/* Appends k to the array *a of *n elements and capacity *cap. */
+static int push(size_t **a, size_t *n, size_t *cap, size_t k)
 {
-	if ((*n & (*n - 1)) == 0) { /* 0, 1, 2, 4, ...: grow */
-		size_t *b = realloc(*a, (*n ? 2 * *n : 1) * sizeof **a);
-		if (!b)
-			return -1;
-		*a = b;
-	}
-	(*a)[(*n)++] = k;
+	size_t *b = grow_array(*a, cap, *n + 1, sizeof *b, 1);
+	if (!b)
+		return -1;
+	*a = b;
+	b[(*n)++] = k;
 	return 0;
 }
 
@@ -91,8 +91,8 @@ static int fold_list(struct fold_state *f, const struct pattern_set *ps, struct 
 		needs |= facts.needs_fold;
 		f->ascii &= fold_ascii_run(p.bytes, p.len) == p.len;
 		f->filter |= facts.invalid || p.len == 0;
-		if ((facts.narrow && push(&f->narrow, &f->n_narrow, k) != 0) ||
-		    (facts.invalid && push(&f->bad, &f->n_bad, k) != 0))
+		if ((facts.narrow && push(&f->narrow, &f->n_narrow, &f->cap_narrow, k) != 0) ||
+		    (facts.invalid && push(&f->bad, &f->n_bad, &f->cap_bad, k) != 0))
 			return -1;
 	}
 	out->count = ps->count;
@@ -107,7 +107,7 @@ static int fold_list(struct fold_state *f, const struct pattern_set *ps, struct 
 int fold_setup(struct matcher_ac *m, struct pattern_set *ps)
 {
 	struct fold_state *f = calloc(1, sizeof *f);
-	struct pattern_set folded = { NULL, NULL, 0, false };
+	struct pattern_set folded = { .storage = NULL };
 	int rc = f && (f->table = fold_table_new()) ? fold_list(f, ps, &folded) : -1;
 	if (rc == 1) { /* the automaton takes the folded list */
 		if (f->n_narrow || f->n_bad)
@@ -127,7 +127,7 @@ int fold_setup(struct matcher_ac *m, struct pattern_set *ps)
 		return 0; /* grep's fixed-string matcher folds ASCII only */
 	free(ps->storage);
 	free(ps->end);
-	*ps = (struct pattern_set){ NULL, NULL, 0, false };
+	*ps = (struct pattern_set){ .storage = NULL };
 	return -1;
 }
 
@@ -151,13 +151,20 @@ static void plan(const struct fold_state *f, char eol, const char *buf, size_t l
 	*wb = len - *own <= f->overlap ? len : fold_char_ceil(buf, len, *own + f->overlap);
 }
 
-/* The view of window [pos, wb) folded into scratch `slot`. */
-static struct view folded_view(const struct fold_state *f, const char *buf, size_t pos, size_t wb,
-			       size_t own, int slot, struct fold_window *fw)
+/* Sets *v to the view of window [pos, wb) folded into scratch `slot`.
+ * False when out of memory (noted: matcher_note_failure). */
+static bool folded_view(const struct fold_state *f, const char *buf, size_t pos, size_t wb,
+			size_t own, int slot, struct fold_window *fw, struct view *v)
 {
-	fold_window(f->table, buf, pos, wb, slot, fw);
-	return (struct view){ fw->text, fw->len, own == wb ? SIZE_MAX : fold_floor(fw, own), fw,
-			      f->filter };
+	if (!fold_window(f->table, buf, pos, wb, slot, fw)) {
+		matcher_note_failure();
+		return false;
+	}
+	*v = (struct view){
+		.text = fw->text, .len = fw->len, .own = own == wb ? SIZE_MAX : fold_floor(fw, own),
+		.fw = fw, .filter = f->filter,
+	};
+	return true;
 }
 
 /* dfa_occurs' check of each match in a window of the line [ls, le). */
@@ -192,20 +199,22 @@ static int occurs_cb(const ac_match *am, void *ctx)
 }
 
 /* Does a valid pattern occur in the line [ls, le) (be the line, under -x)
- * under the DFA's relation? */
-static bool dfa_occurs(const struct matcher_ac *m, const char *buf, size_t ls, size_t le)
+ * under the DFA's relation?  1 yes, 0 no, -1 out of memory. */
+static int dfa_occurs(const struct matcher_ac *m, const char *buf, size_t ls, size_t le)
 {
 	const struct fold_state *f = m->fold;
 	for (size_t pos = ls;;) {
 		size_t wb, own;
 		plan(f, m->opt.eol, buf, le, pos, f->max_chunk, &wb, &own);
 		struct fold_window fw;
-		struct view v = folded_view(f, buf, pos, wb, own, 1, &fw);
-		struct occurs o = { m, &v, buf, ls, le };
+		struct view v;
+		if (!folded_view(f, buf, pos, wb, own, 1, &fw, &v))
+			return -1;
+		struct occurs o = { .m = m, .v = &v, .buf = buf, .ls = ls, .le = le };
 		if (ac_scan_overlapping(m->ac, (const uint8_t *)fw.text, fw.len, 0, occurs_cb, &o))
-			return true;
+			return 1;
 		if (own >= le)
-			return false;
+			return 0;
 		pos = own;
 	}
 }
@@ -250,38 +259,44 @@ static bool superset_bad(const struct matcher_ac *m, const char *buf, size_t ls,
  * Its DFA decides first: where the line holds no DFA-narrow character the
  * two agree; otherwise the line needs a valid pattern's occurrence under
  * the DFA's relation, or else (its DFA then defers to the regex matcher)
- * a pattern that is not valid UTF-8 let through by the superset DFA. */
-static bool line_ok(const struct matcher_ac *m, const char *buf, size_t ls, size_t le)
+ * a pattern that is not valid UTF-8 let through by the superset DFA.
+ * 1 yes, 0 no, -1 out of memory. */
+static int line_ok(const struct matcher_ac *m, const char *buf, size_t ls, size_t le)
 {
 	const struct fold_state *f = m->fold;
 	if (!fold_has_narrow(f->table, buf + ls, le - ls))
-		return true;
-	return dfa_occurs(m, buf, ls, le) || (f->n_bad && superset_bad(m, buf, ls, le));
+		return 1;
+	int occurs = dfa_occurs(m, buf, ls, le);
+	if (occurs != 0)
+		return occurs;
+	return f->n_bad && superset_bad(m, buf, ls, le);
 }
 
 /* ac_find_in_view, then line_ok on the line found (line selection only),
- * going on past each line refused.  A refused line that goes on past the
- * window's own part sets *skip to the line's end (SIZE_MAX: the buffer's). */
-static bool find_selected(const struct matcher_ac *m, const struct view *v, const char *buf,
-			  size_t len, size_t from, size_t vfrom, bool exact, size_t *start,
-			  size_t *end, size_t *skip)
+ * going on past each line refused: 1 found, 0 not, -1 out of memory.  A
+ * refused line that goes on past the window's own part sets *skip to the
+ * line's end (SIZE_MAX: the buffer's). */
+static int find_selected(const struct matcher_ac *m, const struct view *v, const char *buf,
+			 size_t len, size_t from, size_t vfrom, bool exact, size_t *start,
+			 size_t *end, size_t *skip)
 {
 	char eol = m->opt.eol;
 	for (;;) {
 		if (!ac_find_in_view(m, v, buf, len, from, vfrom, exact, start, end))
-			return false;
+			return 0;
 		if (exact || !v->fw || !v->fw->narrow)
-			return true;
+			return 1;
 		const char *nl = memrchr(buf, eol, *start);
 		size_t ls = nl ? (size_t)(nl - buf) + 1 : 0;
 		nl = memchr(buf + *end, eol, len - *end);
 		size_t le = nl ? (size_t)(nl - buf) : len;
-		if (line_ok(m, buf, ls, le))
-			return true;
+		int ok = line_ok(m, buf, ls, le);
+		if (ok != 0)
+			return ok;
 		from = le + 1;
 		if (le >= len || (v->own != SIZE_MAX && from >= view_to_buf(v, v->own))) {
 			*skip = le >= len ? SIZE_MAX : from;
-			return false;
+			return 0;
 		}
 		vfrom = view_floor(v, from);
 	}
@@ -315,9 +330,10 @@ static size_t part_end(const struct fold_state *f, const char *buf, size_t pos, 
 
 /* matcher_find from `pos` (a character boundary at or after `from`) for
  * matches starting before `limit` (a line start or len; one at limit may
- * be reported too, as it may from any window), through folded windows. */
-static bool fold_search(const struct matcher_ac *m, const char *buf, size_t len, size_t from,
-			size_t pos, size_t limit, bool exact, size_t *start, size_t *end)
+ * be reported too, as it may from any window), through folded windows:
+ * 1 found, 0 not, -1 out of memory. */
+static int fold_search(const struct matcher_ac *m, const char *buf, size_t len, size_t from,
+		       size_t pos, size_t limit, bool exact, size_t *start, size_t *end)
 {
 	const struct fold_state *f = m->fold;
 	for (size_t chunk = FIRST_CHUNK;; chunk = chunk < f->max_chunk ? 2 * chunk : chunk) {
@@ -328,15 +344,19 @@ static bool fold_search(const struct matcher_ac *m, const char *buf, size_t len,
 			wb = own = stop; /* whole lines */
 		struct fold_window fw;
 		/* the text searched as it is, its fold as far as the patterns go */
-		struct view v = { buf, wb, own == wb ? SIZE_MAX : own, NULL, f->filter };
+		struct view v = {
+			.text = buf, .len = wb, .own = own == wb ? SIZE_MAX : own, .filter = f->filter,
+		};
 		if (h < wb) {
-			v = folded_view(f, buf, pos, wb, own, 0, &fw);
+			if (!folded_view(f, buf, pos, wb, own, 0, &fw, &v))
+				return -1;
 			vfrom = 0;
 		}
-		if (find_selected(m, &v, buf, len, from, vfrom, exact, start, end, &skip))
-			return true;
+		int found = find_selected(m, &v, buf, len, from, vfrom, exact, start, end, &skip);
+		if (found != 0)
+			return found;
 		if (own >= limit || skip == SIZE_MAX)
-			return false;
+			return 0;
 		pos = skip > own ? skip : own;
 	}
 }
@@ -363,7 +383,9 @@ static bool ascii_find(const struct matcher_ac *m, const char *buf, size_t len, 
 	for (size_t chunk = RAW_CHUNK;; chunk = chunk < f->max_chunk ? 2 * chunk : chunk) {
 		size_t wb, own;
 		plan(f, eol, buf, len, pos, chunk, &wb, &own);
-		struct view v = { buf, wb, own == wb ? SIZE_MAX : own, NULL, f->filter };
+		struct view v = {
+			.text = buf, .len = wb, .own = own == wb ? SIZE_MAX : own, .filter = f->filter,
+		};
 		bool got = ac_find_in_view(m, &v, buf, len, from, pos, exact, start, end);
 		size_t seen = got ? line_after(buf, len, *end, eol) : wb;
 		seen = seen < wb ? seen : wb;
@@ -376,8 +398,9 @@ static bool ascii_find(const struct matcher_ac *m, const char *buf, size_t len, 
 		}
 		const char *nl = memrchr(buf + pos, eol, p - pos);
 		size_t ls = nl ? (size_t)(nl - buf) + 1 : pos, le = part_end(f, buf, ls, len, p, eol);
-		if (fold_search(m, buf, len, from, ls, le, exact, start, end))
-			return true;
+		int found = fold_search(m, buf, len, from, ls, le, exact, start, end);
+		if (found != 0)
+			return found > 0;
 		if (le >= len)
 			return false;
 		pos = le;
@@ -390,5 +413,6 @@ bool fold_find(const struct matcher_ac *m, const char *buf, size_t len, size_t f
 {
 	if (m->fold->ascii)
 		return ascii_find(m, buf, len, from, exact, start, end);
-	return fold_search(m, buf, len, from, fold_char_ceil(buf, len, from), len, exact, start, end);
+	return fold_search(m, buf, len, from, fold_char_ceil(buf, len, from), len, exact, start,
+			   end) > 0;
 }

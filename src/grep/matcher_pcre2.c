@@ -60,6 +60,8 @@ size_t matcher_pcre2_batch_limit = 0;
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include <pcre2.h>
 
+#include "grow.h"
+
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,7 +70,7 @@ size_t matcher_pcre2_batch_limit = 0;
 
 enum { DEFAULT_BATCH_ALTS = 2000, BATCH_BYTES = 16 * 1024 };
 
-static const char ERR_NOMEM[] = "out of memory";
+static const char ERR_NOMEM[] = "memory exhausted";
 static const char ERR_COMPILE[] = "PCRE2 failed to compile the patterns";
 static const char ERR_TOO_LONG[] = "a pattern is too long for the PCRE2 engine";
 
@@ -112,18 +114,12 @@ static void put(struct text *t, const char *s, size_t n)
 {
 	if (t->oom)
 		return;
-	if (t->len + n > t->cap) {
-		size_t cap = t->cap ? t->cap : 256;
-		while (cap < t->len + n)
-			cap *= 2;
-		char *ns = realloc(t->s, cap);
-		if (!ns) {
-			t->oom = true;
-			return;
-		}
-		t->s = ns;
-		t->cap = cap;
+	char *ns = grow_array(t->s, &t->cap, t->len + n, 1, 256);
+	if (!ns) {
+		t->oom = true;
+		return;
 	}
+	t->s = ns;
 	memcpy(t->s + t->len, s, n);
 	t->len += n;
 }
@@ -450,7 +446,9 @@ static bool pcre2_find(const struct matcher *base, const char *buf, size_t len,
 	return false;
 }
 
-static const struct matcher_ops pcre2_ops = { pcre2_find, matcher_each_by_find, pcre2_destroy };
+static const struct matcher_ops pcre2_ops = {
+	.find = pcre2_find, .each = matcher_each_by_find, .destroy = pcre2_destroy,
+};
 
 static struct matcher *fail(struct pcre2_matcher *m, struct build *b, const char *msg,
 			    const char **error)
@@ -461,6 +459,65 @@ static struct matcher *fail(struct pcre2_matcher *m, struct build *b, const char
 	pcre2_compile_context_free(b->cctx);
 	pcre2_destroy(&m->base);
 	return NULL;
+}
+
+/* Makes m's scratch (match data and context, with the limits, the callout
+ * and the JIT stack) and b's compile context.  False when out of memory. */
+static bool make_contexts(struct pcre2_matcher *m, struct build *b)
+{
+	struct scratch *s = m->s = calloc(1, sizeof *m->s);
+	if (!s)
+		return false;
+	s->md = pcre2_match_data_create(1, NULL);
+	s->mctx = pcre2_match_context_create(NULL);
+	s->jstack = pcre2_jit_stack_create(32 * 1024, 1024 * 1024, NULL);
+	b->cctx = pcre2_compile_context_create(NULL);
+	if (!s->md || !s->mctx || !b->cctx)
+		return false;
+	if (s->jstack)
+		pcre2_jit_stack_assign(s->mctx, NULL, s->jstack);
+	pcre2_set_match_limit(s->mctx, UINT32_MAX);
+	pcre2_set_depth_limit(s->mctx, UINT32_MAX);
+	pcre2_set_callout(s->mctx, check_callout, s);
+	pcre2_set_newline(b->cctx, b->opts->eol == '\0' ? PCRE2_NEWLINE_NUL : PCRE2_NEWLINE_LF);
+	return true;
+}
+
+/* Fills b->ents with the patterns that can match, keyed and sorted, exact
+ * duplicates dropped.  Returns how many, or SIZE_MAX when out of memory. */
+static size_t collect_entries(struct build *b, const struct pattern_set *patterns)
+{
+	const struct match_options *opts = b->opts;
+	size_t n = 0;
+	b->ents = malloc((patterns->count ? patterns->count : 1) * sizeof *b->ents);
+	if (!b->ents)
+		return SIZE_MAX;
+	for (size_t i = 0; i < patterns->count; i++) {
+		struct pattern p = pattern_at(patterns, i);
+		if (p.len && memchr(p.bytes, opts->eol, p.len))
+			continue;
+		struct entry *e = &b->ents[n++];
+		*e = (struct entry){
+			.p = (const unsigned char *)p.bytes, .len = p.len, .weight = p.len, .idx = i,
+		};
+		if (opts->ignore_case && opts->utf8) {
+			size_t chars = utf8_chars(e->p, e->len);
+			if (chars != SIZE_MAX) {
+				e->utf = true;
+				e->weight = chars;
+			}
+		}
+	}
+	qsort(b->ents, n, sizeof *b->ents, entry_cmp);
+	size_t k = 0; /* drop exact duplicates, now adjacent */
+	for (size_t i = 0; i < n; i++) {
+		const struct entry *last = k ? &b->ents[k - 1] : NULL, *e = &b->ents[i];
+		if (last && last->utf == e->utf && last->len == e->len &&
+		    (e->len == 0 || !memcmp(last->p, e->p, e->len)))
+			continue;
+		b->ents[k++] = *e;
+	}
+	return k;
 }
 
 struct matcher *matcher_pcre2_new(const struct pattern_set *patterns,
@@ -477,58 +534,9 @@ struct matcher *matcher_pcre2_new(const struct pattern_set *patterns,
 	m->hide_before_from = opts->word_ignores_before_from && opts->word && !opts->line;
 	m->empty_needs_no_match = opts->word_regex_rules && opts->word && !opts->line && opts->utf8;
 	struct build b = { .m = m, .opts = opts };
-
-	m->s = calloc(1, sizeof *m->s);
-	if (!m->s)
-		return fail(m, &b, ERR_NOMEM, error);
-	struct scratch *s = m->s;
-	s->md = pcre2_match_data_create(1, NULL);
-	s->mctx = pcre2_match_context_create(NULL);
-	s->jstack = pcre2_jit_stack_create(32 * 1024, 1024 * 1024, NULL);
-	b.cctx = pcre2_compile_context_create(NULL);
-	if (!s->md || !s->mctx || !b.cctx)
-		return fail(m, &b, ERR_NOMEM, error);
-	if (s->jstack)
-		pcre2_jit_stack_assign(s->mctx, NULL, s->jstack);
-	pcre2_set_match_limit(s->mctx, UINT32_MAX);
-	pcre2_set_depth_limit(s->mctx, UINT32_MAX);
-	pcre2_set_callout(s->mctx, check_callout, s);
-	pcre2_set_newline(b.cctx, opts->eol == '\0' ? PCRE2_NEWLINE_NUL : PCRE2_NEWLINE_LF);
-
-	/* Keep the patterns that can match, keyed for sorting. */
-	size_t n = 0;
-	b.ents = malloc((patterns->count ? patterns->count : 1) * sizeof *b.ents);
-	if (!b.ents)
-		return fail(m, &b, ERR_NOMEM, error);
-	for (size_t i = 0; i < patterns->count; i++) {
-		struct pattern p = pattern_at(patterns, i);
-		if (p.len && memchr(p.bytes, opts->eol, p.len))
-			continue;
-		struct entry *e = &b.ents[n++];
-		e->p = (const unsigned char *)p.bytes;
-		e->len = p.len;
-		e->weight = p.len;
-		e->utf = false;
-		e->idx = i;
-		if (opts->ignore_case && opts->utf8) {
-			size_t chars = utf8_chars(e->p, e->len);
-			if (chars != SIZE_MAX) {
-				e->utf = true;
-				e->weight = chars;
-			}
-		}
-	}
-	qsort(b.ents, n, sizeof *b.ents, entry_cmp);
-	size_t k = 0; /* drop exact duplicates, now adjacent */
-	for (size_t i = 0; i < n; i++) {
-		if (k && b.ents[k - 1].utf == b.ents[i].utf && b.ents[k - 1].len == b.ents[i].len &&
-		    (b.ents[i].len == 0 || !memcmp(b.ents[k - 1].p, b.ents[i].p, b.ents[i].len)))
-			continue;
-		b.ents[k++] = b.ents[i];
-	}
-	n = k;
-	m->codes = malloc((n ? n : 1) * sizeof *m->codes);
-	if (!m->codes)
+	size_t n;
+	if (!make_contexts(m, &b) || (n = collect_entries(&b, patterns)) == SIZE_MAX ||
+	    !(m->codes = malloc((n ? n : 1) * sizeof *m->codes)))
 		return fail(m, &b, ERR_NOMEM, error);
 
 	/* Cut into batches: same group, bounded alternatives and bytes. */
@@ -550,10 +558,10 @@ struct matcher *matcher_pcre2_new(const struct pattern_set *patterns,
 	/* Warm up each regex once so the interpreter's frame vector (kept in the
 	 * match data) is allocated now rather than in find(). */
 	static const char probe[] = "x";
-	s->buf = (const unsigned char *)probe;
-	s->len = 1;
+	m->s->buf = (const unsigned char *)probe;
+	m->s->len = 1;
 	for (size_t i = 0; i < m->n_codes; i++)
-		(void)pcre2_match(m->codes[i], (PCRE2_SPTR)probe, 1, 0, 0, s->md, s->mctx);
+		(void)pcre2_match(m->codes[i], (PCRE2_SPTR)probe, 1, 0, 0, m->s->md, m->s->mctx);
 	return &m->base;
 }
 

@@ -10,6 +10,8 @@
  */
 #include "walk.h"
 
+#include "grow.h"
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -226,17 +228,10 @@ static size_t path_push(struct walker *w, const char *name)
 	size_t old = w->len;
 	size_t base = old > 0 && w->path[old - 1] == '/' ? old - 1 : old;
 	size_t nlen = strlen(name);
-	size_t need = base + 1 + nlen + 1;
-	if (need > w->cap) {
-		size_t cap = w->cap ? w->cap : 256;
-		while (cap < need)
-			cap *= 2;
-		char *p = realloc(w->path, cap);
-		if (!p)
-			return SIZE_MAX;
-		w->path = p;
-		w->cap = cap;
-	}
+	char *p = grow_array(w->path, &w->cap, base + 1 + nlen + 1, 1, 256);
+	if (!p)
+		return SIZE_MAX;
+	w->path = p;
 	w->path[base] = '/';
 	memcpy(w->path + base + 1, name, nlen + 1);
 	w->len = base + 1 + nlen;
@@ -273,24 +268,14 @@ static int read_batch(DIR *d, struct listing *l, int *err)
 		if (nm[0] == '.' && (!nm[1] || (nm[1] == '.' && !nm[2])))
 			continue;
 		size_t nlen = strlen(nm) + 1;
-		if (l->n == l->cap) {
-			size_t cap = l->cap ? l->cap * 2 : 64;
-			struct entry *v = realloc(l->v, cap * sizeof *v);
-			if (!v)
-				return -1;
-			l->v = v;
-			l->cap = cap;
-		}
-		if (l->ncap - l->nlen < nlen) {
-			size_t cap = l->ncap ? l->ncap : 1024;
-			while (cap - l->nlen < nlen)
-				cap *= 2;
-			char *p = realloc(l->names, cap);
-			if (!p)
-				return -1;
-			l->names = p;
-			l->ncap = cap;
-		}
+		struct entry *v = grow_array(l->v, &l->cap, l->n + 1, sizeof *v, 64);
+		if (!v)
+			return -1;
+		l->v = v;
+		char *names = grow_array(l->names, &l->ncap, l->nlen + nlen, 1, 1024);
+		if (!names)
+			return -1;
+		l->names = names;
 		memcpy(l->names + l->nlen, nm, nlen);
 		l->v[l->n].name = l->nlen;
 		l->v[l->n].ino = de->d_ino;
@@ -369,7 +354,7 @@ static int walk_dir(struct walker *w, const struct stat *st, const struct ancest
 			return 0;
 		}
 	}
-	struct ancestor me = { st->st_dev, st->st_ino, up };
+	struct ancestor me = { .dev = st->st_dev, .ino = st->st_ino, .up = up };
 
 	int flags = O_RDONLY | O_DIRECTORY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK;
 	if (!w->logical && up)
@@ -394,7 +379,7 @@ static int walk_dir(struct walker *w, const struct stat *st, const struct ancest
 		return 0;
 	}
 
-	struct listing l = { 0 };
+	struct listing l = { .v = NULL };
 	int rc = 0, read_err = 0, more;
 	do {
 		more = read_batch(d, &l, &read_err);

@@ -99,7 +99,9 @@ static void fail(const char *what)
 /* What opts_parse promises of a config it returns -1 with. */
 static void check_config(const struct config *c)
 {
-	if (c->patterns.count && (!c->patterns.storage || !c->patterns.end))
+	if (c->patterns.count == 0)
+		fail("no pattern (none at all is the empty pattern)");
+	if (!c->patterns.storage || !c->patterns.end)
 		fail("patterns without storage");
 	for (size_t i = 0; i < c->patterns.count; i++) {
 		struct pattern p = pattern_at(&c->patterns, i);

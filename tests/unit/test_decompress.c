@@ -23,25 +23,26 @@
 static void detect(void)
 {
 	static const struct {
+		const char *name;
 		const char *bytes;
 		size_t n;
 		enum decomp_format want;
 	} cases[] = {
-		{ "\x1f\x8b\x08\x00", 4, DECOMP_GZIP },
-		{ "\x1f\x8b", 2, DECOMP_GZIP },
-		{ "\x1f", 1, DECOMP_NONE },
-		{ "\xfd\x37zXZ\0", 6, DECOMP_XZ },
-		{ "\xfd\x37zXZ", 5, DECOMP_NONE },
-		{ "\x28\xb5\x2f\xfd\x00", 5, DECOMP_ZSTD },
-		{ "BZh9", 4, DECOMP_BZIP2 },
-		{ "BZh0", 4, DECOMP_NONE },
-		{ "BZ\n", 3, DECOMP_NONE },
-		{ "hello\n", 6, DECOMP_NONE },
-		{ "", 0, DECOMP_NONE },
+		{ .name = "gzip magic and more", .bytes = "\x1f\x8b\x08\x00", .n = 4, .want = DECOMP_GZIP },
+		{ .name = "gzip magic alone", .bytes = "\x1f\x8b", .n = 2, .want = DECOMP_GZIP },
+		{ .name = "half a gzip magic", .bytes = "\x1f", .n = 1, .want = DECOMP_NONE },
+		{ .name = "xz magic", .bytes = "\xfd\x37zXZ\0", .n = 6, .want = DECOMP_XZ },
+		{ .name = "xz magic without its NUL", .bytes = "\xfd\x37zXZ", .n = 5, .want = DECOMP_NONE },
+		{ .name = "zstd magic", .bytes = "\x28\xb5\x2f\xfd\x00", .n = 5, .want = DECOMP_ZSTD },
+		{ .name = "bzip2 level 9", .bytes = "BZh9", .n = 4, .want = DECOMP_BZIP2 },
+		{ .name = "bzip2 level 0 is no level", .bytes = "BZh0", .n = 4, .want = DECOMP_NONE },
+		{ .name = "BZ and a newline", .bytes = "BZ\n", .n = 3, .want = DECOMP_NONE },
+		{ .name = "plain text", .bytes = "hello\n", .n = 6, .want = DECOMP_NONE },
+		{ .name = "empty", .bytes = "", .n = 0, .want = DECOMP_NONE },
 	};
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		enum decomp_format f = decomp_detect((const unsigned char *)cases[i].bytes, cases[i].n);
-		CHECK(f == cases[i].want, "detect case %zu: %s, want %s", i, decomp_name(f),
+		CHECK(f == cases[i].want, "detect %s: %s, want %s", cases[i].name, decomp_name(f),
 		      decomp_name(cases[i].want));
 	}
 }

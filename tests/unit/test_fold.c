@@ -253,7 +253,7 @@ static void test_matcher_once(size_t text_size, unsigned line_len, unsigned pat_
 		do /* valid pieces only (the oracle's patterns), no newline */
 			own[k] = random_text(1 + rnd(pat_max), pat_pieces, UINT32_MAX, &len);
 		while (len == 0 && (free(own[k]), true));
-		pats[k] = (struct pattern){ own[k], len };
+		pats[k] = (struct pattern){ .bytes = own[k], .len = len };
 	}
 	size_t n;
 	char *s = random_text(text_size, N_PIECES, line_len, &n);

@@ -184,6 +184,7 @@ static bool run_grep(const struct pattern *pats, size_t n, const char *o, const 
 }
 
 #define T(s) s, sizeof(s) - 1
+#define TEXT(s) .text = s, .len = sizeof(s) - 1 /* in a designated initializer */
 
 struct tcase {
 	const char *name;
@@ -195,78 +196,117 @@ struct tcase {
 };
 
 static const struct tcase cases[] = {
-	{ "ushers", "g", { "he", "she", "his", "hers", NULL }, T("ushers"), "1-4" },
-	{ "overlap", "g", { "he", "she", "his", "hers", NULL }, T("she his hers ahishers"),
-	  "0-3 4-7 8-12 14-17 17-21" },
-	{ "prefixes", "g", { "a", "ab", "abc", NULL }, T("abcabxa"), "0-3 3-5 6-7" },
-	{ "duplicates", "g", { "ab", "ab", "a", "ab", NULL }, T("abab a"), "0-2 2-4 5-6" },
-	{ "empty", "", { "", NULL }, T("ab\n"), "0-0 1-1 2-2" },
-	{ "empty+b", "g", { "", "b", NULL }, T("ab"), "0-0 1-2 2-2" },
-	{ "empty text", "", { "", NULL }, T(""), "" },
-	{ "no patterns", "", { NULL }, T("abc"), "" },
-	{ "nocase", "ig", { "HeLLo", NULL }, T("hello HELLO hElLo"), "0-5 6-11 12-17" },
-	{ "case", "g", { "HeLLo", NULL }, T("hello HeLLo"), "6-11" },
-	{ "word fallback", "wg", { "foo", "foobar", NULL }, T("foobar foo"), "0-6 7-10" },
-	{ "word fallback2", "wg", { "foo", "foobar", NULL }, T("foobar_x foo"), "9-12" },
-	{ "word shorter", "wg", { "foo", "foo bar", NULL }, T("foo barx"), "0-3" },
-	{ "word later", "wg", { "xf", "foo", NULL }, T("xfoo foo"), "5-8" },
-	{ "word abc", "wg", { "ab", "abc", NULL }, T("abcd ab"), "5-7" },
-	{ "word punct", "wg", { "-bar", NULL }, T("x-bar -bar"), "6-10" },
-	{ "word empty", "w", { "", NULL }, T("ab\n \n\nab."), "3-3 4-4 5-5 9-9" },
-	{ "word nocase", "iwg", { "Foo", NULL }, T("FOO foox xfoo fOo"), "0-3 14-17" },
-	{ "line", "xg", { "abc", "ab", NULL }, T("ab\nabc\nabcd\nxab\n"), "0-2 3-6" },
-	{ "line empty", "x", { "", NULL }, T("a\n\nb\n"), "2-2" },
-	{ "line nocase", "ixg", { "ab", NULL }, T("AB\naB c\nab"), "0-2 8-10" },
-	{ "line wins over word", "xwg", { "a b", NULL }, T("a b\n"), "0-3" },
-	{ "eol dropped", "g", { "a\nb", "b", NULL }, T("a\nb"), "2-3" },
-	{ "nul eol", "z", { "a\nb", NULL }, T("xa\nb\0a\nb"), "1-4 5-8" },
-	{ "nul eol line", "zxg", { "a", NULL }, T("a\0ba\0a"), "0-1 5-6" },
-	{ "nul eol word", "zwg", { "b", NULL }, T("b\0ab\0b\nb"), "0-1 5-6 7-8" },
-	{ "metachars", "g",
-	  { ".", "*", "(", ")", "[", "\\", "$", "^", "|", "?", "+", "{", "}", "\\E", "a.b",
-	    "\\Q", NULL },
-	  T("a.b*()[\\$^|?+{}\\E axb \\Qx"),
-	  "0-3 3-4 4-5 5-6 6-7 7-8 8-9 9-10 10-11 11-12 12-13 13-14 14-15 15-17 22-24" },
-	{ "high bytes C", "ig", { "\xc3\xa9", NULL }, T("\xc3\xa9 \xc3\x89"), "0-2" },
-	{ "utf8 nocase", "uig", { "\xc3\xa9", NULL }, T("\xc3\xa9 \xc3\x89 e"), "0-2 3-5" },
-	{ "utf8 nocase upper", "uig", { "\xc3\x89t\xc3\xa9", NULL }, T("\xc3\xa9T\xc3\x89"),
-	  "0-5" },
-	{ "utf8 long s", "uig", { "s", NULL }, T("\xc5\xbf S s"), "0-2 3-4 5-6" },
-	{ "utf8 longest by chars", "uig", { "\xc5\xbf" "a", "sab", NULL }, T("sab"), "0-3" },
-	{ "utf8 invalid text", "uig", { "abc", NULL }, T("\xff" "abc\xc3 ABC\xe9"), "1-4 6-9" },
-	{ "utf8 invalid pattern", "uig", { "\xe9", NULL }, T("\xc3\xa9 \xe9 \xc9"), "3-4" },
-	{ "utf8 lead byte", "uig", { "\xc3", NULL }, T("\xc3\xa9 \xc3"), "0-1 3-4" },
-	{ "utf8 nocase no mid-char", "uig", { "\xa9", NULL }, T("\xc3\xa9 \xa9"), "3-4" },
-	{ "utf8 case mid-char", "ug", { "\xa9", NULL }, T("\xc3\xa9 \xa9"), "1-2 3-4" },
-	{ "utf8 word", "uwg", { "abc", NULL },
-	  T("\xc3\xa9" "abc \xff" "abc abc\xc3\xa9 abc\xe2\x80\x94"), "7-10 17-20" },
-	{ "utf8 word mid-char", "uwg", { "\x80\x94", "\xa9", NULL },
-	  T("\xe2\x80\x94 \xc3\xa9"), "1-3" },
-	{ "utf8 word superscript", "uwg", { "x", NULL }, T("x\xc2\xb2 x"), "0-1 4-5" },
-	{ "utf8 word nocase", "uiwg", { "\xc3\xa9t\xc3\xa9", NULL },
-	  T("\xc3\x89T\xc3\x89 \xc3\xa9t\xc3\xa9s"), "0-5" },
-	{ "utf8 line nocase", "uixg", { "\xc3\xa9", NULL }, T("\xc3\x89\n\xc3\xa9x\n"), "0-2" },
+	{ .name = "ushers", .opts = "g", .pats = { "he", "she", "his", "hers", NULL },
+	  TEXT("ushers"), .want = "1-4" },
+	{ .name = "overlap", .opts = "g", .pats = { "he", "she", "his", "hers", NULL },
+	  TEXT("she his hers ahishers"), .want = "0-3 4-7 8-12 14-17 17-21" },
+	{ .name = "prefixes", .opts = "g", .pats = { "a", "ab", "abc", NULL },
+	  TEXT("abcabxa"), .want = "0-3 3-5 6-7" },
+	{ .name = "duplicates", .opts = "g", .pats = { "ab", "ab", "a", "ab", NULL },
+	  TEXT("abab a"), .want = "0-2 2-4 5-6" },
+	{ .name = "empty", .opts = "", .pats = { "", NULL }, TEXT("ab\n"), .want = "0-0 1-1 2-2" },
+	{ .name = "empty+b", .opts = "g", .pats = { "", "b", NULL },
+	  TEXT("ab"), .want = "0-0 1-2 2-2" },
+	{ .name = "empty text", .opts = "", .pats = { "", NULL }, TEXT(""), .want = "" },
+	{ .name = "no patterns", .opts = "", .pats = { NULL }, TEXT("abc"), .want = "" },
+	{ .name = "nocase", .opts = "ig", .pats = { "HeLLo", NULL },
+	  TEXT("hello HELLO hElLo"), .want = "0-5 6-11 12-17" },
+	{ .name = "case", .opts = "g", .pats = { "HeLLo", NULL },
+	  TEXT("hello HeLLo"), .want = "6-11" },
+	{ .name = "word fallback", .opts = "wg", .pats = { "foo", "foobar", NULL },
+	  TEXT("foobar foo"), .want = "0-6 7-10" },
+	{ .name = "word fallback2", .opts = "wg", .pats = { "foo", "foobar", NULL },
+	  TEXT("foobar_x foo"), .want = "9-12" },
+	{ .name = "word shorter", .opts = "wg", .pats = { "foo", "foo bar", NULL },
+	  TEXT("foo barx"), .want = "0-3" },
+	{ .name = "word later", .opts = "wg", .pats = { "xf", "foo", NULL },
+	  TEXT("xfoo foo"), .want = "5-8" },
+	{ .name = "word abc", .opts = "wg", .pats = { "ab", "abc", NULL },
+	  TEXT("abcd ab"), .want = "5-7" },
+	{ .name = "word punct", .opts = "wg", .pats = { "-bar", NULL },
+	  TEXT("x-bar -bar"), .want = "6-10" },
+	{ .name = "word empty", .opts = "w", .pats = { "", NULL },
+	  TEXT("ab\n \n\nab."), .want = "3-3 4-4 5-5 9-9" },
+	{ .name = "word nocase", .opts = "iwg", .pats = { "Foo", NULL },
+	  TEXT("FOO foox xfoo fOo"), .want = "0-3 14-17" },
+	{ .name = "line", .opts = "xg", .pats = { "abc", "ab", NULL },
+	  TEXT("ab\nabc\nabcd\nxab\n"), .want = "0-2 3-6" },
+	{ .name = "line empty", .opts = "x", .pats = { "", NULL }, TEXT("a\n\nb\n"), .want = "2-2" },
+	{ .name = "line nocase", .opts = "ixg", .pats = { "ab", NULL },
+	  TEXT("AB\naB c\nab"), .want = "0-2 8-10" },
+	{ .name = "line wins over word", .opts = "xwg", .pats = { "a b", NULL },
+	  TEXT("a b\n"), .want = "0-3" },
+	{ .name = "eol dropped", .opts = "g", .pats = { "a\nb", "b", NULL },
+	  TEXT("a\nb"), .want = "2-3" },
+	{ .name = "nul eol", .opts = "z", .pats = { "a\nb", NULL },
+	  TEXT("xa\nb\0a\nb"), .want = "1-4 5-8" },
+	{ .name = "nul eol line", .opts = "zxg", .pats = { "a", NULL },
+	  TEXT("a\0ba\0a"), .want = "0-1 5-6" },
+	{ .name = "nul eol word", .opts = "zwg", .pats = { "b", NULL },
+	  TEXT("b\0ab\0b\nb"), .want = "0-1 5-6 7-8" },
+	{ .name = "metachars", .opts = "g",
+	  .pats = { ".", "*", "(", ")", "[", "\\", "$", "^", "|", "?", "+", "{", "}", "\\E", "a.b",
+		    "\\Q", NULL },
+	  TEXT("a.b*()[\\$^|?+{}\\E axb \\Qx"),
+	  .want = "0-3 3-4 4-5 5-6 6-7 7-8 8-9 9-10 10-11 11-12 12-13 13-14 14-15 15-17 22-24" },
+	{ .name = "high bytes C", .opts = "ig", .pats = { "\xc3\xa9", NULL },
+	  TEXT("\xc3\xa9 \xc3\x89"), .want = "0-2" },
+	{ .name = "utf8 nocase", .opts = "uig", .pats = { "\xc3\xa9", NULL },
+	  TEXT("\xc3\xa9 \xc3\x89 e"), .want = "0-2 3-5" },
+	{ .name = "utf8 nocase upper", .opts = "uig", .pats = { "\xc3\x89t\xc3\xa9", NULL },
+	  TEXT("\xc3\xa9T\xc3\x89"), .want = "0-5" },
+	{ .name = "utf8 long s", .opts = "uig", .pats = { "s", NULL },
+	  TEXT("\xc5\xbf S s"), .want = "0-2 3-4 5-6" },
+	{ .name = "utf8 longest by chars", .opts = "uig", .pats = { "\xc5\xbf" "a", "sab", NULL },
+	  TEXT("sab"), .want = "0-3" },
+	{ .name = "utf8 invalid text", .opts = "uig", .pats = { "abc", NULL },
+	  TEXT("\xff" "abc\xc3 ABC\xe9"), .want = "1-4 6-9" },
+	{ .name = "utf8 invalid pattern", .opts = "uig", .pats = { "\xe9", NULL },
+	  TEXT("\xc3\xa9 \xe9 \xc9"), .want = "3-4" },
+	{ .name = "utf8 lead byte", .opts = "uig", .pats = { "\xc3", NULL },
+	  TEXT("\xc3\xa9 \xc3"), .want = "0-1 3-4" },
+	{ .name = "utf8 nocase no mid-char", .opts = "uig", .pats = { "\xa9", NULL },
+	  TEXT("\xc3\xa9 \xa9"), .want = "3-4" },
+	{ .name = "utf8 case mid-char", .opts = "ug", .pats = { "\xa9", NULL },
+	  TEXT("\xc3\xa9 \xa9"), .want = "1-2 3-4" },
+	{ .name = "utf8 word", .opts = "uwg", .pats = { "abc", NULL },
+	  TEXT("\xc3\xa9" "abc \xff" "abc abc\xc3\xa9 abc\xe2\x80\x94"), .want = "7-10 17-20" },
+	{ .name = "utf8 word mid-char", .opts = "uwg", .pats = { "\x80\x94", "\xa9", NULL },
+	  TEXT("\xe2\x80\x94 \xc3\xa9"), .want = "1-3" },
+	{ .name = "utf8 word superscript", .opts = "uwg", .pats = { "x", NULL },
+	  TEXT("x\xc2\xb2 x"), .want = "0-1 4-5" },
+	{ .name = "utf8 word nocase", .opts = "uiwg", .pats = { "\xc3\xa9t\xc3\xa9", NULL },
+	  TEXT("\xc3\x89T\xc3\x89 \xc3\xa9t\xc3\xa9s"), .want = "0-5" },
+	{ .name = "utf8 line nocase", .opts = "uixg", .pats = { "\xc3\xa9", NULL },
+	  TEXT("\xc3\x89\n\xc3\xa9x\n"), .want = "0-2" },
 };
 
 /* Direct find() calls from a given offset (the bytes before are context). */
 static void test_from(void)
 {
 	static const struct {
-		const char *opts, *pat, *text;
+		const char *name, *opts, *pat, *text;
 		size_t len, from;
 		bool found;
 		size_t s, e;
 	} t[] = {
-		{ "w", "foo", T("xfoo foo"), 1, true, 5, 8 },
-		{ "x", "b", T("ab\nb"), 1, true, 3, 4 },
-		{ "uwi", "foo", T("\xc3\xa9" "foo foo"), 2, true, 6, 9 },
-		{ "ui", "\xc3\xa9", T("\xc3\xa9\xc3\xa9"), 1, true, 2, 4 },
-		{ "", "", T("a\n"), 2, false, 0, 0 },
-		{ "", "", T("a"), 1, true, 1, 1 },
-		{ "", "a", T("a"), 2, false, 0, 0 },
+		{ .name = "-w: the byte before from is context", .opts = "w", .pat = "foo",
+		  TEXT("xfoo foo"), .from = 1, .found = true, .s = 5, .e = 8 },
+		{ .name = "-x: a line starting after from", .opts = "x", .pat = "b",
+		  TEXT("ab\nb"), .from = 1, .found = true, .s = 3, .e = 4 },
+		{ .name = "UTF-8 -w -i: the character before from is context", .opts = "uwi",
+		  .pat = "foo", TEXT("\xc3\xa9" "foo foo"), .from = 2, .found = true, .s = 6, .e = 9 },
+		{ .name = "UTF-8 -i: from inside a character", .opts = "ui", .pat = "\xc3\xa9",
+		  TEXT("\xc3\xa9\xc3\xa9"), .from = 1, .found = true, .s = 2, .e = 4 },
+		{ .name = "empty pattern: no line after the last eol", .opts = "", .pat = "",
+		  TEXT("a\n"), .from = 2, .found = false },
+		{ .name = "empty pattern: at the end of a last line without eol", .opts = "",
+		  .pat = "", TEXT("a"), .from = 1, .found = true, .s = 1, .e = 1 },
+		{ .name = "from past the end", .opts = "", .pat = "a", TEXT("a"), .from = 2,
+		  .found = false },
 	};
 	for (size_t i = 0; i < sizeof t / sizeof t[0]; i++) {
-		struct pattern p = { t[i].pat, strlen(t[i].pat) };
+		struct pattern p = { .bytes = t[i].pat, .len = strlen(t[i].pat) };
 		struct pattern_set ps = pattern_list(&p, 1);
 		struct match_options mo = parse_opts(t[i].opts);
 		const char *err = NULL;
@@ -274,13 +314,11 @@ static void test_from(void)
 		pattern_list_free(&ps);
 		size_t s = 0, e = 0;
 		bool f = m && matcher_find(m, t[i].text, t[i].len, t[i].from, true, &s, &e);
-		char name[64];
-		snprintf(name, sizeof name, "from case %zu", i);
-		check(f == t[i].found && (!f || (s == t[i].s && e == t[i].e)), name, err);
+		check(f == t[i].found && (!f || (s == t[i].s && e == t[i].e)), t[i].name, err);
 		matcher_free(m);
 	}
 	/* A NUL byte inside a pattern (eol '\n'). */
-	struct pattern p = { "a\0b", 3 };
+	struct pattern p = { .bytes = "a\0b", .len = 3 };
 	char out[64];
 	const char *err = NULL;
 	bool ok = run(&p, 1, "", T("xa\0b a"), false, out, sizeof out, &err);
@@ -299,7 +337,7 @@ static void test_many(void)
 	}
 	for (size_t i = 0; i < N; i++) {
 		snprintf(store + 8 * i, 8, "k%06zu", (i * 7919) % N);
-		pats[i] = (struct pattern){ store + 8 * i, 7 };
+		pats[i] = (struct pattern){ .bytes = store + 8 * i, .len = 7 };
 	}
 	static const char text[] = "zzk000123 k099999x k1 K054321\nk000000";
 	char out[256];
@@ -318,7 +356,7 @@ static void test_many(void)
 static void to_patterns(const char *const *src, struct pattern *dst, size_t *n)
 {
 	for (*n = 0; src[*n]; (*n)++)
-		dst[*n] = (struct pattern){ src[*n], strlen(src[*n]) };
+		dst[*n] = (struct pattern){ .bytes = src[*n], .len = strlen(src[*n]) };
 }
 
 /* The pattern list survives the trip through a grep -f file. */
@@ -416,7 +454,7 @@ static void test_random(bool utf, int rounds)
 				if (!utf || !strchr(opts, 'i') || valid_utf8(pstore[i], pl))
 					break;
 			}
-			pats[i] = (struct pattern){ pstore[i], pl };
+			pats[i] = (struct pattern){ .bytes = pstore[i], .len = pl };
 		}
 		for (size_t k = (size_t)rand() % 20; k > 0; k--) {
 			int r6 = rand() % 6;
@@ -470,7 +508,7 @@ static void test_random(bool utf, int rounds)
 int main(void)
 {
 	/* A build without PCRE2 must refuse with its message, and that's all. */
-	struct pattern_set none = { NULL, NULL, 0, false };
+	struct pattern_set none = { .storage = NULL };
 	struct match_options mo = { .eol = '\n' };
 	const char *err = NULL;
 	struct matcher *probe = matcher_pcre2_new(&none, &mo, &err);

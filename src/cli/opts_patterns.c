@@ -1,0 +1,228 @@
+/* opts_patterns.c - the pattern list of -e, -f and the PATTERNS operand,
+ * and the files options name (see opts_patterns.h).
+ */
+#include "opts_patterns.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "bits.h"
+#include "opts.h"
+#include "opts_argv.h"
+
+/* Buffers from this size on are aligned to it and ask for transparent huge
+ * pages: on virtual machines a 4 KiB page fault (about 13 us here) per 4
+ * KiB of a huge pattern list costs more than reading and splitting it, and
+ * a huge page covers only an aligned 2 MiB wholly inside the buffer. */
+#define HUGE_BUFFER ((size_t)2 << 20)
+
+/* Returns `p` with room for `need` elements of `size` bytes (capacity
+ * *cap, doubled as needed), or NULL with `p` untouched when out of memory.
+ * Huge buffers move by copying into a new aligned one (realloc would not
+ * keep them aligned): the copies add up to less than the final size. */
+static void *grow(void *p, size_t *cap, size_t need, size_t size)
+{
+	if (need <= *cap)
+		return p;
+	size_t ncap = *cap ? *cap : 16;
+	while (ncap < need)
+		ncap *= 2;
+	if (ncap > SIZE_MAX / size)
+		return NULL;
+	void *np = NULL;
+	if (ncap * size < HUGE_BUFFER) {
+		np = realloc(p, ncap * size);
+	} else if (posix_memalign(&np, HUGE_BUFFER, ncap * size) == 0) {
+		(void)madvise(np, ncap * size, MADV_HUGEPAGE);
+		if (p)
+			memcpy(np, p, *cap * size);
+		free(p);
+	}
+	if (np)
+		*cap = ncap;
+	return np;
+}
+
+/* Records the pattern of `len` bytes just stored at the end of pb->bytes
+ * (its NUL included) and advances past it.  False when out of memory, or
+ * past the 4 GiB that end offsets can hold. */
+static bool pb_push(struct pat_builder *pb, size_t len)
+{
+	uint32_t *ne = grow(pb->end, &pb->ncap, pb->n + 1, sizeof *ne);
+	if (!ne)
+		return false;
+	pb->end = ne;
+	if (pb->len + len >= UINT32_MAX)
+		return false;
+	pb->end[pb->n++] = (uint32_t)(pb->len + len);
+	pb->len += len + 1;
+	return true;
+}
+
+static bool pb_add(struct pat_builder *pb, const char *p, size_t len)
+{
+	char *nb = grow(pb->bytes, &pb->cap, pb->len + len + 1, 1);
+	if (!nb)
+		return false;
+	pb->bytes = nb;
+	memcpy(pb->bytes + pb->len, p, len);
+	pb->holds_nul = pb->holds_nul || memchr(p, '\0', len);
+	pb->bytes[pb->len + len] = '\0';
+	return pb_push(pb, len);
+}
+
+bool opts_patterns_add(struct pat_builder *pb, const char *text, size_t len)
+{
+	for (;;) {
+		const char *nl = memchr(text, '\n', len);
+		size_t n = nl ? (size_t)(nl - text) : len;
+		if (!pb_add(pb, text, n))
+			return false;
+		if (!nl)
+			return true;
+		text += n + 1;
+		len -= n + 1;
+	}
+}
+
+void opts_patterns_finish(struct pat_builder *pb, struct pattern_set *set)
+{
+	*set = (struct pattern_set){
+		.storage = pb->bytes, .end = pb->end, .count = pb->n, .holds_nul = pb->holds_nul,
+	};
+	*pb = (struct pat_builder){ .bytes = NULL };
+}
+
+void opts_patterns_free(struct pat_builder *pb)
+{
+	free(pb->bytes);
+	free(pb->end);
+	*pb = (struct pat_builder){ .bytes = NULL };
+}
+
+/* Reads all of `path` ("-" is standard input) into *text, NUL-terminated
+ * (and 64 KiB at least).  Returns 0 or an errno value. */
+static int read_whole(const char *path, char **text, size_t *len)
+{
+	bool is_stdin = strcmp(path, "-") == 0;
+	int fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
+	char *buf = NULL;
+	size_t cap = 0;
+	int err = fd < 0 ? errno : 0;
+	*len = 0;
+	while (!err) {
+		char *nb = grow(buf, &cap, *len + 65536, 1);
+		if (!nb) {
+			err = ENOMEM;
+			break;
+		}
+		buf = nb;
+		ssize_t r = read(fd, buf + *len, cap - *len - 1);
+		if (r == 0)
+			break;
+		if (r > 0)
+			*len += (size_t)r;
+		else if (errno != EINTR)
+			err = errno;
+	}
+	if (fd >= 0 && !is_stdin)
+		close(fd);
+	if (err)
+		free(buf);
+	else
+		buf[*len] = '\0';
+	*text = err ? NULL : buf;
+	return err;
+}
+
+/* "acgrep: FILE: strerror" as grep dies on a -f or --exclude-from FILE. */
+static int file_error(const char *path, int err)
+{
+	if (err == ENOMEM)
+		return opts_oom();
+	fprintf(stderr, PROG ": %s: %s\n", path, strerror(err));
+	return 2;
+}
+
+int opts_read_file(const char *path, char **text, size_t *len)
+{
+	int err = read_whole(path, text, len);
+	return err ? file_error(path, err) : 0;
+}
+
+/* The file is read straight into the builder's storage (sized from fstat
+ * for a regular file) and split there, each newline becoming its line's
+ * NUL: a huge pattern file is neither copied nor read twice. */
+int opts_patterns_read_file(struct pat_builder *pb, const char *path)
+{
+	bool is_stdin = strcmp(path, "-") == 0;
+	int fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
+	int err = fd < 0 ? errno : 0;
+	struct stat st;
+	size_t start = pb->len, len = 0, chunk = 65536;
+	if (!err && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    (uintmax_t)st.st_size < SIZE_MAX / 2)
+		chunk = (size_t)st.st_size + 8; /* read() sees the end at once; the split reads words */
+	while (!err) {
+		char *nb = grow(pb->bytes, &pb->cap, start + len + chunk + 1, 1);
+		if (!nb) {
+			err = ENOMEM;
+			break;
+		}
+		pb->bytes = nb;
+		ssize_t r = read(fd, pb->bytes + start + len, pb->cap - start - len - 1);
+		if (r == 0)
+			break;
+		if (r > 0)
+			len += (size_t)r;
+		else if (errno != EINTR)
+			err = errno;
+		chunk = 65536;
+	}
+	if (fd >= 0 && !is_stdin)
+		close(fd);
+	if (err)
+		return file_error(path, err);
+	if (len == 0)
+		return 0; /* an empty file contributes nothing */
+	char *text = pb->bytes + start;
+	if (text[len - 1] == '\n')
+		len--; /* the final newline only ends the last line */
+	if (start + len >= UINT32_MAX)
+		return opts_oom(); /* past what end offsets can hold */
+	char *nb = grow(pb->bytes, &pb->cap, start + len + 8, 1); /* whole words up to the end */
+	if (!nb)
+		return opts_oom();
+	pb->bytes = nb;
+	text = nb + start;
+	text[len] = '\n'; /* the last line's end, then padding */
+	memset(text + len + 1, 0, 7);
+	size_t lines = 0; /* room for every line at once: no copies while growing */
+	uint64_t nul = 0;
+	for (size_t i = 0; i <= len; i += 8) {
+		uint64_t text_bits = i + 8 <= len ? ~(uint64_t)0 : (UINT64_C(1) << 8 * (len - i)) - 1;
+		lines += (size_t)((bytes_equal_bits(text + i, '\n') * UINT64_C(0x0101010101010101)) >> 56);
+		nul |= bytes_equal_bits(text + i, '\0') & text_bits; /* not the padding */
+	}
+	pb->holds_nul = pb->holds_nul || nul;
+	uint32_t *ne = grow(pb->end, &pb->ncap, pb->n + lines, sizeof *ne);
+	if (!ne)
+		return opts_oom();
+	pb->end = ne;
+	uint32_t *end = ne + pb->n;
+	for (size_t i = 0; i <= len; i += 8)
+		for (uint64_t nl = bytes_equal_bits(text + i, '\n'); nl; nl = clear_lowest(nl)) {
+			size_t at = i + ctz64(nl) / 8;
+			text[at] = '\0';
+			*end++ = (uint32_t)(start + at);
+		}
+	pb->n += lines;
+	pb->len = start + len + 1;
+	return 0;
+}
