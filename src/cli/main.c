@@ -269,7 +269,7 @@ int main(int argc, char **argv)
 		opts_free(&cfg);
 		return 2;
 	}
-	r.searcher = (struct searcher){ &cfg, m, &r.pr, false, false, NULL, NULL, NULL };
+	r.searcher = (struct searcher){ .cfg = &cfg, .matcher = m, .sink = printer_sink(&r.pr) };
 	r.walk = (struct walk_options){
 		(int)cfg.recurse, cfg.includes, cfg.n_includes, cfg.excludes, cfg.n_excludes,
 		cfg.exclude_dirs, cfg.n_exclude_dirs, cfg.filter_order, false,

@@ -56,9 +56,9 @@ static void await_turn(struct pool *p)
 
 /* ---- worker side -------------------------------------------------------- */
 
-/* The printer sink of a worker: held output, or stdout once its segment is
- * the head.  Past the budget, waits for its turn. */
-static void segment_sink(void *ctx, const char *data, size_t len)
+/* Where a worker's printer flushes: held output, or stdout once its
+ * segment is the head.  Past the budget, waits for its turn. */
+static void segment_write(void *ctx, const char *data, size_t len)
 {
 	struct worker *w = ctx;
 	struct pool *p = w->pool;
@@ -234,10 +234,10 @@ static bool start_worker(struct pool *p)
 		return false;
 	}
 	w->pool = p;
-	w->pr.sink = segment_sink;
-	w->pr.sink_ctx = w;
+	w->pr.flush_to = segment_write;
+	w->pr.flush_ctx = w;
 	w->searcher = p->searcher;
-	w->searcher.pr = &w->pr;
+	w->searcher.sink = printer_sink(&w->pr);
 	w->searcher.output_before = worker_output_before;
 	w->searcher.output_before_ctx = w;
 	if (pthread_create(&p->threads[p->started], NULL, worker_main, w) != 0) {

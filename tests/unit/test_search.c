@@ -96,7 +96,7 @@ static char *run_acgrep(const struct optset *o, const struct pattern *items, siz
 	struct matcher *m = matcher_ac_new(&ps, &mo, &err);
 	struct printer pr;
 	printer_init(&pr, &cfg, m);
-	struct searcher s = { &cfg, m, &pr, false, false, NULL, NULL, NULL };
+	struct searcher s = { .cfg = &cfg, .matcher = m, .sink = printer_sink(&pr) };
 	char outpath[256];
 	snprintf(outpath, sizeof outpath, "%s/acgrep.out", tmpdir);
 	fflush(stdout);
@@ -110,11 +110,10 @@ static char *run_acgrep(const struct optset *o, const struct pattern *items, siz
 	if (input_open(&in, file, &iopt) == 0) {
 		if (cut != SIZE_MAX && truncate(file, (off_t)cut) != 0)
 			perror(file);
-		pr.name = file;
 		search_input(&s, &in, file, false, &res);
 		input_close(&in);
 		if (cfg.count)
-			print_count(&pr, res.selected);
+			print_count(&pr, file, res.selected);
 	}
 	printer_flush(&pr);
 	dup2(saved, 1);

@@ -1,0 +1,106 @@
+/* sink.h - the events of a search, and the interface that receives them.
+ *
+ * Owns: the contract between search.c, which decides per input what is
+ * output (which lines, of which kind, where groups part), and whoever
+ * turns that into output: the printer (print.c, grep's text formats) and
+ * any later receiver (a JSON printer, a per-pattern counter).  A search
+ * emits, for each input: begin, then lines and group breaks in output
+ * order, then end.  Every line handed over is one to output: the binary
+ * rule (binary.h) has passed it already.  Nothing flows back into the
+ * search but the answers of mark, rewind and failed.
+ */
+#ifndef ACGREP_SINK_H
+#define ACGREP_SINK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* An input's search begins. */
+struct sink_begin {
+	const char *name;     /* display name ("(standard input)", --label) */
+	int number_width;     /* -T: -n and -b numbers are padded to it; 0 = none */
+};
+
+enum sink_line_kind {
+	SINK_SELECTED,        /* a selected line (a match, or none under -v) */
+	SINK_CONTEXT,         /* a context line (-A, -B, -C) */
+};
+
+/* A line to output. */
+struct sink_line {
+	const char *bytes;    /* the line, with its terminator if it has one */
+	size_t len;
+	intmax_t lineno;      /* 1-based line number; 0 when not counted (no -n) */
+	uint64_t offset;      /* input offset of bytes[0] (grep -b) */
+	enum sink_line_kind kind;
+	/* -o: only the matches starting before this line position are output
+	 * (the one starting there is not valid in the locale: binary.h);
+	 * SIZE_MAX: all of them. */
+	size_t match_limit;
+};
+
+/* An input's search ended. */
+struct sink_end {
+	intmax_t selected;    /* selected lines (-c's count, --count-matches's) */
+	bool binary;          /* the input was binary by its end */
+};
+
+struct sink_ops {
+	void (*begin)(void *ctx, const struct sink_begin *begin);
+	void (*line)(void *ctx, const struct sink_line *line);
+	/* The next line does not follow the last one output (in this input or
+	 * an earlier one): grep's group separator goes here. */
+	void (*group_break)(void *ctx);
+	void (*end)(void *ctx, const struct sink_end *end);
+	/* A position in the output from which rewind can take it back. */
+	uint64_t (*mark)(void *ctx);
+	/* Forgets what was received after `mark`: true.  False, and nothing
+	 * changed, when part of it cannot be taken back (written already). */
+	bool (*rewind)(void *ctx, uint64_t mark);
+	/* The output failed (a write error): the search stops. */
+	bool (*failed)(void *ctx);
+};
+
+/* A receiver of events: ops (all set) called with ctx. */
+struct sink {
+	const struct sink_ops *ops;
+	void *ctx;
+};
+
+static inline void sink_begin(const struct sink *s, const struct sink_begin *begin)
+{
+	s->ops->begin(s->ctx, begin);
+}
+
+static inline void sink_line(const struct sink *s, const struct sink_line *line)
+{
+	s->ops->line(s->ctx, line);
+}
+
+static inline void sink_group_break(const struct sink *s)
+{
+	s->ops->group_break(s->ctx);
+}
+
+static inline void sink_end(const struct sink *s, const struct sink_end *end)
+{
+	s->ops->end(s->ctx, end);
+}
+
+static inline uint64_t sink_mark(const struct sink *s)
+{
+	return s->ops->mark(s->ctx);
+}
+
+static inline bool sink_rewind(const struct sink *s, uint64_t mark)
+{
+	return s->ops->rewind(s->ctx, mark);
+}
+
+static inline bool sink_failed(const struct sink *s)
+{
+	return s->ops->failed(s->ctx);
+}
+
+#endif
