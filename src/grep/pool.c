@@ -25,6 +25,7 @@
  */
 #include "pool.h"
 #include "pool_internal.h"
+#include "grow.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -79,10 +80,7 @@ static void segment_write(void *ctx, const char *data, size_t len)
 		await_turn(p);
 	}
 	if (sg->out_cap - sg->out_len < len) {
-		size_t cap = sg->out_cap ? sg->out_cap : 64 << 10;
-		while (cap - sg->out_len < len)
-			cap *= 2;
-		char *grown = realloc(sg->out, cap);
+		char *grown = grow_array(sg->out, &sg->out_cap, sg->out_len + len, 1, 64 << 10);
 		if (!grown) { /* no room to hold it: wait for the turn instead */
 			while (!sg->head && !atomic_load(&w->job->cancel))
 				await_turn(p);
@@ -92,7 +90,6 @@ static void segment_write(void *ctx, const char *data, size_t len)
 			return;
 		}
 		sg->out = grown;
-		sg->out_cap = cap;
 	}
 	memcpy(sg->out + sg->out_len, data, len);
 	sg->out_len += len;
