@@ -48,6 +48,7 @@ static void spew(const char *path, const char *data, size_t len)
 	fclose(f);
 }
 
+/* An option set, named by its grep arguments (failures print them). */
 struct optset {
 	const char *grep_args;
 	bool only, count, invert, number, byte, word, icase, line;
@@ -55,15 +56,15 @@ struct optset {
 };
 
 static const struct optset optsets[] = {
-	{ "", 0, 0, 0, 0, 0, 0, 0, 0, -1 },
-	{ "-o -b", 1, 0, 0, 0, 1, 0, 0, 0, -1 },
-	{ "-c", 0, 1, 0, 0, 0, 0, 0, 0, -1 },
-	{ "-v -n", 0, 0, 1, 1, 0, 0, 0, 0, -1 },
-	{ "-n -b", 0, 0, 0, 1, 1, 0, 0, 0, -1 },
-	{ "-w -o", 1, 0, 0, 0, 0, 1, 0, 0, -1 },
-	{ "-i -o", 1, 0, 0, 0, 0, 0, 1, 0, -1 },
-	{ "-x", 0, 0, 0, 0, 0, 0, 0, 1, -1 },
-	{ "-n -C 1", 0, 0, 0, 1, 0, 0, 0, 0, 1 },
+	{ .grep_args = "", .context = -1 },
+	{ .grep_args = "-o -b", .only = 1, .byte = 1, .context = -1 },
+	{ .grep_args = "-c", .count = 1, .context = -1 },
+	{ .grep_args = "-v -n", .invert = 1, .number = 1, .context = -1 },
+	{ .grep_args = "-n -b", .number = 1, .byte = 1, .context = -1 },
+	{ .grep_args = "-w -o", .only = 1, .word = 1, .context = -1 },
+	{ .grep_args = "-i -o", .only = 1, .icase = 1, .context = -1 },
+	{ .grep_args = "-x", .line = 1, .context = -1 },
+	{ .grep_args = "-n -C 1", .number = 1, .context = 1 },
 };
 
 static const char *tmpdir;
@@ -90,8 +91,19 @@ static char *run_acgrep(const struct optset *o, const struct pattern *items, siz
 	cfg.with_filename = 0;
 	cfg.group_separator = "--";
 	cfg.binary = BINARY_BINARY;
-	struct match_options mo = { o->icase, o->word, o->line, false, '\n', scan_path, o->only && o->word, true, 0,
-				     false, 1 };
+	struct match_options mo = {
+		.ignore_case = o->icase,
+		.word = o->word,
+		.line = o->line,
+		.utf8 = false,
+		.eol = '\n',
+		.scan_path = scan_path,
+		.word_ignores_before_from = o->only && o->word,
+		.nul_ends_lines = true,
+		.simd = 0,
+		.word_regex_rules = false,
+		.threads = 1,
+	};
 	const char *err;
 	struct matcher *m = matcher_ac_new(&ps, &mo, &err);
 	struct printer pr;
