@@ -58,12 +58,18 @@ static bool has_encoding_errors(const char *s, size_t n)
 	return false;
 }
 
+/* Whether s[0..n) is ASCII, so that every part of it is valid. */
 static bool all_ascii(const char *s, size_t n)
 {
-	unsigned char any = 0;
-	for (size_t i = 0; i < n; i++)
+	uint64_t any = 0, w;
+	size_t i = 0;
+	for (; n - i >= 8; i += 8) {
+		memcpy(&w, s + i, 8);
+		any |= w;
+	}
+	for (; i < n; i++)
 		any |= (unsigned char)s[i];
-	return any < 0x80;
+	return (any & UINT64_C(0x8080808080808080)) == 0;
 }
 
 /* -o's check over the matches of one line (the printer's matches: the

@@ -233,7 +233,8 @@ static void out_name(struct printer *pr, const char *name)
 	out_colored(pr, pr->cfg->colors.file_name, name, strlen(name));
 }
 
-/* The [name][lineno][offset] head of text[0..len) (without terminator). */
+/* The [name][lineno][offset] head of a text of `len` bytes (without its
+ * terminator: -T puts no tab before an empty one). */
 static void line_head(struct printer *pr, size_t len, intmax_t lineno, uint64_t offset, char sep)
 {
 	const struct config *cfg = pr->cfg;

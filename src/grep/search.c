@@ -78,28 +78,28 @@ static bool empty_line_selected(const struct file_search *f)
 	return matcher_find(f->s->matcher, &f->eol, 1, 0, false, &ms, &me) != f->cfg->invert;
 }
 
-/* The binary rule found a NUL where grep's buffer holding the coming lines
- * would: false when the input is dropped (without-match).  Else NUL ends
- * lines from now on and output stops as the rule says; when an empty line
- * cannot be selected, reads of only NUL bytes (empty lines) are skipped,
- * and with them a sparse file's holes, as grep skips them: a mapped window
- * `w` (NULL: none yet) is then left for read() from its start, and
- * *reread says that w is not to be searched. */
-static bool turn_binary(struct file_search *f, struct input *in, const struct window *w, bool *reread)
+/* The input turned binary in grep's buffer holding window w (NULL: from
+ * its start): told of that, the binary rule drops the input
+ * (f->bin.dropped) or says what follows.  NUL ends lines from then on, and
+ * output stops as the rule says; when an empty line cannot be selected,
+ * reads of only NUL bytes (empty lines) are skipped, and with them a sparse
+ * file's holes, as grep skips them: a mapped window is then left for
+ * read() from its start.  Returns true when w is not to be searched
+ * (dropped, or to be read again). */
+static bool turn_binary(struct file_search *f, struct input *in, const struct window *w)
 {
 	enum binary_next next = binary_nul_found(&f->bin, f->selected);
-	*reread = false;
 	if (next == BINARY_DROP)
-		return false;
+		return true;
 	bool skip_zero_reads = !empty_line_selected(f);
-	*reread = w && in->mapped && skip_zero_reads && input_reread_from(in, w->offset) == 0;
+	bool reread = w && in->mapped && skip_zero_reads && input_reread_from(in, w->offset) == 0;
 	f->zap_nul = f->eol != '\0';
 	if (next == BINARY_STOP_QUIET) {
 		f->quiet = true;
 		f->stop_on_select = true;
 	}
 	input_zap_nul(in, skip_zero_reads);
-	return true;
+	return reread;
 }
 
 /* -T pads -n and -b numbers to the width GNU grep uses: the digits of the
@@ -142,10 +142,9 @@ static struct file_search *begin_search(struct searcher *s, struct input *in, co
 		.name = name,
 		.number_width = cfg->initial_tab ? number_width(in, cfg->line_number) : 0,
 	});
-	bool reread;
 	/* a hole makes grep take the file as binary from its first buffer */
 	if (binary_watches_nul(&f->bin) && (binary_from_start || input_has_hole(in)))
-		turn_binary(f, in, NULL, &reread);
+		turn_binary(f, in, NULL);
 	if (binary_watches_nul(&f->bin))
 		input_watch_nul(in);
 	if (f->quiet && !cfg->count_matches && s->matcher->longest_span != SIZE_MAX) {
@@ -199,12 +198,9 @@ static void search_windows(struct file_search *f, struct input *in)
 			f->res->read_why = input_error(in);
 			return;
 		}
-		bool reread = false;
-		if (binary_watches_nul(&f->bin) && input_window_has_nul(in, &w) &&
-		    !turn_binary(f, in, &w, &reread))
-			return;
-		if (!reread)
-			search_one_window(f, in, &w);
+		if (binary_watches_nul(&f->bin) && input_window_has_nul(in, &w) && turn_binary(f, in, &w))
+			continue; /* the loop ends when the input was dropped */
+		search_one_window(f, in, &w);
 	}
 }
 
