@@ -15,18 +15,15 @@
 #define ACGREP_BINARY_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "config.h"
-#include "matcher.h"
-#include "sink.h"
 
 struct binary_policy {
 	enum binary_mode mode;   /* --binary-files */
 	bool detect_nul;         /* a NUL byte can make the input binary */
 	bool check_encoding;     /* lines to output must be valid in the locale */
-	bool only_matching;      /* -o: only a line's matches are output */
-	bool invert;             /* -v: the lines output whole are the selected ones */
 	bool counting;           /* -c, --count-matches: selection goes on when binary */
 	bool reports;            /* output is not quiet: "binary file matches" may follow */
 	char eol;
@@ -61,18 +58,25 @@ static inline bool binary_watches_nul(const struct binary_policy *b)
  * follows. */
 enum binary_next binary_nul_found(struct binary_policy *b, intmax_t selected);
 
-bool binary_check_line(struct binary_policy *b, const struct matcher *m, struct sink_line *line);
+/* Whether text[0..len) is valid in the locale's encoding; when not, the
+ * input has had an encoding error (binary_file_matches).  The work of
+ * binary_admits_line and binary_admits_match. */
+bool binary_text_valid(struct binary_policy *b, const char *text, size_t len);
 
-/* Whether `line` may be output: false when it is not valid in the locale's
- * encoding, as grep checks it (the line without its terminator; under -o
- * each match it prints): it is then suppressed, and the input becomes a
- * binary file that matches.  Under -o a match with an encoding error ends
- * the line's output: line->match_limit is set to it, and the line counts
- * as suppressed.  `m` finds the line's matches for -o. */
-static inline bool binary_admits_line(struct binary_policy *b, const struct matcher *m,
-				      struct sink_line *line)
+/* Whether the line text[0..len) (with its terminator, if it has one) may
+ * be output: false when it is not valid in the locale's encoding (the
+ * line without its terminator is asked, as grep asks it): it is then
+ * suppressed, and the input becomes a binary file that matches. */
+static inline bool binary_admits_line(struct binary_policy *b, const char *text, size_t len)
 {
-	return !b->check_encoding || binary_check_line(b, m, line);
+	return !b->check_encoding || binary_text_valid(b, text, len - (len > 0 && text[len - 1] == b->eol));
+}
+
+/* binary_admits_line for a match output on its own (-o): the match's bytes
+ * are asked.  As in grep, a match refused ends its line's output. */
+static inline bool binary_admits_match(struct binary_policy *b, const char *text, size_t len)
+{
+	return !b->check_encoding || binary_text_valid(b, text, len);
 }
 
 /* The selected lines to report when the search counted `selected`: none

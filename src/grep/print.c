@@ -267,7 +267,6 @@ struct middle {
 	size_t content;    /* the line without its terminator */
 	size_t cur;        /* written up to here */
 	size_t mid;        /* where plain text resumes after empty matches, or SIZE_MAX */
-	bool dropped;      /* -o: a match at line->match_limit, the rest of the line is dropped */
 	bool eol_written;  /* the last match took the terminator (match_takes_eol) */
 };
 
@@ -287,22 +286,13 @@ static int middle_match(size_t ms, size_t me, void *ctx)
 		md->cur = ms + 1;
 		return 0;
 	}
-	if (cfg->only_matching) {
-		if (ms >= md->line->match_limit) {
-			md->dropped = true; /* as grep: the rest of the line is dropped */
-			return 1;
-		}
-		line_head(pr, me - ms, md->line->lineno, md->line->offset + ms,
-			  cfg->invert ? SEP_CONTEXT : SEP_SELECTED);
-	} else {
-		if (md->mid != SIZE_MAX) {
-			md->cur = md->mid;
-			md->mid = SIZE_MAX;
-		}
-		if (colored(pr, md->line_cap))
-			sgr_start(pr, md->line_cap);
-		out(pr, text + md->cur, ms - md->cur);
+	if (md->mid != SIZE_MAX) {
+		md->cur = md->mid;
+		md->mid = SIZE_MAX;
 	}
+	if (colored(pr, md->line_cap))
+		sgr_start(pr, md->line_cap);
+	out(pr, text + md->cur, ms - md->cur);
 	bool c = colored(pr, md->match_cap);
 	if (c)
 		sgr_start(pr, md->match_cap);
@@ -311,16 +301,14 @@ static int middle_match(size_t ms, size_t me, void *ctx)
 		out_char(pr, config_eol(cfg));
 	if (c)
 		sgr_end(pr);
-	if (cfg->only_matching)
-		out_char(pr, config_eol(cfg));
 	md->cur = me;
 	md->eol_written = with_eol;
 	return with_eol;
 }
 
-/* Colours (or, with -o, prints) the matches of a matching line; returns
- * how much of the line remains to be written plainly (SIZE_MAX: none) and
- * sets *eol_written when a match wrote the line's terminator. */
+/* Colours the matches of a matching line; returns how much of the line
+ * remains to be written plainly and sets *eol_written when a match wrote
+ * the line's terminator. */
 static size_t line_middle(struct printer *pr, const struct sink_line *line, const char *line_cap,
 			  const char *match_cap, bool *eol_written)
 {
@@ -337,9 +325,7 @@ static size_t line_middle(struct printer *pr, const struct sink_line *line, cons
 	if (len > 0)
 		matcher_each(pr->matcher, line->bytes, len, 0, middle_match, &md);
 	*eol_written = md.eol_written;
-	if (md.dropped)
-		return SIZE_MAX;
-	if (cfg->only_matching || md.eol_written)
+	if (md.eol_written)
 		return len;
 	return md.mid != SIZE_MAX ? md.mid : md.cur;
 }
@@ -366,7 +352,7 @@ static void printer_line_done(struct printer *pr)
 		printer_flush(pr);
 }
 
-/* print_line without colours or -o: the head and the line are laid down
+/* print_line without colours: the head and the line are laid down
  * straight into the buffer.  Returns false when they do not fit even into
  * an empty buffer, so print_line's general path must write them. */
 static bool print_plain(struct printer *pr, const struct sink_line *line, char sep)
@@ -404,7 +390,8 @@ static bool print_plain(struct printer *pr, const struct sink_line *line, char s
 	return true;
 }
 
-/* Prints a selected or context line in grep's format. */
+/* Prints a selected or context line in grep's format (never under -o:
+ * print_match). */
 static void print_line(struct printer *pr, const struct sink_line *line)
 {
 	const struct config *cfg = pr->cfg;
@@ -412,7 +399,7 @@ static void print_line(struct printer *pr, const struct sink_line *line)
 	size_t len = line->len;
 	bool selected = line->kind == SINK_SELECTED;
 	char sep = selected ? SEP_SELECTED : SEP_CONTEXT;
-	if (!cfg->color && !cfg->only_matching && !cfg->initial_tab) {
+	if (!cfg->color && !cfg->initial_tab) {
 		if (print_plain(pr, line, sep)) {
 			printer_line_done(pr);
 			return;
@@ -420,8 +407,7 @@ static void print_line(struct printer *pr, const struct sink_line *line)
 		/* too long for the buffer: the general path writes it through */
 	}
 	const struct color_spec *cs = &cfg->colors;
-	if (!cfg->only_matching)
-		line_head(pr, len - (len > 0 && text[len - 1] == config_eol(cfg)), line->lineno, line->offset, sep);
+	line_head(pr, len - (len > 0 && text[len - 1] == config_eol(cfg)), line->lineno, line->offset, sep);
 	bool matching = selected ^ cfg->invert;
 	const char *line_cap = NULL, *match_cap = NULL;
 	if (cfg->color) {
@@ -430,19 +416,35 @@ static void print_line(struct printer *pr, const struct sink_line *line)
 	}
 	size_t done = 0;
 	bool eol_written = false;
-	if ((cfg->only_matching && matching) || colored(pr, line_cap) || colored(pr, match_cap)) {
-		if (matching && (cfg->only_matching || colored(pr, match_cap))) {
-			done = line_middle(pr, line, line_cap, match_cap, &eol_written);
-			if (done == SIZE_MAX)
-				return;
-		}
-		if (!cfg->only_matching && colored(pr, line_cap))
-			done = line_tail(pr, text, done, len, line_cap);
-	}
-	if (!cfg->only_matching && len > done)
+	if (matching && colored(pr, match_cap))
+		done = line_middle(pr, line, line_cap, match_cap, &eol_written);
+	if (colored(pr, line_cap))
+		done = line_tail(pr, text, done, len, line_cap);
+	if (len > done)
 		out(pr, text + done, len - done);
-	if (!cfg->only_matching && !eol_written && (len == 0 || text[len - 1] != config_eol(cfg)))
+	if (!eol_written && (len == 0 || text[len - 1] != config_eol(cfg)))
 		out_char(pr, config_eol(cfg));
+	printer_line_done(pr);
+}
+
+/* Prints a match on a line of its own (-o), with the head of its line's
+ * kind (':' unless -v) and its line's match colour. */
+static void print_match(struct printer *pr, const struct sink_match *m)
+{
+	const struct config *cfg = pr->cfg;
+	const char *cap = NULL;
+	if (cfg->color)
+		cap = m->kind == SINK_SELECTED ? cfg->colors.selected_match : cfg->colors.context_match;
+	line_head(pr, m->len, m->lineno, m->offset, cfg->invert ? SEP_CONTEXT : SEP_SELECTED);
+	bool c = colored(pr, cap);
+	if (c)
+		sgr_start(pr, cap);
+	out(pr, m->bytes, m->len);
+	if (m->takes_eol)
+		out_char(pr, config_eol(cfg));
+	if (c)
+		sgr_end(pr);
+	out_char(pr, config_eol(cfg));
 	printer_line_done(pr);
 }
 
@@ -497,6 +499,11 @@ static void on_line(void *ctx, const struct sink_line *line)
 	print_line(ctx, line);
 }
 
+static void on_match(void *ctx, const struct sink_match *match)
+{
+	print_match(ctx, match);
+}
+
 static void on_group_break(void *ctx)
 {
 	print_group_separator(ctx);
@@ -529,6 +536,7 @@ struct sink printer_sink(struct printer *pr)
 	static const struct sink_ops ops = {
 		.begin = on_begin,
 		.line = on_line,
+		.match = on_match,
 		.group_break = on_group_break,
 		.end = on_end,
 		.mark = on_mark,

@@ -124,24 +124,85 @@ static void number_as_one_line(struct file_search *f, size_t ls, size_t le)
 	f->cnt_lines -= (intmax_t)count_byte(f->buf + ls, inner, f->eol);
 }
 
-/* Outputs a line, if the binary rule lets it; false when it does not (an
- * encoding error), in which case, as in grep, it does not count as output
- * for adjacency. */
-static bool output_line(struct file_search *f, size_t ls, size_t le, enum sink_line_kind kind)
+/* A matching line's matches under -o, as grep outputs them: not the
+ * empty ones, none past the line's content but a whole-line match taking
+ * its terminator (config.match_takes_eol).  A match the binary rule
+ * refuses ends the line's output, which then does not count as output. */
+struct match_output {
+	struct file_search *f;
+	const char *text;     /* the line */
+	size_t content;       /* its length without terminator */
+	intmax_t lineno;
+	uint64_t offset;
+	enum sink_line_kind kind;
+	bool admitted;
+};
+
+static int output_match(size_t ms, size_t me, void *ctx)
 {
-	struct sink_line line = {
-		.bytes = f->buf + ls,
-		.len = le - ls,
-		.lineno = f->cfg->line_number ? search_lineno_at(f, ls) : 0,
+	struct match_output *mo = ctx;
+	bool takes_eol = mo->f->cfg->match_takes_eol && me == mo->content;
+	if (ms >= mo->content && !takes_eol)
+		return 1;
+	if (me == ms && !takes_eol) /* an empty match: the matcher steps over one byte */
+		return 0;
+	if (!binary_admits_match(&mo->f->bin, mo->text + ms, me - ms)) {
+		mo->admitted = false;
+		return 1;
+	}
+	sink_match(mo->f->sink, &(struct sink_match){
+		.bytes = mo->text + ms,
+		.len = me - ms,
+		.lineno = mo->lineno,
+		.offset = mo->offset + ms,
+		.kind = mo->kind,
+		.takes_eol = takes_eol,
+	});
+	return takes_eol;
+}
+
+/* -o: the matches of the line [ls, le), when it is a matching one (a
+ * selected line, or a context line under -v).  False when the binary rule
+ * refused one. */
+static bool output_matches(struct file_search *f, size_t ls, size_t le, enum sink_line_kind kind,
+			   intmax_t lineno)
+{
+	size_t len = le - ls;
+	if ((kind == SINK_SELECTED) == f->cfg->invert || len == 0)
+		return true;
+	struct match_output mo = {
+		.f = f,
+		.text = f->buf + ls,
+		.content = len - (f->buf[le - 1] == f->eol),
+		.lineno = lineno,
 		.offset = f->base + ls,
 		.kind = kind,
-		.match_limit = SIZE_MAX,
+		.admitted = true,
 	};
-	bool admitted = binary_admits_line(&f->bin, f->s->matcher, &line);
-	if (admitted || line.match_limit != SIZE_MAX) /* -o: the matches before it */
-		sink_line(f->sink, &line);
-	if (!admitted)
-		return false;
+	matcher_each(f->s->matcher, mo.text, len, 0, output_match, &mo);
+	return mo.admitted;
+}
+
+/* Outputs a line (under -o its matches), if the binary rule lets it; false
+ * when it does not (an encoding error), in which case, as in grep, it does
+ * not count as output for adjacency. */
+static bool output_line(struct file_search *f, size_t ls, size_t le, enum sink_line_kind kind)
+{
+	intmax_t lineno = f->cfg->line_number ? search_lineno_at(f, ls) : 0;
+	if (f->cfg->only_matching) {
+		if (!output_matches(f, ls, le, kind, lineno))
+			return false;
+	} else {
+		if (!binary_admits_line(&f->bin, f->buf + ls, le - ls))
+			return false;
+		sink_line(f->sink, &(struct sink_line){
+			.bytes = f->buf + ls,
+			.len = le - ls,
+			.lineno = lineno,
+			.offset = f->base + ls,
+			.kind = kind,
+		});
+	}
 	f->lastout = f->base + le;
 	return true;
 }

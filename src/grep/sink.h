@@ -4,9 +4,9 @@
  * output (which lines, of which kind, where groups part), and whoever
  * turns that into output: the printer (print.c, grep's text formats) and
  * any later receiver (a JSON printer, a per-pattern counter).  A search
- * emits, for each input: begin, then lines and group breaks in output
- * order, then end.  Every line handed over is one to output: the binary
- * rule (binary.h) has passed it already.  Nothing flows back into the
+ * emits, for each input: begin, then lines (under -o their matches) and
+ * group breaks in output order, then end.  Every line or match handed over
+ * is one to output: the binary rule (binary.h) has passed it already.  Nothing flows back into the
  * search but the answers of mark, rewind and failed.
  */
 #ifndef ACGREP_SINK_H
@@ -27,17 +27,24 @@ enum sink_line_kind {
 	SINK_CONTEXT,         /* a context line (-A, -B, -C) */
 };
 
-/* A line to output. */
+/* A line to output whole (not under -o). */
 struct sink_line {
 	const char *bytes;    /* the line, with its terminator if it has one */
 	size_t len;
 	intmax_t lineno;      /* 1-based line number; 0 when not counted (no -n) */
 	uint64_t offset;      /* input offset of bytes[0] (grep -b) */
 	enum sink_line_kind kind;
-	/* -o: only the matches starting before this line position are output
-	 * (the one starting there is not valid in the locale: binary.h);
-	 * SIZE_MAX: all of them. */
-	size_t match_limit;
+};
+
+/* -o: a match to output on its own, one of a line's in order. */
+struct sink_match {
+	const char *bytes;    /* the match */
+	size_t len;
+	intmax_t lineno;      /* its line's number, as sink_line's */
+	uint64_t offset;      /* input offset of bytes[0] */
+	enum sink_line_kind kind; /* its line's kind */
+	bool takes_eol;       /* a whole-line match takes the line's terminator
+				 (config.match_takes_eol) */
 };
 
 /* An input's search ended. */
@@ -49,6 +56,7 @@ struct sink_end {
 struct sink_ops {
 	void (*begin)(void *ctx, const struct sink_begin *begin);
 	void (*line)(void *ctx, const struct sink_line *line);
+	void (*match)(void *ctx, const struct sink_match *match);
 	/* The next line does not follow the last one output (in this input or
 	 * an earlier one): grep's group separator goes here. */
 	void (*group_break)(void *ctx);
@@ -76,6 +84,11 @@ static inline void sink_begin(const struct sink *s, const struct sink_begin *beg
 static inline void sink_line(const struct sink *s, const struct sink_line *line)
 {
 	s->ops->line(s->ctx, line);
+}
+
+static inline void sink_match(const struct sink *s, const struct sink_match *match)
+{
+	s->ops->match(s->ctx, match);
 }
 
 static inline void sink_group_break(const struct sink *s)
