@@ -5,7 +5,7 @@
  * names, group separators, SGR colour sequences.  Receives a search's
  * events as a sink (sink.h).  Knows nothing of files or of how lines were
  * selected, nor which may be printed (binary.h decides); it asks the
- * matcher only to colour or print the matches inside a line it was handed.
+ * matcher only to colour the matches inside a line it was handed.
  */
 #ifndef ACGREP_PRINT_H
 #define ACGREP_PRINT_H
@@ -37,8 +37,8 @@ struct printer {
 int printer_init(struct printer *pr, const struct config *cfg, const struct matcher *m);
 void printer_free(struct printer *pr);
 
-/* The printer as the receiver of a search's events (sink.h): lines in
- * grep's formats (prefixes, colours, -o), group separators; begin takes
+/* The printer as the receiver of a search's events (sink.h): lines and
+ * -o matches in grep's formats (prefixes, colours), group separators; begin takes
  * the input's name and -T width; end prints nothing (-c counts and -l/-L
  * names come from run.c, after its messages).  Valid while pr is. */
 struct sink printer_sink(struct printer *pr);

@@ -35,10 +35,8 @@ static void keep_checkpoint(struct file_search *f, uint64_t at, intmax_t lines)
 	};
 }
 
-void search_checkpoint(struct file_search *f, size_t ls, size_t pos)
+void search_checkpoint_mapped(struct file_search *f, size_t ls, size_t pos)
 {
-	if (!f->guarded)
-		return;
 	intmax_t lines = 0;
 	if (f->cfg->line_number && f->cnt_pos == ls) /* outputting it counted up to ls */
 		lines = f->cnt_lines + (pos > ls && f->buf[pos - 1] == f->eol);

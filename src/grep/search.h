@@ -2,13 +2,13 @@
  * output.
  *
  * Owns: turning match positions into selected lines and everything grep
- * decides per input: -v, -c, -l, -L, -q, -m, context (-A/-B/-C) with group
- * breaks, line numbers and byte offsets, and what a binary input changes
- * (the rule itself is binary.h's).  Emits events to a sink (sink.h): the
- * lines to output, in order.  Knows nothing of how bytes were read
- * (input.c), of formats (print.c) or of the engine behind the matcher.
- * search.c has the input's window loop, search_lines.c the lines of one
- * window.
+ * decides per input: -v, -c, -l, -L, -q, -m, the matches -o outputs,
+ * context (-A/-B/-C) with group breaks, line numbers and byte offsets, and
+ * what a binary input changes (the rule itself is binary.h's).  Emits
+ * events to a sink (sink.h): the lines or matches to output, in order.
+ * Knows nothing of how bytes were read (input.c), of formats (print.c) or
+ * of the engine behind the matcher.  search.c has the input's window
+ * loop, search_lines.c the lines of one window.
  */
 #ifndef ACGREP_SEARCH_H
 #define ACGREP_SEARCH_H
@@ -59,9 +59,10 @@ struct search_result {
 };
 
 /* Searches one opened input whose display name is `name`: its events go to
- * the searcher's sink (begin, lines and group breaks, end).  `binary_from_start`: treat the input as binary
- * from its first byte (the rest of a file in which an earlier part met a
- * NUL).  Never exits; errors are returned in *res. */
+ * the searcher's sink (begin, lines or matches and group breaks, end).
+ * `binary_from_start`: treat the input as binary from its first byte (the
+ * rest of a file in which an earlier part met a NUL).  Never exits; errors
+ * are returned in *res. */
 void search_input(struct searcher *s, struct input *in, const char *name, bool binary_from_start,
 		  struct search_result *res);
 

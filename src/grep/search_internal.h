@@ -87,8 +87,15 @@ size_t search_piece_margin(const struct file_search *f);
  * position asked about). */
 intmax_t search_lineno_at(struct file_search *f, size_t pos);
 
-/* search.c: the checkpoint after the line [ls, pos) of a mapped window
- * (ls == pos at a window's end); nothing for a read() window. */
-void search_checkpoint(struct file_search *f, size_t ls, size_t pos);
+/* search.c: search_checkpoint's work in a mapped window. */
+void search_checkpoint_mapped(struct file_search *f, size_t ls, size_t pos);
+
+/* The checkpoint after the line [ls, pos) of a mapped window (ls == pos
+ * at a window's end); nothing for a read() window, which cannot fault. */
+static inline void search_checkpoint(struct file_search *f, size_t ls, size_t pos)
+{
+	if (f->guarded)
+		search_checkpoint_mapped(f, ls, pos);
+}
 
 #endif

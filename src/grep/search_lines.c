@@ -5,9 +5,10 @@
  * without one under -v); context lines are output around them, groups that
  * are not adjacent are parted by a group break (whenever -A/-B/-C was
  * given, even as 0); after -m NUM selected lines the trailing context is
- * still output.  Each line goes through the binary rule (binary.h) and then
- * to the sink; line numbers are counted here, incrementally.  A long line
- * handed out in pieces is judged here too (search_pieces).
+ * still output; under -o a line's matches are output instead of it.  Each
+ * line or match goes through the binary rule (binary.h) and then to the
+ * sink; line numbers are counted here, incrementally.  A long line handed
+ * out in pieces is judged here too (search_pieces).
  */
 #include "search_internal.h"
 

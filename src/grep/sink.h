@@ -5,9 +5,10 @@
  * turns that into output: the printer (print.c, grep's text formats) and
  * any later receiver (a JSON printer, a per-pattern counter).  A search
  * emits, for each input: begin, then lines (under -o their matches) and
- * group breaks in output order, then end.  Every line or match handed over
- * is one to output: the binary rule (binary.h) has passed it already.  Nothing flows back into the
- * search but the answers of mark, rewind and failed.
+ * group breaks in output order, then end.  Every line or match handed
+ * over is one to output: the binary rule (binary.h) has passed it.
+ * Nothing flows back into the search but the answers of mark, rewind and
+ * failed.
  */
 #ifndef ACGREP_SINK_H
 #define ACGREP_SINK_H
