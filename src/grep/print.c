@@ -494,19 +494,22 @@ static void on_begin(void *ctx, const struct sink_begin *begin)
 	pr->number_width = begin->number_width;
 }
 
-static void on_line(void *ctx, const struct sink_line *line)
+static uint64_t on_line(void *ctx, const struct sink_line *line)
 {
 	print_line(ctx, line);
+	return printer_position(ctx);
 }
 
-static void on_match(void *ctx, const struct sink_match *match)
+static uint64_t on_match(void *ctx, const struct sink_match *match)
 {
 	print_match(ctx, match);
+	return printer_position(ctx);
 }
 
-static void on_group_break(void *ctx)
+static uint64_t on_group_break(void *ctx)
 {
 	print_group_separator(ctx);
+	return printer_position(ctx);
 }
 
 static void on_end(void *ctx, const struct sink_end *end)

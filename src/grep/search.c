@@ -21,7 +21,7 @@ static void keep_checkpoint(struct file_search *f, uint64_t at, intmax_t lines)
 {
 	f->ck = (struct checkpoint){
 		.at = at,
-		.out_mark = sink_mark(f->sink),
+		.out_mark = f->out_mark,
 		.lastout = f->lastout,
 		.stop_offset = f->res->stop_offset,
 		.selected = f->selected,
@@ -65,6 +65,7 @@ static bool back_to_checkpoint(struct file_search *f, struct input *in)
 	f->run_open = c->run_open;
 	f->s->used = c->used;
 	f->bin.encoding_error = c->encoding_error;
+	f->out_mark = c->out_mark;
 	f->guarded = false;
 	return true;
 }
@@ -140,6 +141,7 @@ static struct file_search *begin_search(struct searcher *s, struct input *in, co
 		.name = name,
 		.number_width = cfg->initial_tab ? number_width(in, cfg->line_number) : 0,
 	});
+	f->out_mark = sink_mark(f->sink);
 	/* a hole makes grep take the file as binary from its first buffer */
 	if (binary_watches_nul(&f->bin) && (binary_from_start || input_has_hole(in)))
 		turn_binary(f, in, NULL);

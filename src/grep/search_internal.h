@@ -20,7 +20,7 @@
  * (read() windows cannot fault), and at the start and after each window. */
 struct checkpoint {
 	uint64_t at;          /* input offset: the lines before it are done */
-	uint64_t out_mark;    /* sink_mark there */
+	uint64_t out_mark;    /* the sink's mark there */
 	uint64_t lastout, stop_offset;
 	intmax_t selected, outleft, pending;
 	intmax_t lines;       /* -n: line terminators before `at` */
@@ -32,6 +32,7 @@ struct file_search {
 	struct searcher *s;
 	const struct sink *sink;
 	struct binary_policy bin;
+	uint64_t out_mark;   /* the sink's mark after the last event */
 	char eol;
 	bool zap_nul;        /* binary: NUL ends lines too */
 	bool quiet;          /* no lines are output */

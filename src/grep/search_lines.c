@@ -151,7 +151,7 @@ static int output_match(size_t ms, size_t me, void *ctx)
 		mo->admitted = false;
 		return 1;
 	}
-	sink_match(mo->f->sink, &(struct sink_match){
+	mo->f->out_mark = sink_match(mo->f->sink, &(struct sink_match){
 		.bytes = mo->text + ms,
 		.len = me - ms,
 		.lineno = mo->lineno,
@@ -196,7 +196,7 @@ static bool output_line(struct file_search *f, size_t ls, size_t le, enum sink_l
 	} else {
 		if (!binary_admits_line(&f->bin, f->buf + ls, le - ls))
 			return false;
-		sink_line(f->sink, &(struct sink_line){
+		f->out_mark = sink_line(f->sink, &(struct sink_line){
 			.bytes = f->buf + ls,
 			.len = le - ls,
 			.lineno = lineno,
@@ -245,7 +245,7 @@ static void output_before_context(struct file_search *f, size_t ls)
 	for (intmax_t n = 0; n < cfg->before && p > lo; n++)
 		p = line_start(f, lo, p - 1);
 	if (context_on(cfg) && f->base + p != f->lastout && cfg->group_separator && output_before(f))
-		sink_group_break(f->sink);
+		f->out_mark = sink_group_break(f->sink);
 	while (p < ls) {
 		size_t le = line_end(f, p);
 		output_line(f, p, le, SINK_CONTEXT);

@@ -7,8 +7,8 @@
  * emits, for each input: begin, then lines (under -o their matches) and
  * group breaks in output order, then end.  Every line or match handed
  * over is one to output: the binary rule (binary.h) has passed it.
- * Nothing flows back into the search but the answers of mark, rewind and
- * failed.
+ * Nothing flows back into the search but marks (positions to rewind to)
+ * and the answers of rewind and failed.
  */
 #ifndef ACGREP_SINK_H
 #define ACGREP_SINK_H
@@ -54,13 +54,16 @@ struct sink_end {
 	bool binary;          /* the input was binary by its end */
 };
 
+/* line, match and group_break return the mark after them, as mark would:
+ * a search that keeps a mark after every line (a mapped input's
+ * checkpoints) needs no second call per line for it. */
 struct sink_ops {
 	void (*begin)(void *ctx, const struct sink_begin *begin);
-	void (*line)(void *ctx, const struct sink_line *line);
-	void (*match)(void *ctx, const struct sink_match *match);
+	uint64_t (*line)(void *ctx, const struct sink_line *line);
+	uint64_t (*match)(void *ctx, const struct sink_match *match);
 	/* The next line does not follow the last one output (in this input or
 	 * an earlier one): grep's group separator goes here. */
-	void (*group_break)(void *ctx);
+	uint64_t (*group_break)(void *ctx);
 	void (*end)(void *ctx, const struct sink_end *end);
 	/* A position in the output from which rewind can take it back. */
 	uint64_t (*mark)(void *ctx);
@@ -82,19 +85,19 @@ static inline void sink_begin(const struct sink *s, const struct sink_begin *beg
 	s->ops->begin(s->ctx, begin);
 }
 
-static inline void sink_line(const struct sink *s, const struct sink_line *line)
+static inline uint64_t sink_line(const struct sink *s, const struct sink_line *line)
 {
-	s->ops->line(s->ctx, line);
+	return s->ops->line(s->ctx, line);
 }
 
-static inline void sink_match(const struct sink *s, const struct sink_match *match)
+static inline uint64_t sink_match(const struct sink *s, const struct sink_match *match)
 {
-	s->ops->match(s->ctx, match);
+	return s->ops->match(s->ctx, match);
 }
 
-static inline void sink_group_break(const struct sink *s)
+static inline uint64_t sink_group_break(const struct sink *s)
 {
-	s->ops->group_break(s->ctx);
+	return s->ops->group_break(s->ctx);
 }
 
 static inline void sink_end(const struct sink *s, const struct sink_end *end)
