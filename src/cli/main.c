@@ -127,7 +127,7 @@ int main(int argc, char **argv)
 		opts_free(&cfg);
 		return 2;
 	}
-	r.searcher = (struct searcher){ &cfg, m, &r.pr, false, false, NULL, NULL, NULL };
+	r.searcher = (struct searcher){ .cfg = &cfg, .matcher = m, .sink = printer_sink(&r.pr) };
 	r.walk = (struct walk_options){
 		.recurse = (int)cfg.recurse,
 		.includes = cfg.includes, .n_includes = cfg.n_includes,

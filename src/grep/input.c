@@ -1,17 +1,18 @@
 /* input.c - the bytes of one input, handed out a window of whole lines at a
  * time.
  *
- * Owns: opening and fstat'ing an input, choosing mmap or read() (read() by
- * default, switching a regular file to mmap at a long line; docs/perf.md
- * "I/O policy"), the read() buffer (page-aligned, reused from input to input,
- * growth, carrying an unfinished line into the next window, keeping the lines
- * a before-context needs), the file offset of a shared standard input, and
- * leaving a mapping for read() at a line start (after its complete lines,
- * or after a SIGBUS).  The SIGBUS guard itself is input_guard.c's.
+ * Owns: opening and fstat'ing an input (a whole one, or a range of a
+ * file), choosing mmap or read() (read() by default, switching a regular
+ * file to mmap at a long line; docs/perf.md "I/O policy"), the mapped
+ * windows (whole lines, or the read() path's geometry when asked), the
+ * file offset of a shared standard input, and leaving a mapping for read()
+ * at a line start (after its complete lines, or after a SIGBUS), with the
+ * lines a before-context needs read back.  The read() path is
+ * input_read.c's, NUL bytes input_nul.c's, the SIGBUS guard input_guard.c's.
  * Refuses to know: patterns, matching, output, messages.  Errors are errno
  * values for the caller to print; nothing here writes to stdout or stderr.
  */
-#include "input.h"
+#include "input_internal.h"
 #include "decompress.h"
 
 #include <errno.h>
@@ -24,10 +25,6 @@
 #include <unistd.h>
 
 #define DEFAULT_CHUNK INPUT_GREP_BUFFER /* 64-256 KiB all tie (docs/perf.md) */
-#define MIN_BUFFER ((size_t)4096)
-/* read() lands on page-aligned addresses: the buffer is allocated aligned
- * and the carried unfinished line is placed so that it ends on a boundary. */
-#define READ_ALIGN ((size_t)4096)
 
 /* The mapped path's tuning.  scripts/perf/io.sh builds its variants by
  * editing these three lines in a copy of this file; keep them one line each.
@@ -42,14 +39,6 @@
 #ifndef MADV_POPULATE_READ
 #define MADV_POPULATE_READ 22 /* Linux 5.14; older kernels say EINVAL, harmless */
 #endif
-
-/* The read() buffer of the last input this thread closed, handed to the
- * next one it opens: a thread searches its inputs one after another, so one
- * page-aligned buffer serves it for a whole run (-r over 78,579 files
- * allocates it once per thread).  Like the SIGBUS guard, per thread. */
-#define SPARE_MAX ((size_t)16 << 20) /* a buffer grown past this for a long line is freed */
-static _Thread_local char *spare_mem;
-static _Thread_local size_t spare_cap;
 
 static void input_reset(struct input *in)
 {
@@ -98,13 +87,11 @@ bool input_auto_maps(mode_t mode, uint64_t size)
 	 * mapping up to 8 MiB and beats every mapping variant above (english.txt:
 	 * 185 ms CPU against 324-425 ms); below 1 MiB the mapping's setup costs
 	 * more (-r over Linux: 13.8 s mapped, 4.1 s read).  Only a long line
-	 * maps (switch_to_map); pipes, ttys and devices cannot be mapped. */
+	 * maps (input_switch_to_map); pipes, ttys and devices cannot be mapped. */
 	(void)mode;
 	(void)size;
 	return false;
 }
-
-static int reserve(struct input *in, size_t more);
 
 /* --decompress: a stream whose first bytes name a compressed format is
  * read through its decoder, as a pipe is (never mapped, no size, no
@@ -120,7 +107,7 @@ static int open_compressed(struct input *in, bool decode_ahead)
 	if (fmt == DECOMP_NONE) {
 		if (seekable || n == 0)
 			return 0;
-		if (reserve(in, in->chunk) != 0)
+		if (input_reserve(in, in->chunk) != 0)
 			return -1;
 		memcpy(in->buf, head, n);
 		in->len = n;
@@ -195,18 +182,6 @@ int input_open(struct input *in, const char *path, const struct input_options *o
 	return 0;
 }
 
-/* Start (in data[0..pos), which ends at a line boundary) of its last
- * `keep` complete lines. */
-static size_t lines_back(const char *data, size_t pos, size_t keep, char eol)
-{
-	for (size_t k = 0; k < keep && pos > 0; k++) {
-		/* data[pos - 1] ends the line; find where it starts. */
-		const char *p = pos > 1 ? memrchr(data, eol, pos - 1) : NULL;
-		pos = p ? (size_t)(p - data) + 1 : 0;
-	}
-	return pos;
-}
-
 /* Where the read() path's window from data[pos] ends (at most at `end`):
  * after the last eol of the first read, ending at a multiple of in->chunk
  * (an input offset), that brings one in. */
@@ -232,29 +207,7 @@ static size_t read_window_end(const struct input *in, const char *data, size_t p
 	return (size_t)(p - data) + 1;
 }
 
-/* Where the mapped window data[pos..end) ends for input_watch_nul: before
- * the read() buffer that holds its first NUL.  Records in->window_nul: the
- * bytes up to `end` hold a NUL (an unfinished last line cut off after this
- * is in the buffer of the lines before it, as in grep). */
-static size_t before_nul_buffer(struct input *in, const char *data, size_t pos, size_t end)
-{
-	const char *z = memchr(data + pos, '\0', end - pos);
-	in->window_nul = z != NULL;
-	if (!z)
-		return end;
-	uint64_t at = in->map_offset + (uint64_t)(z - data);
-	uint64_t read_start = at - at % in->chunk; /* as input offset */
-	if (read_start <= in->map_offset + pos)
-		return end;
-	const char *p = memrchr(data + pos, in->eol, (size_t)(read_start - in->map_offset) - pos);
-	if (!p)
-		return end;
-	in->window_nul = false;
-	return (size_t)(p - data) + 1;
-}
-
 static int leave_map(struct input *in, uint64_t at);
-static int next_read(struct input *in, struct window *w);
 
 /* The next window of a mapped input: the whole lines of the mapping
  * (MAP_WINDOW 0), or the whole lines of the next MAP_WINDOW bytes (a
@@ -263,7 +216,7 @@ static int next_read(struct input *in, struct window *w);
  * that line's start (leave_map), so the line is joined with what was
  * appended to it since the mapping was made, and the read() goes on until
  * the end of the file as it is then. */
-static int next_mapped(struct input *in, struct window *w)
+int input_next_mapped(struct input *in, struct window *w)
 {
 	const char *data = in->map + in->map_skip;
 	size_t total = in->map_len - in->map_skip, pos = in->map_pos;
@@ -279,7 +232,7 @@ static int next_mapped(struct input *in, struct window *w)
 	if (in->read_windows)
 		end = read_window_end(in, data, pos, end);
 	if (in->watch_nul)
-		end = before_nul_buffer(in, data, pos, end);
+		end = input_before_nul_buffer(in, data, pos, end);
 	if (pos < total && end == total && data[total - 1] != in->eol) {
 		const char *p = memrchr(data + pos, in->eol, total - pos);
 		end = p ? (size_t)(p - data) + 1 : pos;
@@ -287,7 +240,7 @@ static int next_mapped(struct input *in, struct window *w)
 	if (pos >= end) { /* the complete lines are out: read() the rest */
 		if (leave_map(in, in->map_offset + pos) != 0)
 			return -1;
-		return next_read(in, w);
+		return input_next_read(in, w);
 	}
 	w->data = data + pos;
 	w->len = end - pos;
@@ -304,82 +257,6 @@ static int next_mapped(struct input *in, struct window *w)
 	return 1;
 }
 
-/* Where in the allocation `n` bytes go so that they end page-aligned (the
- * next read() then lands on a page boundary). */
-static size_t pad_for(size_t n)
-{
-	return (READ_ALIGN - n % READ_ALIGN) % READ_ALIGN;
-}
-
-/* Drops handed-out bytes that are not kept, moving the rest to the front
- * of the allocation (buf = mem + pad, so that buf + len is page-aligned). */
-static void compact(struct input *in)
-{
-	size_t drop = in->in_piece ? in->consumed - in->piece_keep
-				   : lines_back(in->buf, in->consumed, in->keep_lines, in->eol);
-	if (drop == 0)
-		return;
-	size_t keep = in->len - drop, pad = pad_for(keep);
-	char *to = in->mem + pad;
-	if (pad + keep > in->mem_cap) { /* no room for the pad: stay unaligned */
-		pad = 0;
-		to = in->mem;
-	}
-	memmove(to, in->buf + drop, keep);
-	in->buf = to;
-	in->cap = in->mem_cap - pad;
-	in->len = keep;
-	in->consumed -= drop;
-	in->offset += drop;
-}
-
-/* Makes room for `more` bytes after buf[len]; geometric growth of a
- * page-aligned anonymous mapping (mremap: no copy, the pages already touched
- * stay), the spare buffer of an earlier input taken first.
- * Returns 0 or -1 (ENOMEM). */
-static int reserve(struct input *in, size_t more)
-{
-	if (!in->mem && spare_mem) {
-		in->mem = in->buf = spare_mem;
-		in->mem_cap = in->cap = spare_cap;
-		spare_mem = NULL;
-		spare_cap = 0;
-	}
-	if (in->cap - in->len >= more)
-		return 0;
-	size_t pad = (size_t)(in->buf - in->mem);
-	if (more > SIZE_MAX - in->len - pad - READ_ALIGN) {
-		errno = ENOMEM;
-		return -1;
-	}
-	size_t need = pad + in->len + more;
-	size_t cap = in->mem_cap ? in->mem_cap : MIN_BUFFER;
-	while (cap < need)
-		cap = cap > SIZE_MAX / 2 ? need : cap * 2;
-	void *p;
-#ifdef __SANITIZE_THREAD__
-	/* ThreadSanitizer does not see mremap: a mapping it moved would keep
-	 * its old owner's history at the new address (false data races). */
-	p = mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p != MAP_FAILED && in->mem) {
-		memcpy(p, in->mem, pad + in->len);
-		munmap(in->mem, in->mem_cap);
-	}
-#else
-	p = in->mem ? mremap(in->mem, in->mem_cap, cap, MREMAP_MAYMOVE)
-		    : mmap(NULL, cap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-#endif
-	if (p == MAP_FAILED) {
-		errno = ENOMEM;
-		return -1;
-	}
-	in->mem = p;
-	in->mem_cap = cap;
-	in->buf = in->mem + pad;
-	in->cap = cap - pad;
-	return 0;
-}
-
 /* Reads the last keep_lines complete lines before input offset `at` (a
  * line start) into the empty buffer, as lines already handed out, by
  * pread(): after a mapping they are the lines a before-context may need.
@@ -390,7 +267,7 @@ static void reload_kept(struct input *in, uint64_t at)
 	for (uint64_t n = READ_ALIGN;; n *= 2) {
 		uint64_t from = at > n ? at - n : 0;
 		size_t want = (size_t)(at - from);
-		if (want == 0 || reserve(in, want) != 0)
+		if (want == 0 || input_reserve(in, want) != 0)
 			return;
 		ssize_t got;
 		do
@@ -449,7 +326,7 @@ int input_reread_from(struct input *in, uint64_t at)
  * growing the buffer (x100M.txt, one 100 MB line: 1.4 s read, 0.1 s mapped;
  * docs/perf.md).  Call after compact(), so buf[0] is the first kept byte.
  * Returns true when the input is mapped now. */
-static bool switch_to_map(struct input *in)
+bool input_switch_to_map(struct input *in)
 {
 	struct stat st;
 	if (fstat(in->fd, &st) != 0 || !map_file(in, in->offset, (uint64_t)st.st_size))
@@ -464,39 +341,6 @@ static bool switch_to_map(struct input *in)
 	return true;
 }
 
-static void fill_window(struct input *in, struct window *w, size_t end, bool last, bool partial)
-{
-	w->data = in->buf + in->consumed;
-	w->len = end - in->consumed;
-	w->offset = in->offset + in->consumed;
-	w->last = last;
-	w->before = in->consumed;
-	w->partial = partial;
-	in->consumed = end;
-	in->in_piece = partial;
-}
-
-static bool all_nul(const char *p, size_t n)
-{
-	return p[0] == '\0' && memcmp(p, p + 1, n - 1) == 0;
-}
-
-/* Drops a read of only NUL bytes that ended at file position `end`, and
- * moves on to the file's next data where lseek finds it (a read() input's
- * descriptor is left there; a range reads at in->skipped's count). */
-static void skip_to_data(struct input *in, uint64_t end)
-{
-	uint64_t at = in->start + in->offset + in->len + in->skipped;
-	in->skipped += end - at;
-	off_t data = lseek(in->fd, (off_t)end, SEEK_DATA);
-	if (data < 0 && errno == ENXIO) /* only a hole up to the end */
-		data = lseek(in->fd, 0, SEEK_END);
-	if (data < 0 || (uint64_t)data <= end)
-		return;
-	uint64_t stop = in->limit ? in->start + in->limit : (uint64_t)data;
-	in->skipped += ((uint64_t)data < stop ? (uint64_t)data : stop) - end;
-}
-
 void input_stream_long_lines(struct input *in, size_t min, size_t keep)
 {
 	in->piece_min = min > INPUT_LONG_LINE ? min : INPUT_LONG_LINE;
@@ -508,99 +352,6 @@ void input_read_windows(struct input *in)
 	in->read_windows = true;
 }
 
-void input_zap_nul(struct input *in, bool skip_zero_reads)
-{
-	in->nul_ends_lines = in->eol != '\0';
-	in->skip_zero_reads = skip_zero_reads;
-	in->watch_nul = false;
-	/* grep, reading INPUT_GREP_BUFFER bytes at a time, would be at the end
-	 * of the read holding the last byte read so far */
-	uint64_t at = in->start + in->offset + in->len + in->skipped, g = INPUT_GREP_BUFFER;
-	uint64_t end = in->limit ? in->start + in->limit : in->size_at_open;
-	uint64_t next = in->start + (at - in->start + g - 1) / g * g;
-	in->zap_from = at == in->first_read || next > end ? at : next;
-}
-
-/* read() path.  On entry buf[consumed..len) holds no `eol` byte, nor a NUL
- * once NUL ends lines (it is the unfinished line carried over), so only
- * newly read bytes are searched. */
-static int next_read(struct input *in, struct window *w)
-{
-	compact(in);
-	for (;;) {
-		if (in->eof) {
-			/* after a piece, an empty last window ends its line */
-			if (in->consumed == in->len && !in->in_piece)
-				return 0;
-			fill_window(in, w, in->len, true, false);
-			return 1;
-		}
-		if (in->may_switch && !in->piece_min && in->len - in->consumed >= INPUT_LONG_LINE) {
-			in->may_switch = false;
-			if (switch_to_map(in))
-				return next_mapped(in, w);
-		}
-		if (reserve(in, in->chunk) != 0)
-			return -1;
-		ssize_t n;
-		uint64_t at = in->start + in->offset + in->len + in->skipped;
-		size_t want = in->chunk;
-		uint64_t rel = at - in->start;
-		/* after zapping, small reads stop at grep's read boundaries, so
-		 * that none spans two of grep's (input_grep_drops) */
-		bool small_zapped = in->skip_zero_reads && in->chunk < INPUT_GREP_BUFFER;
-		if (in->aligned_reads || small_zapped) /* reads end where a whole file's would (see input.h) */
-			want -= (size_t)(rel % in->chunk);
-		if (small_zapped && INPUT_GREP_BUFFER - rel % INPUT_GREP_BUFFER < want)
-			want = (size_t)(INPUT_GREP_BUFFER - rel % INPUT_GREP_BUFFER);
-		if (in->limit && in->limit - rel < want)
-			want = (size_t)(in->limit - rel);
-		do
-			n = in->decomp ? decomp_read(in->decomp, in->buf + in->len, want)
-			    : in->shares_fd ? pread(in->fd, in->buf + in->len, want, (off_t)at)
-					    : read(in->fd, in->buf + in->len, want);
-		while (n < 0 && errno == EINTR);
-		if (n < 0)
-			return -1;
-		if (n == 0) {
-			in->eof = true;
-			continue;
-		}
-		size_t fresh = in->len;
-		uint64_t drop = 0; /* the file position to drop the read up to */
-		if (in->skip_zero_reads && all_nul(in->buf + fresh, (size_t)n))
-			drop = in->chunk >= INPUT_GREP_BUFFER ? at + (uint64_t)n
-							      : input_grep_drops(in, at, (size_t)n);
-		if (drop)
-			skip_to_data(in, drop);
-		else
-			in->len += (size_t)n;
-		/* A regular file whose read() came back short at or past its
-		 * size at open is at its end: no read() just to see 0 (one system
-		 * call per file saved, which is much of -r's cost on VMs).  A full
-		 * read() there may be followed by bytes appended since: read on. */
-		uint64_t read_to = in->offset + in->len + in->skipped;
-		if ((in->size_at_open > 0 && (size_t)n < want && in->start + read_to >= in->size_at_open) ||
-		    (in->limit && read_to >= in->limit))
-			in->eof = true;
-		if (in->len == fresh)
-			continue;
-		const char *p = memrchr(in->buf + fresh, in->eol, in->len - fresh);
-		if (in->nul_ends_lines) {
-			const char *z = memrchr(in->buf + fresh, '\0', in->len - fresh);
-			p = !p || (z && z > p) ? z : p;
-		}
-		if (p) {
-			fill_window(in, w, (size_t)(p - in->buf) + 1, false, false);
-			return 1;
-		}
-		if (in->piece_min && !in->eof && in->len - in->consumed >= in->piece_min) {
-			fill_window(in, w, in->len, false, true);
-			return 1;
-		}
-	}
-}
-
 int input_next(struct input *in, struct window *w)
 {
 	if (in->fd < 0 || in->error) {
@@ -608,8 +359,8 @@ int input_next(struct input *in, struct window *w)
 		return -1;
 	}
 	if (in->mapped)
-		return next_mapped(in, w);
-	return next_read(in, w);
+		return input_next_mapped(in, w);
+	return input_next_read(in, w);
 }
 
 const char *input_error(const struct input *in)
@@ -622,14 +373,7 @@ void input_close(struct input *in)
 	decomp_close(in->decomp);
 	if (in->map)
 		munmap(in->map, in->map_len);
-	if (in->mem && in->mem_cap <= SPARE_MAX) { /* the next input reuses it */
-		if (spare_mem)
-			munmap(spare_mem, spare_cap);
-		spare_mem = in->mem;
-		spare_cap = in->mem_cap;
-	} else if (in->mem) {
-		munmap(in->mem, in->mem_cap);
-	}
+	input_release_buffer(in);
 	if (in->owns_fd && in->fd >= 0)
 		close(in->fd);
 	input_reset(in);
@@ -638,14 +382,6 @@ void input_close(struct input *in)
 size_t input_read_size(const struct input_options *opts)
 {
 	return opts->read_chunk ? opts->read_chunk : DEFAULT_CHUNK;
-}
-
-void input_thread_done(void)
-{
-	if (spare_mem)
-		munmap(spare_mem, spare_cap);
-	spare_mem = NULL;
-	spare_cap = 0;
 }
 
 int input_open_range(struct input *in, const struct input *whole, uint64_t lo, uint64_t hi,

@@ -5,9 +5,10 @@
  * read() into a page-aligned buffer reused from file to file, carrying an
  * unfinished line from one chunk to the next, and the SIGBUS guard for
  * files that shrink while mapped.  Knows nothing of patterns or output.
- * input_binary.c, behind the same header, finds what makes an input binary
- * in grep's eyes (NUL bytes where grep looks, holes); input_guard.c holds
- * the SIGBUS guard.
+ * Behind the same header: input.c opens and maps, input_read.c reads,
+ * input_nul.c reports NUL bytes where grep's buffers would see them and
+ * holes (what they mean is binary.h's), input_guard.c holds the SIGBUS
+ * guard; input_internal.h is what they share.
  *
  * Invariant: every window handed out ends just after a line terminator
  * (the `eol` byte), or at end of input; a line is never split across two

@@ -25,6 +25,7 @@
  */
 #include "pool.h"
 #include "pool_internal.h"
+#include "grow.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -56,9 +57,9 @@ static void await_turn(struct pool *p)
 
 /* ---- worker side -------------------------------------------------------- */
 
-/* The printer sink of a worker: held output, or stdout once its segment is
- * the head.  Past the budget, waits for its turn. */
-static void segment_sink(void *ctx, const char *data, size_t len)
+/* Where a worker's printer flushes: held output, or stdout once its
+ * segment is the head.  Past the budget, waits for its turn. */
+static void segment_write(void *ctx, const char *data, size_t len)
 {
 	struct worker *w = ctx;
 	struct pool *p = w->pool;
@@ -79,10 +80,7 @@ static void segment_sink(void *ctx, const char *data, size_t len)
 		await_turn(p);
 	}
 	if (sg->out_cap - sg->out_len < len) {
-		size_t cap = sg->out_cap ? sg->out_cap : 64 << 10;
-		while (cap - sg->out_len < len)
-			cap *= 2;
-		char *grown = realloc(sg->out, cap);
+		char *grown = grow_array(sg->out, &sg->out_cap, sg->out_len + len, 1, 64 << 10);
 		if (!grown) { /* no room to hold it: wait for the turn instead */
 			while (!sg->head && !atomic_load(&w->job->cancel))
 				await_turn(p);
@@ -92,7 +90,6 @@ static void segment_sink(void *ctx, const char *data, size_t len)
 			return;
 		}
 		sg->out = grown;
-		sg->out_cap = cap;
 	}
 	memcpy(sg->out + sg->out_len, data, len);
 	sg->out_len += len;
@@ -234,10 +231,10 @@ static bool start_worker(struct pool *p)
 		return false;
 	}
 	w->pool = p;
-	w->pr.sink = segment_sink;
-	w->pr.sink_ctx = w;
+	w->pr.flush_to = segment_write;
+	w->pr.flush_ctx = w;
 	w->searcher = p->searcher;
-	w->searcher.pr = &w->pr;
+	w->searcher.sink = printer_sink(&w->pr);
 	w->searcher.output_before = worker_output_before;
 	w->searcher.output_before_ctx = w;
 	if (pthread_create(&p->threads[p->started], NULL, worker_main, w) != 0) {

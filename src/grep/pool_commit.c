@@ -56,7 +56,7 @@ static void drop_segments(struct pool *p, struct job *j, size_t keep)
 {
 	pthread_mutex_lock(&p->mu);
 	atomic_store(&j->cancel, true);
-	wake_turns(p); /* sinks waiting for their turn give up */
+	wake_turns(p); /* workers waiting in segment_write give up */
 	if (j->next_seg < j->n_segs) {
 		p->free_segs -= j->n_segs - j->next_seg;
 		j->next_seg = j->n_segs;
@@ -158,7 +158,6 @@ static void report_job(struct pool *p, struct job *j)
 		input_close(&j->whole);
 		free(j->segs);
 	}
-	r->pr.name = name;
 	r->pr.show_name = run_shows_name(r->cfg, j->command_line);
 	r->searcher.used |= total.used;
 	pthread_mutex_lock(&p->mu);

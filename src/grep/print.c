@@ -13,9 +13,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <wchar.h>
 
 #define OUT_BUFFER (256u << 10)
+
+/* The separator after a line head's parts: selected lines, context lines. */
+#define SEP_SELECTED ':'
+#define SEP_CONTEXT '-'
 
 int printer_init(struct printer *pr, const struct config *cfg, const struct matcher *m)
 {
@@ -60,11 +63,11 @@ static void write_all(const char *p, size_t len)
 	}
 }
 
-/* Hands p[0..len) on: to the sink, or straight to stdout. */
+/* Hands p[0..len) on: to flush_to, or straight to stdout. */
 static void emit(struct printer *pr, const char *p, size_t len)
 {
-	if (pr->sink)
-		pr->sink(pr->sink_ctx, p, len);
+	if (pr->flush_to)
+		pr->flush_to(pr->flush_ctx, p, len);
 	else
 		write_all(p, len);
 }
@@ -77,12 +80,15 @@ void printer_flush(struct printer *pr)
 	pr->len = 0;
 }
 
-uint64_t printer_position(const struct printer *pr)
+/* The printer's position in its output: bytes handed on plus buffered. */
+static uint64_t printer_position(const struct printer *pr)
 {
 	return pr->emitted + pr->len;
 }
 
-bool printer_rewind(struct printer *pr, uint64_t pos)
+/* Forgets what was printed after position `pos` (printer_position), when
+ * all of it is still buffered. */
+static bool printer_rewind(struct printer *pr, uint64_t pos)
 {
 	if (pos < pr->emitted || pos > pr->emitted + pr->len)
 		return false;
@@ -96,10 +102,10 @@ void printer_write(const char *p, size_t len)
 }
 
 /* The slow path of out(): fills and flushes the buffer until the rest
- * fits.  Bytes reach the sink or stdout only from the printer's own buffer,
+ * fits.  Bytes reach flush_to or stdout only from the printer's own buffer,
  * never from the caller's memory: that may be a mapped file, which faults
  * when the file shrinks, and a fault must be taken here, on the searching
- * thread holding no lock (DESIGN.md, "Input"), not inside a sink or a
+ * thread holding no lock (DESIGN.md, "Input"), not inside flush_to or a
  * write(2) (which would fail with EFAULT). */
 static void out_slow(struct printer *pr, const void *p, size_t n)
 {
@@ -222,74 +228,45 @@ static void out_number(struct printer *pr, const char *cap, uintmax_t v)
 	out_colored(pr, cap, digits, n);
 }
 
-static void out_name(struct printer *pr)
+static void out_name(struct printer *pr, const char *name)
 {
-	out_colored(pr, pr->cfg->colors.file_name, pr->name, strlen(pr->name));
+	out_colored(pr, pr->cfg->colors.file_name, name, strlen(name));
 }
 
-/* True when s[0..n) is not valid in the locale's multibyte encoding
- * (asked of mbrlen, as grep does, so the C library decides). */
-static bool has_encoding_errors(const char *s, size_t n)
-{
-	mbstate_t st;
-	memset(&st, 0, sizeof st);
-	for (size_t i = 0; i < n;) {
-		if ((unsigned char)s[i] < 0x80) {
-			i++;
-			/* skip ASCII eight bytes at a time */
-			uint64_t w;
-			while (n - i >= 8 && (memcpy(&w, s + i, 8), (w & UINT64_C(0x8080808080808080)) == 0))
-				i += 8;
-			continue;
-		}
-		size_t len = mbrlen(s + i, n - i, &st);
-		if (len >= (size_t)-2)
-			return true;
-		i += len ? len : 1;
-	}
-	return false;
-}
-
-/* The [name][lineno][offset] head; false if the line must be suppressed. */
-static bool line_head(struct printer *pr, const char *text, size_t len, struct line_pos pos, char sep)
+/* The [name][lineno][offset] head of a text of `len` bytes (without its
+ * terminator: -T puts no tab before an empty one). */
+static void line_head(struct printer *pr, size_t len, intmax_t lineno, uint64_t offset, char sep)
 {
 	const struct config *cfg = pr->cfg;
-	if (pr->utf8_check && has_encoding_errors(text, len)) {
-		pr->encoding_error = true;
-		return false;
-	}
 	if (pr->show_name) {
-		out_name(pr);
+		out_name(pr, pr->name);
 		if (cfg->null_after_name)
 			out_char(pr, '\0');
 		else
 			out_sep(pr, sep);
 	}
 	if (cfg->line_number) {
-		out_number(pr, cfg->colors.line_number, (uintmax_t)pos.lineno);
+		out_number(pr, cfg->colors.line_number, (uintmax_t)lineno);
 		out_sep(pr, sep);
 	}
 	if (cfg->byte_offset) {
-		out_number(pr, cfg->colors.byte_offset, pos.offset);
+		out_number(pr, cfg->colors.byte_offset, offset);
 		out_sep(pr, sep);
 	}
 	/* -T: a tab before the text puts it on a tab stop, as in grep not
 	 * after an empty head nor before an empty line */
 	if (cfg->initial_tab && (pr->show_name || cfg->line_number || cfg->byte_offset) && len > 0)
 		out_char(pr, '\t');
-	return true;
 }
 
 /* line_middle's state while the matcher reports the line's matches. */
 struct middle {
 	struct printer *pr;
-	const char *text;
-	struct line_pos pos;
+	const struct sink_line *line;
 	const char *line_cap, *match_cap;
 	size_t content;    /* the line without its terminator */
 	size_t cur;        /* written up to here */
 	size_t mid;        /* where plain text resumes after empty matches, or SIZE_MAX */
-	bool dropped;      /* -o: a line_head refused, the rest of the line is dropped */
 	bool eol_written;  /* the last match took the terminator (match_takes_eol) */
 };
 
@@ -298,6 +275,7 @@ static int middle_match(size_t ms, size_t me, void *ctx)
 	struct middle *md = ctx;
 	struct printer *pr = md->pr;
 	const struct config *cfg = pr->cfg;
+	const char *text = md->line->bytes;
 	/* config.match_takes_eol: a whole-line match takes its terminator */
 	bool with_eol = cfg->match_takes_eol && me == md->content;
 	if (ms >= md->content && !with_eol)
@@ -308,52 +286,46 @@ static int middle_match(size_t ms, size_t me, void *ctx)
 		md->cur = ms + 1;
 		return 0;
 	}
-	if (cfg->only_matching) {
-		struct line_pos mpos = { md->pos.lineno, md->pos.offset + ms };
-		if (!line_head(pr, md->text + ms, me - ms, mpos, cfg->invert ? SEP_CONTEXT : SEP_SELECTED)) {
-			md->dropped = true; /* as grep: the rest of the line is dropped */
-			return 1;
-		}
-	} else {
-		if (md->mid != SIZE_MAX) {
-			md->cur = md->mid;
-			md->mid = SIZE_MAX;
-		}
-		if (colored(pr, md->line_cap))
-			sgr_start(pr, md->line_cap);
-		out(pr, md->text + md->cur, ms - md->cur);
+	if (md->mid != SIZE_MAX) {
+		md->cur = md->mid;
+		md->mid = SIZE_MAX;
 	}
+	if (colored(pr, md->line_cap))
+		sgr_start(pr, md->line_cap);
+	out(pr, text + md->cur, ms - md->cur);
 	bool c = colored(pr, md->match_cap);
 	if (c)
 		sgr_start(pr, md->match_cap);
-	out(pr, md->text + ms, me - ms);
+	out(pr, text + ms, me - ms);
 	if (with_eol)
 		out_char(pr, config_eol(cfg));
 	if (c)
 		sgr_end(pr);
-	if (cfg->only_matching)
-		out_char(pr, config_eol(cfg));
 	md->cur = me;
 	md->eol_written = with_eol;
 	return with_eol;
 }
 
-/* Colours (or, with -o, prints) the matches of a matching line; returns
- * how much of the line remains to be written plainly (SIZE_MAX: none) and
- * sets *eol_written when a match wrote the line's terminator. */
-static size_t line_middle(struct printer *pr, const char *text, size_t len, struct line_pos pos,
-			  const char *line_cap, const char *match_cap, bool *eol_written)
+/* Colours the matches of a matching line; returns how much of the line
+ * remains to be written plainly and sets *eol_written when a match wrote
+ * the line's terminator. */
+static size_t line_middle(struct printer *pr, const struct sink_line *line, const char *line_cap,
+			  const char *match_cap, bool *eol_written)
 {
 	const struct config *cfg = pr->cfg;
-	struct middle md = { pr, text, pos, line_cap, match_cap,
-			     len - (len > 0 && text[len - 1] == config_eol(cfg)),
-			     0, SIZE_MAX, false, false };
+	size_t len = line->len;
+	struct middle md = {
+		.pr = pr,
+		.line = line,
+		.line_cap = line_cap,
+		.match_cap = match_cap,
+		.content = len - (len > 0 && line->bytes[len - 1] == config_eol(cfg)),
+		.mid = SIZE_MAX,
+	};
 	if (len > 0)
-		matcher_each(pr->matcher, text, len, 0, middle_match, &md);
+		matcher_each(pr->matcher, line->bytes, len, 0, middle_match, &md);
 	*eol_written = md.eol_written;
-	if (md.dropped)
-		return SIZE_MAX;
-	if (cfg->only_matching || md.eol_written)
+	if (md.eol_written)
 		return len;
 	return md.mid != SIZE_MAX ? md.mid : md.cur;
 }
@@ -373,13 +345,21 @@ static size_t line_tail(struct printer *pr, const char *text, size_t from, size_
 	return from + tail;
 }
 
-/* print_line without colours or -o: the head and the line are laid down
+/* Flushes when --line-buffered is on. */
+static void printer_line_done(struct printer *pr)
+{
+	if (pr->cfg->line_buffered)
+		printer_flush(pr);
+}
+
+/* print_line without colours: the head and the line are laid down
  * straight into the buffer.  Returns false when they do not fit even into
  * an empty buffer, so print_line's general path must write them. */
-static bool print_plain(struct printer *pr, const char *text, size_t len, struct line_pos pos, char sep)
+static bool print_plain(struct printer *pr, const struct sink_line *line, char sep)
 {
 	const struct config *cfg = pr->cfg;
 	const char eol = config_eol(cfg);
+	size_t len = line->len;
 	size_t name_len = pr->show_name ? strlen(pr->name) : 0;
 	/* name, two numbers, three separators, the line, a terminator */
 	size_t need = name_len + 2 * DECIMAL_MAX + 3 + len + 1;
@@ -395,77 +375,91 @@ static bool print_plain(struct printer *pr, const char *text, size_t len, struct
 		*o++ = cfg->null_after_name ? '\0' : sep;
 	}
 	if (cfg->line_number) {
-		o = put_decimal(o, (uintmax_t)pos.lineno);
+		o = put_decimal(o, (uintmax_t)line->lineno);
 		*o++ = sep;
 	}
 	if (cfg->byte_offset) {
-		o = put_decimal(o, pos.offset);
+		o = put_decimal(o, line->offset);
 		*o++ = sep;
 	}
-	memcpy(o, text, len);
+	memcpy(o, line->bytes, len);
 	o += len;
-	if (len == 0 || text[len - 1] != eol)
+	if (len == 0 || line->bytes[len - 1] != eol)
 		*o++ = eol;
 	pr->len = (size_t)(o - pr->buf);
 	return true;
 }
 
-bool print_line(struct printer *pr, const char *text, size_t len, struct line_pos pos, char sep)
+/* Prints a selected or context line in grep's format (never under -o:
+ * print_match). */
+static void print_line(struct printer *pr, const struct sink_line *line)
 {
 	const struct config *cfg = pr->cfg;
-	if (!cfg->color && !cfg->only_matching && !cfg->initial_tab) {
-		if (pr->utf8_check &&
-		    has_encoding_errors(text, len - (len > 0 && text[len - 1] == config_eol(cfg)))) {
-			pr->encoding_error = true;
-			return false;
-		}
-		if (print_plain(pr, text, len, pos, sep)) {
-			if (cfg->line_buffered)
-				printer_flush(pr);
-			return true;
+	const char *text = line->bytes;
+	size_t len = line->len;
+	bool selected = line->kind == SINK_SELECTED;
+	char sep = selected ? SEP_SELECTED : SEP_CONTEXT;
+	if (!cfg->color && !cfg->initial_tab) {
+		if (print_plain(pr, line, sep)) {
+			printer_line_done(pr);
+			return;
 		}
 		/* too long for the buffer: the general path writes it through */
 	}
 	const struct color_spec *cs = &cfg->colors;
-	if (!cfg->only_matching && !line_head(pr, text, len - (len > 0 && text[len - 1] == config_eol(cfg)), pos, sep))
-		return false;
-	bool matching = (sep == SEP_SELECTED) ^ cfg->invert;
+	line_head(pr, len - (len > 0 && text[len - 1] == config_eol(cfg)), line->lineno, line->offset, sep);
+	bool matching = selected ^ cfg->invert;
 	const char *line_cap = NULL, *match_cap = NULL;
 	if (cfg->color) {
-		line_cap = ((sep == SEP_SELECTED) ^ (cfg->invert && cs->reverse)) ? cs->selected_line
-										     : cs->context_line;
-		match_cap = sep == SEP_SELECTED ? cs->selected_match : cs->context_match;
+		line_cap = (selected ^ (cfg->invert && cs->reverse)) ? cs->selected_line : cs->context_line;
+		match_cap = selected ? cs->selected_match : cs->context_match;
 	}
 	size_t done = 0;
 	bool eol_written = false;
-	if ((cfg->only_matching && matching) || colored(pr, line_cap) || colored(pr, match_cap)) {
-		if (matching && (cfg->only_matching || colored(pr, match_cap))) {
-			done = line_middle(pr, text, len, pos, line_cap, match_cap, &eol_written);
-			if (done == SIZE_MAX)
-				return false;
-		}
-		if (!cfg->only_matching && colored(pr, line_cap))
-			done = line_tail(pr, text, done, len, line_cap);
-	}
-	if (!cfg->only_matching && len > done)
+	if (matching && colored(pr, match_cap))
+		done = line_middle(pr, line, line_cap, match_cap, &eol_written);
+	if (colored(pr, line_cap))
+		done = line_tail(pr, text, done, len, line_cap);
+	if (len > done)
 		out(pr, text + done, len - done);
-	if (!cfg->only_matching && !eol_written && (len == 0 || text[len - 1] != config_eol(cfg)))
+	if (!eol_written && (len == 0 || text[len - 1] != config_eol(cfg)))
 		out_char(pr, config_eol(cfg));
 	printer_line_done(pr);
-	return true;
 }
 
-void print_group_separator(struct printer *pr)
+/* Prints a match on a line of its own (-o), with the head of its line's
+ * kind (':' unless -v) and its line's match colour. */
+static void print_match(struct printer *pr, const struct sink_match *m)
+{
+	const struct config *cfg = pr->cfg;
+	const char *cap = NULL;
+	if (cfg->color)
+		cap = m->kind == SINK_SELECTED ? cfg->colors.selected_match : cfg->colors.context_match;
+	line_head(pr, m->len, m->lineno, m->offset, cfg->invert ? SEP_CONTEXT : SEP_SELECTED);
+	bool c = colored(pr, cap);
+	if (c)
+		sgr_start(pr, cap);
+	out(pr, m->bytes, m->len);
+	if (m->takes_eol)
+		out_char(pr, config_eol(cfg));
+	if (c)
+		sgr_end(pr);
+	out_char(pr, config_eol(cfg));
+	printer_line_done(pr);
+}
+
+/* The group separator between non-adjacent context groups. */
+static void print_group_separator(struct printer *pr)
 {
 	const char *sep = pr->cfg->group_separator;
 	out_colored(pr, pr->cfg->colors.separator, sep, strlen(sep));
 	out_char(pr, '\n');
 }
 
-void print_count(struct printer *pr, intmax_t count)
+void print_count(struct printer *pr, const char *name, intmax_t count)
 {
 	if (pr->show_name) {
-		out_name(pr);
+		out_name(pr, name);
 		if (pr->cfg->null_after_name)
 			out_char(pr, '\0');
 		else
@@ -484,15 +478,73 @@ void print_count(struct printer *pr, intmax_t count)
 	printer_line_done(pr);
 }
 
-void print_file_name(struct printer *pr)
+void print_file_name(struct printer *pr, const char *name)
 {
-	out_name(pr);
+	out_name(pr, name);
 	out_char(pr, pr->cfg->null_after_name ? '\0' : '\n');
 	printer_line_done(pr);
 }
 
-void printer_line_done(struct printer *pr)
+/* ---- the printer as a sink (sink.h) ------------------------------------ */
+
+static void on_begin(void *ctx, const struct sink_begin *begin)
 {
-	if (pr->cfg->line_buffered)
-		printer_flush(pr);
+	struct printer *pr = ctx;
+	pr->name = begin->name;
+	pr->number_width = begin->number_width;
+}
+
+static uint64_t on_line(void *ctx, const struct sink_line *line)
+{
+	print_line(ctx, line);
+	return printer_position(ctx);
+}
+
+static uint64_t on_match(void *ctx, const struct sink_match *match)
+{
+	print_match(ctx, match);
+	return printer_position(ctx);
+}
+
+static uint64_t on_group_break(void *ctx)
+{
+	print_group_separator(ctx);
+	return printer_position(ctx);
+}
+
+static void on_end(void *ctx, const struct sink_end *end)
+{
+	(void)ctx;
+	(void)end;
+}
+
+static uint64_t on_mark(void *ctx)
+{
+	return printer_position(ctx);
+}
+
+static bool on_rewind(void *ctx, uint64_t mark)
+{
+	return printer_rewind(ctx, mark);
+}
+
+static bool on_failed(void *ctx)
+{
+	(void)ctx;
+	return printer_failed();
+}
+
+struct sink printer_sink(struct printer *pr)
+{
+	static const struct sink_ops ops = {
+		.begin = on_begin,
+		.line = on_line,
+		.match = on_match,
+		.group_break = on_group_break,
+		.end = on_end,
+		.mark = on_mark,
+		.rewind = on_rewind,
+		.failed = on_failed,
+	};
+	return (struct sink){ .ops = &ops, .ctx = pr };
 }

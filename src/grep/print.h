@@ -2,9 +2,10 @@
  *
  * Owns: the stdout buffer (large writes, no per-line stdio), the exact GNU
  * grep formats of selected and context lines, -o output, -c counts, -l/-L
- * names, group separators, SGR colour sequences.  Knows nothing of files
- * or of how lines were selected; it asks the matcher only to colour or
- * print the matches inside a line it was handed.
+ * names, group separators, SGR colour sequences.  Receives a search's
+ * events as a sink (sink.h).  Knows nothing of files or of how lines were
+ * selected, nor which may be printed (binary.h decides); it asks the
+ * matcher only to colour the matches inside a line it was handed.
  */
 #ifndef ACGREP_PRINT_H
 #define ACGREP_PRINT_H
@@ -15,9 +16,7 @@
 
 #include "config.h"
 #include "matcher.h"
-
-#define SEP_SELECTED ':'
-#define SEP_CONTEXT '-'
+#include "sink.h"
 
 struct printer {
 	const struct config *cfg;
@@ -26,39 +25,29 @@ struct printer {
 	size_t len, cap;
 	uint64_t emitted;         /* bytes handed on by flushes, in all */
 	bool show_name;           /* prefix lines with the file name */
-	const char *name;         /* current file's display name */
+	const char *name;         /* the input's display name (sink begin) */
 	int number_width;         /* -T: -n and -b numbers are padded to it */
-	bool utf8_check;          /* suppress lines with encoding errors */
-	bool encoding_error;      /* a line was suppressed for that */
-	/* Where flushed bytes go: NULL for stdout, else sink(sink_ctx, ...)
-	 * (a worker thread's output, held until its turn). */
-	void (*sink)(void *ctx, const char *p, size_t len);
-	void *sink_ctx;
-};
-
-/* Where a line sits in its input, for -n and -b prefixes. */
-struct line_pos {
-	intmax_t lineno;  /* 1-based */
-	uint64_t offset;  /* byte offset of the line's first byte */
+	/* Where flushed bytes go: NULL for stdout, else flush_to(flush_ctx,
+	 * ...) (a worker thread's output, held until its turn). */
+	void (*flush_to)(void *ctx, const char *p, size_t len);
+	void *flush_ctx;
 };
 
 /* Sets up the output buffer.  Returns 0, or -1 when out of memory. */
 int printer_init(struct printer *pr, const struct config *cfg, const struct matcher *m);
 void printer_free(struct printer *pr);
 
-/* Prints the line text[0..len) (len includes its terminator if it has one)
- * as a selected (SEP_SELECTED) or context (SEP_CONTEXT) line.  Returns false
- * when the line was suppressed because of an encoding error. */
-bool print_line(struct printer *pr, const char *text, size_t len, struct line_pos pos, char sep);
-
-/* The group separator between non-adjacent context groups. */
-void print_group_separator(struct printer *pr);
+/* The printer as the receiver of a search's events (sink.h): lines and
+ * -o matches in grep's formats (prefixes, colours), group separators; begin takes
+ * the input's name and -T width; end prints nothing (-c counts and -l/-L
+ * names come from run.c, after its messages).  Valid while pr is. */
+struct sink printer_sink(struct printer *pr);
 
 /* "NAME:COUNT\n" (or without name) for -c and --count-matches. */
-void print_count(struct printer *pr, intmax_t count);
+void print_count(struct printer *pr, const char *name, intmax_t count);
 
 /* "NAME\n" (or NAME\0 with -Z) for -l and -L. */
-void print_file_name(struct printer *pr);
+void print_file_name(struct printer *pr, const char *name);
 
 /* Writes everything buffered.  The first write error of the process
  * prints "acgrep: write error: ..." and makes printer_failed() true; from
@@ -72,18 +61,7 @@ void printer_write(const char *p, size_t len);
 /* Whether a write of stdout has failed.  Any thread may ask. */
 bool printer_failed(void);
 
-/* The printer's position in its output: bytes handed on plus buffered. */
-uint64_t printer_position(const struct printer *pr);
-
-/* Forgets what was printed after position `pos` (printer_position), when
- * all of it is still buffered: true.  False, and nothing changed, when
- * part of it was handed on already. */
-bool printer_rewind(struct printer *pr, uint64_t pos);
-
 /* Appends bytes already formatted (another printer's output) as they are. */
 void printer_append(struct printer *pr, const char *p, size_t len);
-
-/* Flushes when --line-buffered is on. */
-void printer_line_done(struct printer *pr);
 
 #endif

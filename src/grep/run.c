@@ -97,7 +97,6 @@ void run_report_open(struct run *r, const char *name, bool command_line, enum op
 		struct search_result res = {
 			.read_error = true, .read_errno = err, .stop_offset = UINT64_MAX,
 		};
-		r->pr.name = name;
 		r->pr.show_name = run_shows_name(r->cfg, command_line);
 		run_report_result(r, name, &res);
 		return;
@@ -123,11 +122,11 @@ void run_report_result(struct run *r, const char *name, const struct search_resu
 		r->trouble = true;
 	}
 	if (cfg->list == LIST_MATCHING && res->selected > 0)
-		print_file_name(&r->pr);
+		print_file_name(&r->pr, name);
 	else if (cfg->list == LIST_NONMATCHING && res->selected == 0)
-		print_file_name(&r->pr);
+		print_file_name(&r->pr, name);
 	else if (cfg->list == LIST_NONE && (cfg->count || cfg->count_matches))
-		print_count(&r->pr, res->selected);
+		print_count(&r->pr, name, res->selected);
 	if (res->binary_matched && flush_for_message(r))
 		fprintf(stderr, "acgrep: %s: binary file matches\n", name);
 	if (printer_failed())

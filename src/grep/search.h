@@ -1,11 +1,14 @@
-/* search.h - one input, from its windows of lines to selected lines.
+/* search.h - one input, from its windows of lines to the events of its
+ * output.
  *
  * Owns: turning match positions into selected lines and everything grep
- * decides per input: -v, -c, -l, -L, -q, -m, -o, context (-A/-B/-C) with
- * group separators, line numbers and byte offsets, binary files (NUL bytes,
- * and in a UTF-8 locale lines that are not valid UTF-8).  Knows nothing of
- * how bytes were read (input.c), of formats (print.c) or of the engine
- * behind the matcher.
+ * decides per input: -v, -c, -l, -L, -q, -m, the matches -o outputs,
+ * context (-A/-B/-C) with group breaks, line numbers and byte offsets, and
+ * what a binary input changes (the rule itself is binary.h's).  Emits
+ * events to a sink (sink.h): the lines or matches to output, in order.
+ * Knows nothing of how bytes were read (input.c), of formats (print.c) or
+ * of the engine behind the matcher.  search.c has the input's window
+ * loop, search_lines.c the lines of one window.
  */
 #ifndef ACGREP_SEARCH_H
 #define ACGREP_SEARCH_H
@@ -17,13 +20,13 @@
 #include "config.h"
 #include "input.h"
 #include "matcher.h"
-#include "print.h"
+#include "sink.h"
 
 /* State shared by the inputs one thread searches. */
 struct searcher {
 	const struct config *cfg;
 	const struct matcher *matcher;
-	struct printer *pr;
+	struct sink sink;  /* receives the events of every input searched */
 	bool used;        /* something was output (group separators span files) */
 	bool dev_null;    /* stdout is /dev/null: the first selected line decides */
 	/* Inputs searched out of order (worker threads): asked, when the first
@@ -55,10 +58,11 @@ struct search_result {
 	bool used;             /* this input set searcher.used */
 };
 
-/* Searches one opened input whose display name is `name`.  Output goes to
- * the searcher's printer.  `binary_from_start`: treat the input as binary
- * from its first byte (the rest of a file in which an earlier part met a
- * NUL).  Never exits; errors are returned in *res. */
+/* Searches one opened input whose display name is `name`: its events go to
+ * the searcher's sink (begin, lines or matches and group breaks, end).
+ * `binary_from_start`: treat the input as binary from its first byte (the
+ * rest of a file in which an earlier part met a NUL).  Never exits; errors
+ * are returned in *res. */
 void search_input(struct searcher *s, struct input *in, const char *name, bool binary_from_start,
 		  struct search_result *res);
 

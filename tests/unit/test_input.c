@@ -108,7 +108,8 @@ struct content {
 	char eol;
 };
 
-#define C(name, lit, eol) { name, lit, sizeof lit - 1, eol }
+#define C(case_name, lit, terminator) \
+	{ .name = case_name, .data = lit, .len = sizeof lit - 1, .eol = terminator }
 static const struct content contents[] = {
 	C("empty", "", '\n'),
 	C("one byte", "a", '\n'),
@@ -261,8 +262,11 @@ static void policy_table(void)
 		mode_t mode;
 		const char *kind;
 	} kinds[] = {
-		{ S_IFREG, "regular" }, { S_IFIFO, "fifo" }, { S_IFCHR, "char device" },
-		{ S_IFBLK, "block device" }, { S_IFSOCK, "socket" },
+		{ .mode = S_IFREG, .kind = "regular" },
+		{ .mode = S_IFIFO, .kind = "fifo" },
+		{ .mode = S_IFCHR, .kind = "char device" },
+		{ .mode = S_IFBLK, .kind = "block device" },
+		{ .mode = S_IFSOCK, .kind = "socket" },
 	};
 	static const uint64_t sizes[] = { 0, 1, 4096, 1u << 20, 4u << 20, 32u << 20,
 					  256u << 20, (uint64_t)1 << 40 };
@@ -359,7 +363,10 @@ static void long_line_switch(void)
 		for (int io = INPUT_IO_AUTO; io <= INPUT_IO_READ; io++) {
 			int fd = open(path, O_RDONLY);
 			lseek(fd, (off_t)skips[s], SEEK_SET);
-			struct switch_case sc = { text, len, skips[s], 0, 2, (enum input_io)io };
+			struct switch_case sc = {
+				.text = text, .len = len, .skip = skips[s], .chunk = 0, .keep = 2,
+				.io = (enum input_io)io,
+			};
 			with_stdin(fd, switch_reader, &sc);
 			close(fd);
 		}
@@ -455,12 +462,15 @@ static void pipe_cases(void)
 			_exit(0);
 		}
 		close(p[1]);
-		struct itimerval it = { { 0, 500 }, { 0, 500 } };
+		struct itimerval it = {
+			.it_interval = { .tv_sec = 0, .tv_usec = 500 },
+			.it_value = { .tv_sec = 0, .tv_usec = 500 },
+		};
 		setitimer(ITIMER_REAL, &it, NULL);
-		struct pipe_case pc = { text, len, pchunks[k], "" };
+		struct pipe_case pc = { .text = text, .len = len, .chunk = pchunks[k], .what = "" };
 		snprintf(pc.what, sizeof pc.what, "pipe chunk %zu", pchunks[k]);
 		with_stdin(p[0], pipe_reader, &pc);
-		struct itimerval off = { { 0, 0 }, { 0, 0 } };
+		struct itimerval off = { .it_interval = { .tv_sec = 0 }, .it_value = { .tv_sec = 0 } };
 		setitimer(ITIMER_REAL, &off, NULL);
 		close(p[0]);
 		int status;
@@ -509,7 +519,7 @@ static void stdin_file_cases(void)
 		for (int io = INPUT_IO_AUTO; io <= INPUT_IO_READ; io++) {
 			int fd = open(path, O_RDONLY);
 			lseek(fd, (off_t)skips[s], SEEK_SET);
-			struct stdin_case sc = { text, len, skips[s], (enum input_io)io };
+			struct stdin_case sc = { .text = text, .len = len, .skip = skips[s], .io = (enum input_io)io };
 			with_stdin(fd, stdin_reader, &sc);
 			close(fd);
 		}

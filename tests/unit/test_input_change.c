@@ -145,7 +145,11 @@ static void reread(void)
 	static const struct {
 		const char *name;
 		size_t size; /* the file's size when read on; 0: not truncated */
-	} cases[] = { { "whole", 0 }, { "truncated", 1 }, { "to nothing", 2 } };
+	} cases[] = {
+		{ .name = "whole", .size = 0 },
+		{ .name = "truncated", .size = 1 },
+		{ .name = "to nothing", .size = 2 },
+	};
 	for (size_t c = 0; c < 3; c++)
 		for (size_t k = 0; k < N_CHUNKS; k++)
 			for (size_t keep = 0; keep <= 3; keep += 3) {

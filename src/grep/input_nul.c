@@ -1,13 +1,15 @@
-/* input_binary.c - what an input's bytes say about it being binary, as
- * GNU grep 3.8 decides it (see input.h).
+/* input_nul.c - where the NUL bytes are that GNU grep 3.8's buffers would
+ * see (see input.h).
  *
  * Owns: finding NUL bytes in the buffer grep would check with each window
  * (the window, the unfinished line read after it, and for the first window
- * the rest of grep's first buffer), and finding holes in a sparse file
- * (SEEK_HOLE: grep treats a file with a hole as holding NULs from its first
- * buffer on).  What follows from a binary file is search.c's.
+ * the rest of grep's first buffer), ending a mapped window before the
+ * read() buffer that holds one, the reads of only NULs grep would drop,
+ * and finding holes in a sparse file (SEEK_HOLE: grep treats a file with a
+ * hole as holding NULs from its first buffer on).  It only reports: what a
+ * NUL means is the binary rule's (binary.h).
  */
-#include "input.h"
+#include "input_internal.h"
 
 #include <string.h>
 #include <unistd.h>
@@ -100,6 +102,26 @@ static bool tail_has_nul(const struct input *in)
 	 * that is now (it may have grown) */
 	uint64_t stop = in->limit - in->limit % in->chunk + in->chunk;
 	return pread_has_nul(in, in->limit, stop);
+}
+
+/* An unfinished last line cut off after the window is in the buffer of
+ * the lines before it, as in grep: window_nul counts only the bytes up to
+ * the window's end. */
+size_t input_before_nul_buffer(struct input *in, const char *data, size_t pos, size_t end)
+{
+	const char *z = memchr(data + pos, '\0', end - pos);
+	in->window_nul = z != NULL;
+	if (!z)
+		return end;
+	uint64_t at = in->map_offset + (uint64_t)(z - data);
+	uint64_t read_start = at - at % in->chunk; /* as input offset */
+	if (read_start <= in->map_offset + pos)
+		return end;
+	const char *p = memrchr(data + pos, in->eol, (size_t)(read_start - in->map_offset) - pos);
+	if (!p)
+		return end;
+	in->window_nul = false;
+	return (size_t)(p - data) + 1;
 }
 
 void input_watch_nul(struct input *in)

@@ -1,0 +1,102 @@
+/* search_internal.h - what search.c (an input's windows, binary turns,
+ * SIGBUS checkpoints) and search_lines.c (the lines of one window) share:
+ * the state of one input's search.  Nothing outside the search includes it.
+ */
+#ifndef ACGREP_SEARCH_INTERNAL_H
+#define ACGREP_SEARCH_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "binary.h"
+#include "search.h"
+#include "sink.h"
+
+/* What a search has decided up to a line end: after a SIGBUS (a mapped
+ * file shrank) the search goes back to it and reads on from there with
+ * read() (input_reread_from), as if the lines after it had never been
+ * looked at.  Taken after each line output or selected in a mapped window
+ * (read() windows cannot fault), and at the start and after each window. */
+struct checkpoint {
+	uint64_t at;          /* input offset: the lines before it are done */
+	uint64_t out_mark;    /* the sink's mark there */
+	uint64_t lastout, stop_offset;
+	intmax_t selected, outleft, pending;
+	intmax_t lines;       /* -n: line terminators before `at` */
+	bool done, run_open, used, encoding_error;
+};
+
+struct file_search {
+	const struct config *cfg;
+	struct searcher *s;
+	const struct sink *sink;
+	struct binary_policy bin;
+	uint64_t out_mark;   /* the sink's mark after the last event */
+	char eol;
+	bool zap_nul;        /* binary: NUL ends lines too */
+	bool quiet;          /* no lines are output */
+	bool stop_on_select; /* -l, -L, -q, binary: the first selected line decides */
+	bool done;
+	intmax_t selected, outleft, pending;
+	/* the current window: new lines in buf[start..len), earlier lines
+	 * kept for -B in buf[0..start); base is the input offset of buf[0] */
+	const char *buf;
+	size_t start, len;
+	uint64_t base;
+	/* line numbering: cnt_lines eols lie before buf[cnt_pos] */
+	size_t cnt_pos;
+	intmax_t cnt_lines;
+	uint64_t lastout;    /* input offset just past the last output line, or UINT64_MAX */
+	bool run_open;       /* -v: the last window ended in a run of selected lines */
+	/* a line handed out in pieces (input_stream_long_lines) goes on:
+	 * it starts at input offset cont_from; cont_matched: a match in it */
+	bool cont, cont_matched;
+	uint64_t cont_from;
+	bool used_at_start;  /* searcher.used when this input began */
+	bool guarded;        /* the window is mapped: a checkpoint after each line */
+	struct checkpoint ck;
+	struct search_result *res;
+};
+
+/* Whether -A, -B or -C was given (even as 0): groups part. */
+static inline bool context_on(const struct config *cfg)
+{
+	return cfg->before >= 0 || cfg->after >= 0;
+}
+
+/* Bytes of context the input keeps before the next piece of a long line
+ * beyond search_piece_margin (search_lines.c). */
+#define PIECE_KEEP_EXTRA 8
+
+/* search_lines.c: the lines of the window f->buf[f->start..f->len). */
+
+/* Searches the window of whole lines: selects lines, outputs them and
+ * their context through the sink. */
+void search_window(struct file_search *f);
+
+/* A window of a line handed out in pieces (input_stream_long_lines): its
+ * first line may go on from earlier windows and its last one (partial) in
+ * later ones; `last`: the input's last window. */
+void search_pieces(struct file_search *f, bool partial, bool last);
+
+/* Bytes of a cut-off piece's end within which a match is left to the next
+ * piece (its -w context is not there yet). */
+size_t search_piece_margin(const struct file_search *f);
+
+/* Line number of the line starting at buf[pos] (counted from the last
+ * position asked about). */
+intmax_t search_lineno_at(struct file_search *f, size_t pos);
+
+/* search.c: search_checkpoint's work in a mapped window. */
+void search_checkpoint_mapped(struct file_search *f, size_t ls, size_t pos);
+
+/* The checkpoint after the line [ls, pos) of a mapped window (ls == pos
+ * at a window's end); nothing for a read() window, which cannot fault. */
+static inline void search_checkpoint(struct file_search *f, size_t ls, size_t pos)
+{
+	if (f->guarded)
+		search_checkpoint_mapped(f, ls, pos);
+}
+
+#endif

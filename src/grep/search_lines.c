@@ -1,0 +1,424 @@
+/* search_lines.c - the lines of one window: which are selected, which
+ * are output as context, where groups part (see search.h).
+ *
+ * Follows GNU grep 3.8's rules: a selected line is a line with a match (or
+ * without one under -v); context lines are output around them, groups that
+ * are not adjacent are parted by a group break (whenever -A/-B/-C was
+ * given, even as 0); after -m NUM selected lines the trailing context is
+ * still output; under -o a line's matches are output instead of it.  Each
+ * line or match goes through the binary rule (binary.h) and then to the
+ * sink; line numbers are counted here, incrementally.  A long line handed
+ * out in pieces is judged here too (search_pieces).
+ */
+#include "search_internal.h"
+
+#include <string.h>
+
+#if defined(__SSE2__) && !defined(ACGREP_NO_SIMD)
+#include <emmintrin.h>
+#endif
+
+static bool is_eol(const struct file_search *f, char c)
+{
+	return c == f->eol || (f->zap_nul && c == '\0');
+}
+
+/* Start of the line containing buf[pos], not looking before lo. */
+static size_t line_start(const struct file_search *f, size_t lo, size_t pos)
+{
+	if (!f->zap_nul) {
+		const char *p = memrchr(f->buf + lo, f->eol, pos - lo);
+		return p ? (size_t)(p - f->buf) + 1 : lo;
+	}
+	while (pos > lo && !is_eol(f, f->buf[pos - 1]))
+		pos--;
+	return pos;
+}
+
+/* Just past the end of the line containing pos. */
+static size_t line_end(const struct file_search *f, size_t pos)
+{
+	if (!f->zap_nul) {
+		const char *p = memchr(f->buf + pos, f->eol, f->len - pos);
+		return p ? (size_t)(p - f->buf) + 1 : f->len;
+	}
+	while (pos < f->len && !is_eol(f, f->buf[pos]))
+		pos++;
+	return pos < f->len ? pos + 1 : f->len;
+}
+
+/* Number of bytes equal to c in p[0..n), without a branch per byte: with
+ * SSE2 sixteen bytes per step (byte compares summed in eight-bit lanes,
+ * folded with SAD every 255 steps), else eight bytes per step in a word. */
+static size_t count_byte(const char *p, size_t n, char c)
+{
+	size_t count = 0, i = 0;
+#if defined(__SSE2__) && !defined(ACGREP_NO_SIMD)
+	const __m128i needle = _mm_set1_epi8(c);
+	while (n - i >= 16) {
+		/* a lane gains at most 4 per 64 bytes: fold before it passes 255 */
+		size_t blocks = (n - i) / 64 < 63 ? (n - i) / 64 : 63;
+		__m128i acc = _mm_setzero_si128();
+		for (size_t k = 0; k < blocks; k++, i += 64) {
+			const __m128i *q = (const __m128i *)(const void *)(p + i);
+			__m128i e0 = _mm_cmpeq_epi8(_mm_loadu_si128(q), needle);
+			__m128i e1 = _mm_cmpeq_epi8(_mm_loadu_si128(q + 1), needle);
+			__m128i e2 = _mm_cmpeq_epi8(_mm_loadu_si128(q + 2), needle);
+			__m128i e3 = _mm_cmpeq_epi8(_mm_loadu_si128(q + 3), needle);
+			acc = _mm_sub_epi8(acc, _mm_add_epi8(_mm_add_epi8(e0, e1), _mm_add_epi8(e2, e3)));
+		}
+		if (blocks < 63) /* under 64 bytes left: up to three 16-byte steps */
+			for (; n - i >= 16; i += 16) {
+				__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + i));
+				acc = _mm_sub_epi8(acc, _mm_cmpeq_epi8(v, needle));
+			}
+		__m128i sums = _mm_sad_epu8(acc, _mm_setzero_si128());
+		count += (size_t)_mm_cvtsi128_si32(sums) + (size_t)_mm_extract_epi16(sums, 4);
+	}
+	if (n >= 16 && i < n) { /* the last 16 bytes, counting only the unseen r */
+		static const unsigned char last_r[32] = {
+			0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+			1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+		};
+		size_t r = n - i;
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + n - 16));
+		__m128i keep = _mm_loadu_si128((const __m128i *)(const void *)(last_r + r));
+		__m128i sums = _mm_sad_epu8(_mm_and_si128(_mm_cmpeq_epi8(v, needle), keep), _mm_setzero_si128());
+		count += (size_t)_mm_cvtsi128_si32(sums) + (size_t)_mm_extract_epi16(sums, 4);
+		i = n;
+	}
+#else
+	const uint64_t ones = UINT64_C(0x0101010101010101), low7 = UINT64_C(0x7f7f7f7f7f7f7f7f);
+	const uint64_t pattern = ones * (unsigned char)c;
+	while (n - i >= 8) {
+		uint64_t w;
+		memcpy(&w, p + i, 8);
+		w ^= pattern; /* a zero byte where p[i..] == c */
+		/* high bit set in each non-zero byte, exactly */
+		uint64_t nz = (((w & low7) + low7) | w) & ~low7;
+		count += 8 - (size_t)(((nz >> 7) * ones) >> 56);
+		i += 8;
+	}
+#endif
+	for (; i < n; i++)
+		count += p[i] == c;
+	return count;
+}
+
+/* Line number of the line starting at buf[pos], counted incrementally from
+ * the last position asked about (backwards too, for kept lines). */
+intmax_t search_lineno_at(struct file_search *f, size_t pos)
+{
+	size_t lo = pos < f->cnt_pos ? pos : f->cnt_pos, hi = pos < f->cnt_pos ? f->cnt_pos : pos;
+	intmax_t n = (intmax_t)count_byte(f->buf + lo, hi - lo, f->eol);
+	f->cnt_lines += pos < f->cnt_pos ? -n : n;
+	f->cnt_pos = pos;
+	return f->cnt_lines + 1;
+}
+
+/* grep numbers the lines a selected match spans (matcher.spans_eol) as one
+ * line: later numbers do not count the terminators inside [ls, le). */
+static void number_as_one_line(struct file_search *f, size_t ls, size_t le)
+{
+	size_t inner = le - ls - (le > ls && f->buf[le - 1] == f->eol);
+	search_lineno_at(f, le);
+	f->cnt_lines -= (intmax_t)count_byte(f->buf + ls, inner, f->eol);
+}
+
+/* A matching line's matches under -o, as grep outputs them: not the
+ * empty ones, none past the line's content but a whole-line match taking
+ * its terminator (config.match_takes_eol).  A match the binary rule
+ * refuses ends the line's output, which then does not count as output. */
+struct match_output {
+	struct file_search *f;
+	const char *text;     /* the line */
+	size_t content;       /* its length without terminator */
+	intmax_t lineno;
+	uint64_t offset;
+	enum sink_line_kind kind;
+	bool admitted;
+};
+
+static int output_match(size_t ms, size_t me, void *ctx)
+{
+	struct match_output *mo = ctx;
+	bool takes_eol = mo->f->cfg->match_takes_eol && me == mo->content;
+	if (ms >= mo->content && !takes_eol)
+		return 1;
+	if (me == ms && !takes_eol) /* an empty match: the matcher steps over one byte */
+		return 0;
+	if (!binary_admits_match(&mo->f->bin, mo->text + ms, me - ms)) {
+		mo->admitted = false;
+		return 1;
+	}
+	mo->f->out_mark = sink_match(mo->f->sink, &(struct sink_match){
+		.bytes = mo->text + ms,
+		.len = me - ms,
+		.lineno = mo->lineno,
+		.offset = mo->offset + ms,
+		.kind = mo->kind,
+		.takes_eol = takes_eol,
+	});
+	return takes_eol;
+}
+
+/* -o: the matches of the line [ls, le), when it is a matching one (a
+ * selected line, or a context line under -v).  False when the binary rule
+ * refused one. */
+static bool output_matches(struct file_search *f, size_t ls, size_t le, enum sink_line_kind kind,
+			   intmax_t lineno)
+{
+	size_t len = le - ls;
+	if ((kind == SINK_SELECTED) == f->cfg->invert || len == 0)
+		return true;
+	struct match_output mo = {
+		.f = f,
+		.text = f->buf + ls,
+		.content = len - (f->buf[le - 1] == f->eol),
+		.lineno = lineno,
+		.offset = f->base + ls,
+		.kind = kind,
+		.admitted = true,
+	};
+	matcher_each(f->s->matcher, mo.text, len, 0, output_match, &mo);
+	return mo.admitted;
+}
+
+/* Outputs a line (under -o its matches), if the binary rule lets it; false
+ * when it does not (an encoding error), in which case, as in grep, it does
+ * not count as output for adjacency. */
+static bool output_line(struct file_search *f, size_t ls, size_t le, enum sink_line_kind kind)
+{
+	intmax_t lineno = f->cfg->line_number ? search_lineno_at(f, ls) : 0;
+	if (f->cfg->only_matching) {
+		if (!output_matches(f, ls, le, kind, lineno))
+			return false;
+	} else {
+		if (!binary_admits_line(&f->bin, f->buf + ls, le - ls))
+			return false;
+		f->out_mark = sink_line(f->sink, &(struct sink_line){
+			.bytes = f->buf + ls,
+			.len = le - ls,
+			.lineno = lineno,
+			.offset = f->base + ls,
+			.kind = kind,
+		});
+	}
+	f->lastout = f->base + le;
+	return true;
+}
+
+/* Outputs pending after-context lines that start before window position upto. */
+static void flush_pending(struct file_search *f, size_t upto)
+{
+	if (f->lastout == UINT64_MAX) /* as grep's prpending: from the buffer start */
+		f->lastout = f->base + f->start;
+	size_t p = f->lastout != UINT64_MAX && f->lastout > f->base + f->start ? f->lastout - f->base : f->start;
+	while (f->pending > 0 && p < upto && p < f->len) {
+		size_t le = line_end(f, p);
+		if (!output_line(f, p, le, SINK_CONTEXT)) {
+			f->pending = 0; /* grep retries the same line until pending runs out */
+			return;
+		}
+		f->pending--;
+		search_checkpoint(f, p, le);
+		p = le;
+	}
+}
+
+/* Was anything output before this selected line's group (in this input, or
+ * in earlier ones)? */
+static bool output_before(struct file_search *f)
+{
+	if (f->s->used)
+		return true;
+	return f->s->output_before && f->s->output_before(f->s->output_before_ctx);
+}
+
+/* Outputs the before-context of the selected line at buffer position ls,
+ * preceded by the group separator when the output is not adjacent. */
+static void output_before_context(struct file_search *f, size_t ls)
+{
+	const struct config *cfg = f->cfg;
+	size_t lo = f->lastout != UINT64_MAX && f->lastout > f->base ? f->lastout - f->base : 0;
+	size_t p = ls;
+	for (intmax_t n = 0; n < cfg->before && p > lo; n++)
+		p = line_start(f, lo, p - 1);
+	if (context_on(cfg) && f->base + p != f->lastout && cfg->group_separator && output_before(f))
+		f->out_mark = sink_group_break(f->sink);
+	while (p < ls) {
+		size_t le = line_end(f, p);
+		output_line(f, p, le, SINK_CONTEXT);
+		search_checkpoint(f, p, le); /* select_line counts the line after this */
+		p = le;
+	}
+}
+
+/* count_line_matches' tally over one line ending at `le`. */
+struct match_tally {
+	const struct file_search *f;
+	size_t le;
+	intmax_t n;
+};
+
+static int tally_match(size_t ms, size_t me, void *ctx)
+{
+	struct match_tally *t = ctx;
+	if (ms >= t->le || (ms == me && (ms + 1 >= t->le || is_eol(t->f, t->f->buf[ms]))))
+		return 1;
+	t->n += me > ms;
+	return 0;
+}
+
+/* Counts the non-empty leftmost-longest matches in a line (--count-matches). */
+static intmax_t count_line_matches(const struct file_search *f, size_t ls, size_t le)
+{
+	struct match_tally t = { .f = f, .le = le, .n = 0 };
+	matcher_each(f->s->matcher, f->buf, le, ls, tally_match, &t);
+	return t.n;
+}
+
+/* Selects the line [ls, le).  With -v grep prints each run of selected
+ * lines between two matching ones in one go: leading context and a group
+ * separator come only before the run's first line (run_start), which
+ * matters when a line of the run was suppressed (encoding error). */
+static void select_line(struct file_search *f, size_t ls, size_t le, bool run_start)
+{
+	const struct config *cfg = f->cfg;
+	/* printed before it is counted: a checkpoint between its context
+	 * lines (output_before_context) must not hold the count */
+	intmax_t n = cfg->count_matches && !cfg->invert ? count_line_matches(f, ls, le) : 1;
+	if (!f->quiet) {
+		if (context_on(cfg) && run_start)
+			output_before_context(f, ls);
+		/* Even when the line is suppressed (encoding error), grep 3.8
+		 * starts its after-context and counts it as output. */
+		output_line(f, ls, le, SINK_SELECTED);
+		f->pending = cfg->after > 0 ? cfg->after : 0;
+	}
+	f->selected += n;
+	f->outleft--;
+	f->s->used = true; /* as grep: even unprinted output parts groups */
+	if (f->quiet && f->stop_on_select) {
+		f->done = true;
+		return;
+	}
+	if (f->outleft <= 0) {
+		f->res->stop_offset = f->base + le;
+		f->done = f->pending <= 0;
+	}
+	search_checkpoint(f, ls, le);
+}
+
+/* Non-selected lines before window position `to`: pending after-context. */
+static void skip_lines(struct file_search *f, size_t to)
+{
+	if (f->pending > 0 && !f->quiet)
+		flush_pending(f, to);
+}
+
+void search_window(struct file_search *f)
+{
+	const struct matcher *m = f->s->matcher;
+	size_t p = f->start, ms, me;
+	while (p < f->len && !f->done) {
+		if (f->outleft <= 0) { /* -m reached: trailing context only */
+			flush_pending(f, f->len);
+			f->done = f->pending <= 0;
+			return;
+		}
+		bool found = matcher_find(m, f->buf, f->len, p, m->spans_eol, &ms, &me);
+		if (found && ms == f->len && is_eol(f, f->buf[f->len - 1]))
+			found = false; /* the empty "line" after the last terminator */
+		size_t stop = found ? line_start(f, p, ms) : f->len;
+		/* a match spanning lines selects them as one (matcher.spans_eol) */
+		size_t match_last = m->spans_eol && me > ms ? me - 1 : ms;
+		if (!f->cfg->invert) {
+			if (!found)
+				break;
+			skip_lines(f, stop);
+			size_t le = line_end(f, match_last);
+			select_line(f, stop, le, true);
+			if (m->spans_eol && f->cfg->line_number)
+				number_as_one_line(f, stop, le);
+			p = le;
+			continue;
+		}
+		/* a run goes on across windows, as within one of grep's buffers,
+		 * but not into a final line without terminator: grep searches
+		 * that one on its own */
+		for (bool run_start = !f->run_open; p < stop && !f->done && f->outleft > 0; run_start = false) {
+			size_t le = line_end(f, p);
+			f->run_open = true; /* for a checkpoint inside the run */
+			select_line(f, p, le, run_start || !is_eol(f, f->buf[le - 1]));
+			p = le;
+		}
+		f->run_open = !found;
+		if (p < stop) /* -m ended the selection inside the run */
+			continue;
+		if (!found)
+			break;
+		size_t le = line_end(f, match_last);
+		skip_lines(f, le);
+		p = le;
+	}
+	if (!f->done)
+		skip_lines(f, f->len);
+}
+
+/* The longest match, and room for a character of -w context after it. */
+size_t search_piece_margin(const struct file_search *f)
+{
+	return f->s->matcher->longest_span + 8;
+}
+
+/* Does the part of a long line in buf[from..hi) hold a match?  Bytes before
+ * `from` are context.  When the piece is cut off (!line_ends), matches
+ * starting within search_piece_margin of hi are the next piece's to judge. */
+static bool piece_has_match(const struct file_search *f, size_t from, size_t hi, bool line_ends)
+{
+	if (f->cfg->line_regexp)
+		return false; /* a line kept in pieces is longer than any match */
+	size_t ms, me;
+	if (!matcher_find(f->s->matcher, f->buf, hi, from, false, &ms, &me))
+		return false;
+	return line_ends || ms + search_piece_margin(f) <= hi;
+}
+
+/* A window of a line handed out in pieces (input_stream_long_lines; only
+ * for output that needs no line whole): its first line may go on from
+ * earlier windows and its last one (w.partial) in later ones.  Whole lines
+ * in between are searched as usual. */
+void search_pieces(struct file_search *f, bool partial, bool last)
+{
+	if (f->cont && f->cont_from >= f->base) { /* the line is whole in buf after all */
+		f->start = (size_t)(f->cont_from - f->base);
+		f->cont = false;
+	}
+	if (f->cont) {
+		size_t le = line_end(f, f->start);
+		bool ends = is_eol(f, f->buf[le - 1]) || (last && le == f->len);
+		/* position 4: a character's context before it is in buf */
+		if (!f->cont_matched)
+			f->cont_matched = piece_has_match(f, PIECE_KEEP_EXTRA / 2, le, ends);
+		if (!ends)
+			return;
+		f->cont = false;
+		if (f->cont_matched != f->cfg->invert)
+			select_line(f, f->start, le, true);
+		f->start = le;
+	}
+	/* the whole lines end where the partial last one starts */
+	size_t whole_end = partial ? line_start(f, f->start, f->len) : f->len;
+	size_t len = f->len;
+	f->len = whole_end;
+	if (!f->done && f->start < whole_end)
+		search_window(f);
+	f->len = len;
+	if (partial && !f->done) {
+		f->cont = true;
+		f->cont_from = f->base + whole_end;
+		f->cont_matched = piece_has_match(f, whole_end, len, false);
+	}
+}
+
