@@ -23,7 +23,6 @@
 
 #include "grow.h"
 #include "help.h"
-#include "matcher.h"
 #include "opts.h"
 #include "opts_argv.h"
 #include "opts_color.h"
@@ -471,7 +470,6 @@ static int finish(int argc, char **argv, struct config *cfg, struct parse_state 
 	if (!opts_color_setup(cfg, st->color, &priv->legacy_color, &priv->grep_colors))
 		return opts_oom();
 	cfg->utf8_locale = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
-	cfg->match_takes_eol = matcher_config_takes_eol(cfg);
 	return -1;
 }
 

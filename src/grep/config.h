@@ -107,9 +107,6 @@ struct config {
 	const char *files_from;   /* --files-from / --files0-from list ("-": stdin), or NULL */
 	char files_from_end;      /* the byte ending each name in it: '\n' or '\0' */
 	bool utf8_locale;     /* LC_CTYPE is UTF-8 */
-	/* A copy of matcher.match_takes_eol for the printer, written by
-	 * opts_parse (matcher_config_takes_eol). */
-	bool match_takes_eol;
 	size_t read_chunk;    /* --buffer-size (hidden, tests): read() chunk in bytes */
 	int scan_path;        /* --scan-path (hidden, tests): enum ac_scan_path */
 	int simd;             /* --simd (hidden, tests): enum simd_level cap */

@@ -111,11 +111,6 @@ static bool grep_uses_kwset(const struct config *cfg, const struct pattern_set *
 	return true;
 }
 
-bool matcher_config_takes_eol(const struct config *cfg)
-{
-	return cfg->word_regexp && cfg->line_regexp && !grep_uses_kwset(cfg, &cfg->patterns);
-}
-
 struct matcher *matcher_for_config(const struct config *cfg, struct pattern_set *patterns,
 				   unsigned threads, const char **error)
 {

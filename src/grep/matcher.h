@@ -86,11 +86,6 @@ struct matcher {
 struct matcher *matcher_for_config(const struct config *cfg, struct pattern_set *patterns,
 				   unsigned threads, const char **error);
 
-/* Whether matcher_for_config(cfg, &cfg->patterns, ...) would set
- * match_takes_eol: what opts_parse copies into config.match_takes_eol for
- * the printer. */
-bool matcher_config_takes_eol(const struct config *cfg);
-
 /* Whether a matcher call (find, each) on this thread failed for want of
  * memory since the last matcher_take_failure, which clears the flag.
  * Only -i in a UTF-8 locale can fail: the folded text lives in memory of

@@ -276,8 +276,8 @@ static int middle_match(size_t ms, size_t me, void *ctx)
 	struct printer *pr = md->pr;
 	const struct config *cfg = pr->cfg;
 	const char *text = md->line->bytes;
-	/* config.match_takes_eol: a whole-line match takes its terminator */
-	bool with_eol = cfg->match_takes_eol && me == md->content;
+	/* matcher.match_takes_eol: a whole-line match takes its terminator */
+	bool with_eol = pr->matcher->match_takes_eol && me == md->content;
 	if (ms >= md->content && !with_eol)
 		return 1;
 	if (me == ms && !with_eol) { /* an empty match: the matcher steps over one byte */

@@ -201,6 +201,7 @@ static void search_windows(struct file_search *f, struct input *in)
 		if (binary_watches_nul(&f->bin) && input_window_has_nul(in, &w) && turn_binary(f, in, &w))
 			continue; /* the loop ends when the input was dropped */
 		search_one_window(f, in, &w);
+		search_failed(f); /* a find of the printer's, or of the window's setup */
 	}
 }
 

@@ -5,6 +5,7 @@
 #ifndef ACGREP_SEARCH_INTERNAL_H
 #define ACGREP_SEARCH_INTERNAL_H
 
+#include <errno.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -58,6 +59,21 @@ struct file_search {
 	struct checkpoint ck;
 	struct search_result *res;
 };
+
+/* Whether a matcher call of this thread ran out of memory since the last
+ * ask (matcher_take_failure: only -i in a UTF-8 locale can).  Its "no
+ * match" cannot be trusted, so the input ends there as failed: "FILE:
+ * memory exhausted", status 2, the run going on with the next input. */
+static inline bool search_failed(struct file_search *f)
+{
+	if (!matcher_take_failure())
+		return false;
+	f->res->read_error = true;
+	f->res->read_errno = ENOMEM;
+	f->res->read_why = "memory exhausted";
+	f->done = true;
+	return true;
+}
 
 /* Whether -A, -B or -C was given (even as 0): groups part. */
 static inline bool context_on(const struct config *cfg)

@@ -127,7 +127,7 @@ static void number_as_one_line(struct file_search *f, size_t ls, size_t le)
 
 /* A matching line's matches under -o, as grep outputs them: not the
  * empty ones, none past the line's content but a whole-line match taking
- * its terminator (config.match_takes_eol).  A match the binary rule
+ * its terminator (matcher.match_takes_eol).  A match the binary rule
  * refuses ends the line's output, which then does not count as output. */
 struct match_output {
 	struct file_search *f;
@@ -142,7 +142,7 @@ struct match_output {
 static int output_match(size_t ms, size_t me, void *ctx)
 {
 	struct match_output *mo = ctx;
-	bool takes_eol = mo->f->cfg->match_takes_eol && me == mo->content;
+	bool takes_eol = mo->f->s->matcher->match_takes_eol && me == mo->content;
 	if (ms >= mo->content && !takes_eol)
 		return 1;
 	if (me == ms && !takes_eol) /* an empty match: the matcher steps over one byte */
@@ -181,6 +181,7 @@ static bool output_matches(struct file_search *f, size_t ls, size_t le, enum sin
 		.admitted = true,
 	};
 	matcher_each(f->s->matcher, mo.text, len, 0, output_match, &mo);
+	search_failed(f);
 	return mo.admitted;
 }
 
@@ -271,10 +272,11 @@ static int tally_match(size_t ms, size_t me, void *ctx)
 }
 
 /* Counts the non-empty leftmost-longest matches in a line (--count-matches). */
-static intmax_t count_line_matches(const struct file_search *f, size_t ls, size_t le)
+static intmax_t count_line_matches(struct file_search *f, size_t ls, size_t le)
 {
 	struct match_tally t = { .f = f, .le = le, .n = 0 };
 	matcher_each(f->s->matcher, f->buf, le, ls, tally_match, &t);
+	search_failed(f);
 	return t.n;
 }
 
@@ -328,6 +330,8 @@ void search_window(struct file_search *f)
 			return;
 		}
 		bool found = matcher_find(m, f->buf, f->len, p, m->spans_eol, &ms, &me);
+		if (!found && search_failed(f))
+			return;
 		if (found && ms == f->len && is_eol(f, f->buf[f->len - 1]))
 			found = false; /* the empty "line" after the last terminator */
 		size_t stop = found ? line_start(f, p, ms) : f->len;
@@ -375,13 +379,15 @@ size_t search_piece_margin(const struct file_search *f)
 /* Does the part of a long line in buf[from..hi) hold a match?  Bytes before
  * `from` are context.  When the piece is cut off (!line_ends), matches
  * starting within search_piece_margin of hi are the next piece's to judge. */
-static bool piece_has_match(const struct file_search *f, size_t from, size_t hi, bool line_ends)
+static bool piece_has_match(struct file_search *f, size_t from, size_t hi, bool line_ends)
 {
 	if (f->cfg->line_regexp)
 		return false; /* a line kept in pieces is longer than any match */
 	size_t ms, me;
-	if (!matcher_find(f->s->matcher, f->buf, hi, from, false, &ms, &me))
+	if (!matcher_find(f->s->matcher, f->buf, hi, from, false, &ms, &me)) {
+		search_failed(f);
 		return false;
+	}
 	return line_ends || ms + search_piece_margin(f) <= hi;
 }
 

@@ -45,7 +45,7 @@ struct sink_match {
 	uint64_t offset;      /* input offset of bytes[0] */
 	enum sink_line_kind kind; /* its line's kind */
 	bool takes_eol;       /* a whole-line match takes the line's terminator
-				 (config.match_takes_eol) */
+				 (matcher.match_takes_eol) */
 };
 
 /* An input's search ended. */
