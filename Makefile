@@ -52,7 +52,8 @@ LDLIBS += $(ZLIB_LIBS) $(LZMA_LIBS) $(ZSTD_LIBS) $(BZIP2_LIBS)
 # Three layers, each seeing only the headers of those below it:
 # src/engine (the automaton, prefilters, SIMD kernels; a static library),
 # src/grep (grep's rules over files and output), src/cli (main, options).
-ENGINE_SRC := $(wildcard src/engine/*.c)
+# (libacgrep.c, the library's public API, is built into libacgrep alone)
+ENGINE_SRC := $(filter-out src/engine/libacgrep.c,$(wildcard src/engine/*.c))
 GREP_SRC   := $(wildcard src/grep/*.c)
 CLI_SRC    := $(filter-out src/cli/main.c,$(wildcard src/cli/*.c))
 HDR        := $(wildcard src/*/*.h)
@@ -85,15 +86,15 @@ $(ENGINE_LIB): $(ENGINE_OBJ)
 
 $(O)/engine/%.o: src/engine/%.c $(wildcard src/engine/*.h) | $(O)
 	@mkdir -p $(@D)
-	$(CC) $(ACFLAGS) $(CFLAGS) $(INC_engine) -c -o $@ $<
+	$(CC) $(ACFLAGS) $(CPPFLAGS) $(CFLAGS) $(INC_engine) -c -o $@ $<
 
 $(O)/grep/%.o: src/grep/%.c $(wildcard src/engine/*.h src/grep/*.h) | $(O)
 	@mkdir -p $(@D)
-	$(CC) $(ACFLAGS) $(CFLAGS) $(INC_grep) -c -o $@ $<
+	$(CC) $(ACFLAGS) $(CPPFLAGS) $(CFLAGS) $(INC_grep) -c -o $@ $<
 
 $(O)/cli/%.o: src/cli/%.c $(HDR) | $(O)
 	@mkdir -p $(@D)
-	$(CC) $(ACFLAGS) $(CFLAGS) $(INC_cli) -c -o $@ $<
+	$(CC) $(ACFLAGS) $(CPPFLAGS) $(CFLAGS) $(INC_cli) -c -o $@ $<
 
 # --version's build description: `git describe` of a checkout, none elsewhere.
 # The stamp changes only when the description does, so help.o rebuilds then.
@@ -168,6 +169,7 @@ CHECK_SUITES = \
 	'unit=$(WERROR_MAKE) unit' \
 	'cli=$(WERROR_MAKE) BATS_FLAGS="--tap $(BATS_FLAGS)" cli' \
 	'diff=$(WERROR_MAKE) diff' \
+	'example=$(WERROR_MAKE) example' \
 	'portable=$(MAKE) --no-print-directory portable' \
 	'fuzz=$(WERROR_MAKE) fuzz-smoke' \
 	'clang=$(MAKE) --no-print-directory clang' \
@@ -327,14 +329,114 @@ demo: acgrep
 bench: acgrep
 	scripts/perf/quick.sh
 
-## install: install acgrep and its man page under $(DESTDIR)$(PREFIX)
-install: acgrep
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+# ---- libacgrep: the engine as a library (docs/library.md) -------------------
+# The engine's sources again, with -fPIC, in $(O)/pic/, and the public API
+# over them (src/engine/acgrep.h, libacgrep.c).  The shared library exports
+# only acgrep_* (its version script); the static one is a single object in
+# which every other symbol is local.  LIB_MAJOR is the soname's number: it
+# changes only when a program built against the old header would break.
+LIB_MAJOR   := 0
+LIB_VERSION := $(LIB_MAJOR).1.0
+LIB_SONAME  := libacgrep.so.$(LIB_MAJOR)
+LIB_DIR     := $(O)/lib
+LIB_SHARED  := $(LIB_DIR)/libacgrep.so.$(LIB_VERSION)
+LIB_STATIC  := $(LIB_DIR)/libacgrep.a
+LIB_MAP     := src/engine/libacgrep.map
+LIB_FUNCS   := acgrep_new acgrep_add acgrep_compile acgrep_count acgrep_scan acgrep_free acgrep_version
+PIC_OBJ     := $(ENGINE_SRC:src/%.c=$(O)/pic/%.o) $(O)/pic/engine/libacgrep.o
+OBJCOPY     ?= objcopy
+EXAMPLE     := $(O)/examples/count_patterns
+
+.PHONY: lib example completions
+
+## lib: build libacgrep, shared and static, in build/lib/
+lib: $(LIB_SHARED) $(LIB_STATIC)
+
+$(O)/pic/engine/%.o: src/engine/%.c $(wildcard src/engine/*.h) | $(O)
+	@mkdir -p $(@D)
+	$(CC) $(ACFLAGS) $(CPPFLAGS) $(CFLAGS) -fPIC $(INC_engine) -c -o $@ $<
+$(O)/pic/engine/libacgrep.o: ACFLAGS += -DACGREP_LIB_VERSION='"$(VERSION)"'
+
+$(LIB_SHARED): $(PIC_OBJ) $(LIB_MAP)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(LIB_SONAME) -Wl,--version-script=$(LIB_MAP) \
+		-Wl,-z,defs -o $@ $(PIC_OBJ) -pthread
+	ln -sf $(@F) $(LIB_DIR)/$(LIB_SONAME)
+	ln -sf $(LIB_SONAME) $(LIB_DIR)/libacgrep.so
+
+$(LIB_STATIC): $(PIC_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -r -nostdlib -o $(LIB_DIR)/libacgrep.o $(PIC_OBJ)
+	$(OBJCOPY) -w --keep-global-symbol='acgrep_*' $(LIB_DIR)/libacgrep.o
+	rm -f $@ && $(AR) rcs $@ $(LIB_DIR)/libacgrep.o
+
+# The example, against the header and libraries just built: dynamically
+# linked (run with LD_LIBRARY_PATH) and statically.
+$(EXAMPLE): examples/count_patterns.c src/engine/acgrep.h $(LIB_SHARED)
+	@mkdir -p $(@D)
+	$(CC) -std=c11 $(WARNINGS) $(EXTRA_CFLAGS) $(CPPFLAGS) $(CFLAGS) -Isrc/engine $(LDFLAGS) \
+		-o $@ $< -L$(LIB_DIR) -lacgrep
+$(EXAMPLE)-static: examples/count_patterns.c src/engine/acgrep.h $(LIB_STATIC)
+	@mkdir -p $(@D)
+	$(CC) -std=c11 $(WARNINGS) $(EXTRA_CFLAGS) $(CPPFLAGS) $(CFLAGS) -Isrc/engine $(LDFLAGS) \
+		-o $@ $< $(LIB_STATIC) -pthread
+
+## example: build examples/count_patterns.c against libacgrep (shared and
+## static), check both outputs and the library's exported symbols (TAP)
+example: $(EXAMPLE) $(EXAMPLE)-static
+	LD_LIBRARY_PATH=$(abspath $(LIB_DIR)) tests/lib/example.sh $(EXAMPLE) $(EXAMPLE)-static $(LIB_SHARED) $(LIB_STATIC)
+
+# ---- shell completions, written by acgrep itself (src/cli/complete.c) -----
+COMPLETIONS := $(O)/completions/acgrep.bash $(O)/completions/_acgrep $(O)/completions/acgrep.fish
+## completions: the bash, zsh and fish completions, in build/completions/
+completions: $(COMPLETIONS)
+$(O)/completions/acgrep.bash: $(O)/acgrep
+	@mkdir -p $(@D)
+	$(O)/acgrep --generate=complete-bash >$@.tmp && mv -f $@.tmp $@
+$(O)/completions/_acgrep: $(O)/acgrep
+	@mkdir -p $(@D)
+	$(O)/acgrep --generate=complete-zsh >$@.tmp && mv -f $@.tmp $@
+$(O)/completions/acgrep.fish: $(O)/acgrep
+	@mkdir -p $(@D)
+	$(O)/acgrep --generate=complete-fish >$@.tmp && mv -f $@.tmp $@
+
+# ---- install, uninstall, the Debian package ---------------------------------
+LIBDIR       ?= $(PREFIX)/lib
+INCLUDEDIR   ?= $(PREFIX)/include
+DATADIR      ?= $(PREFIX)/share
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+BASH_COMPDIR ?= $(DATADIR)/bash-completion/completions
+ZSH_COMPDIR  ?= $(DATADIR)/zsh/vendor-completions
+FISH_COMPDIR ?= $(DATADIR)/fish/vendor_completions.d
+INSTALLED = $(BINDIR)/acgrep $(MANDIR)/man1/acgrep.1 \
+	$(BASH_COMPDIR)/acgrep $(ZSH_COMPDIR)/_acgrep $(FISH_COMPDIR)/acgrep.fish \
+	$(INCLUDEDIR)/acgrep.h $(LIBDIR)/libacgrep.a $(LIBDIR)/libacgrep.so \
+	$(LIBDIR)/$(LIB_SONAME) $(LIBDIR)/libacgrep.so.$(LIB_VERSION) $(PKGCONFIGDIR)/acgrep.pc \
+	$(MANDIR)/man3/libacgrep.3 $(LIB_FUNCS:%=$(MANDIR)/man3/%.3)
+
+## install: install acgrep, its man page and completions, and libacgrep (the
+## header, the libraries, acgrep.pc, the man pages) under $(DESTDIR)$(PREFIX);
+## LIBDIR, INCLUDEDIR, MANDIR... (see the Makefile) move the parts
+install: acgrep lib completions
+	install -d $(addprefix $(DESTDIR),$(BINDIR) $(MANDIR)/man1 $(MANDIR)/man3 $(BASH_COMPDIR) \
+		$(ZSH_COMPDIR) $(FISH_COMPDIR) $(INCLUDEDIR) $(LIBDIR) $(PKGCONFIGDIR))
 	install -m 755 acgrep $(DESTDIR)$(BINDIR)/acgrep
 	install -m 644 man/acgrep.1 $(DESTDIR)$(MANDIR)/man1/acgrep.1
+	install -m 644 $(O)/completions/acgrep.bash $(DESTDIR)$(BASH_COMPDIR)/acgrep
+	install -m 644 $(O)/completions/_acgrep $(DESTDIR)$(ZSH_COMPDIR)/_acgrep
+	install -m 644 $(O)/completions/acgrep.fish $(DESTDIR)$(FISH_COMPDIR)/acgrep.fish
+	install -m 644 src/engine/acgrep.h $(DESTDIR)$(INCLUDEDIR)/acgrep.h
+	install -m 644 $(LIB_STATIC) $(DESTDIR)$(LIBDIR)/libacgrep.a
+	install -m 644 $(LIB_SHARED) $(DESTDIR)$(LIBDIR)/libacgrep.so.$(LIB_VERSION)
+	ln -sf libacgrep.so.$(LIB_VERSION) $(DESTDIR)$(LIBDIR)/$(LIB_SONAME)
+	ln -sf $(LIB_SONAME) $(DESTDIR)$(LIBDIR)/libacgrep.so
+	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+		-e 's|@VERSION@|$(VERSION)|' src/engine/acgrep.pc.in >$(DESTDIR)$(PKGCONFIGDIR)/acgrep.pc
+	install -m 644 man/libacgrep.3 $(DESTDIR)$(MANDIR)/man3/libacgrep.3
+	for f in $(LIB_FUNCS); do ln -sf libacgrep.3 $(DESTDIR)$(MANDIR)/man3/$$f.3; done
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/acgrep $(DESTDIR)$(MANDIR)/man1/acgrep.1
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
 
 clean:
 	rm -rf $(O) acgrep
