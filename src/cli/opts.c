@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "bits.h"
+#include "complete.h"
 #include "help.h"
 #include "opts.h"
 #include "opts_argv.h"
@@ -538,6 +539,9 @@ static int apply_option(struct config *cfg, struct parse_state *st, int c)
 		cfg->files_from_end = c == OPT_FILES0_FROM ? '\0' : '\n';
 		return -1;
 	case OPT_HELP: st->show_help = true; return -1;
+	case OPT_GENERATE: /* at once, as the option's only action */
+		k = opts_argmatch("--generate", optarg, complete_kinds, true);
+		return k < 0 ? usage_error() : complete_write(k, stdout);
 	case OPT_COUNT_MATCHES: cfg->count_matches = true; return -1;
 	case OPT_MMAP: cfg->io = IO_MMAP; return -1;
 	case OPT_NO_MMAP: cfg->io = IO_READ; return -1;
