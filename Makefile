@@ -185,31 +185,32 @@ check: deps
 	@tests/check.sh $(O)/check-logs $(CHECK_SUITES)
 # ---- end of make check ----------------------------------------------------
 
-## portable: the unit tests on a build without vector kernels or ctz builtin
-## (what a CPU other than x86 gets), in build-portable/
+## portable: the unit tests and libacgrep's example on a build without vector
+## kernels or ctz builtin (what a CPU other than x86 gets), in build-portable/
 portable:
 	rm -rf build-portable
-	$(MAKE) O=build-portable SIMD=none CTZ=portable EXTRA_CFLAGS=-Werror build-portable/acgrep unit
+	$(MAKE) O=build-portable SIMD=none CTZ=portable EXTRA_CFLAGS=-Werror build-portable/acgrep unit example
 
 # ---- other compilers and CPUs: clang, i386, cross builds under qemu-user -----
 .PHONY: clang m32 check-cross cross-unit cross-cli cross-diff deps-cross
 
-## clang: a clang -Werror build and its unit tests, in build-clang/
+## clang: a clang -Werror build, its unit tests and libacgrep's example, in build-clang/
 clang:
 	rm -rf build-clang
-	$(MAKE) O=build-clang CC=clang EXTRA_CFLAGS=-Werror build-clang/acgrep unit
+	$(MAKE) O=build-clang CC=clang EXTRA_CFLAGS=-Werror build-clang/acgrep unit example
 
 # Debian's gcc-multilib, which links /usr/include/asm, conflicts with the
 # cross compilers: the i386 build links its own, to the host's asm headers.
 # No PCRE2 there (the host's libpcre2 is 64-bit).
 M32_INCLUDE = build-m32/include
-## m32: a 32-bit x86 build (gcc -m32) with -Werror and its unit tests, in build-m32/
+## m32: a 32-bit x86 build (gcc -m32) with -Werror, its unit tests and
+## libacgrep's example, in build-m32/
 m32:
 	rm -rf build-m32
 	mkdir -p $(M32_INCLUDE)
 	[ -e /usr/include/asm ] || ln -s /usr/include/$$(gcc -print-multiarch)/asm $(M32_INCLUDE)/asm
 	$(MAKE) O=build-m32 CC="gcc -m32 -isystem $(M32_INCLUDE)" PKG_CONFIG=false EXTRA_CFLAGS=-Werror \
-		build-m32/acgrep unit
+		build-m32/acgrep unit example
 
 # Cross builds: the portable build (SIMD=none CTZ=portable) for each
 # CROSS_ARCHES triplet prefix, in build-ARCH/, run under qemu-ARCH with the
@@ -335,7 +336,8 @@ bench: acgrep
 # The engine's sources again, with -fPIC, in $(O)/pic/, and the public API
 # over them (src/engine/acgrep.h, libacgrep.c).  The shared library exports
 # only acgrep_* (its version script); the static one is a single object in
-# which every other symbol is local.  LIB_MAJOR is the soname's number: it
+# which every other symbol is local (but i386's PIC helpers, which are
+# shared COMDAT sections: the linker wants them global).  LIB_MAJOR is the soname's number: it
 # changes only when a program built against the old header would break.
 LIB_MAJOR   := 0
 LIB_VERSION := $(LIB_MAJOR).1.0
@@ -369,7 +371,8 @@ $(LIB_SHARED): $(PIC_OBJ) $(LIB_MAP)
 $(LIB_STATIC): $(PIC_OBJ)
 	@mkdir -p $(@D)
 	$(CC) $(CFLAGS) -r -nostdlib -o $(LIB_DIR)/libacgrep.o $(PIC_OBJ)
-	$(OBJCOPY) -w --keep-global-symbol='acgrep_*' $(LIB_DIR)/libacgrep.o
+	$(OBJCOPY) -w --keep-global-symbol='acgrep_*' --keep-global-symbol='__x86.get_pc_thunk.*' \
+		$(LIB_DIR)/libacgrep.o
 	rm -f $@ && $(AR) rcs $@ $(LIB_DIR)/libacgrep.o
 
 # The example, against the header and libraries just built: dynamically
