@@ -336,9 +336,10 @@ bench: acgrep
 # The engine's sources again, with -fPIC, in $(O)/pic/, and the public API
 # over them (src/engine/acgrep.h, libacgrep.c).  The shared library exports
 # only acgrep_* (its version script); the static one is a single object in
-# which every other symbol is local (but i386's PIC helpers, which are
-# shared COMDAT sections: the linker wants them global).  LIB_MAJOR is the soname's number: it
-# changes only when a program built against the old header would break.
+# which every other symbol is local, but for i386's PIC helpers (COMDAT
+# sections, which the linker wants global).  LIB_MAJOR is the soname's
+# number: it changes only when a program built against the old header
+# would break (docs/library.md).
 LIB_MAJOR   := 0
 LIB_VERSION := $(LIB_MAJOR).1.0
 LIB_SONAME  := libacgrep.so.$(LIB_MAJOR)
@@ -462,8 +463,8 @@ install-check: acgrep lib completions
 DEB_DIR = $(O)/deb
 ## deb: the Debian packages acgrep, libacgrep0 and libacgrep-dev in build/deb/
 ## (dpkg-buildpackage -us -uc -b on a copy of the tree), then lintian, which
-## fails it on any error or warning (debian/*lintian-overrides say why each
-## override is there)
+## fails it on any error or warning (an override would go in
+## debian/*.lintian-overrides with its reason; there is none)
 deb:
 	@v=$$(dpkg-parsechangelog -l debian/changelog -S Version); [ "$$v" = "$(VERSION)" ] || \
 		{ echo "deb: debian/changelog says $$v, src/cli/help.h $(VERSION)"; exit 1; }

@@ -85,9 +85,27 @@ fish_complete() {
 	assert_output --partial ':TYPE:(binary text without-match)'
 	run grep -E -- '^\*-f\+' "$OUTD/specs"
 	assert_output --partial ':FILE:_files'
-	# and zsh itself accepts the script as a function
-	FPATH=$OUTD run zsh -f -c 'fpath=($FPATH $fpath); autoload -Uz +X _acgrep && echo loaded'
-	assert_output loaded
+}
+
+# zsh_complete LINE: the words zsh's completion system offers after LINE
+zsh_complete() {
+	rm -f "$OUTD/offered"
+	timeout 120 zsh -f "$BATS_TEST_DIRNAME/zsh-complete.zsh" "$OUTD" "$OUTD/offered" "$1" &&
+		sort -u "$OUTD/offered"
+}
+
+@test "zsh: compinit's completion offers every --help option and the choices" {
+	needs_shell zsh
+	"$ACGREP" --generate=complete-zsh >"$OUTD/_acgrep"
+	zsh_complete "acgrep --" >"$OUTD/got"
+	every_help_option "$OUTD/got"
+	run zsh_complete "acgrep --binary-files="
+	assert_line without-match
+	assert_line text
+	run zsh_complete "acgrep -d "
+	assert_line recurse
+	run zsh_complete "acgrep --color="
+	assert_line always
 }
 
 @test "fish: complete -C lists every --help option and the choices" {
