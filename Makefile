@@ -387,9 +387,16 @@ $(EXAMPLE)-static: examples/count_patterns.c src/engine/acgrep.h $(LIB_STATIC)
 	$(CC) -std=c11 $(WARNINGS) $(EXTRA_CFLAGS) $(CPPFLAGS) $(CFLAGS) -Isrc/engine $(LDFLAGS) \
 		-o $@ $< $(LIB_STATIC) -pthread
 
+# The API's contracts, through the public header alone (tests/lib/test_api.c).
+$(LIB_DIR)/test_api: tests/lib/test_api.c src/engine/acgrep.h $(LIB_SHARED)
+	$(CC) -std=c11 $(WARNINGS) $(EXTRA_CFLAGS) $(CPPFLAGS) $(CFLAGS) -Isrc/engine $(LDFLAGS) \
+		-o $@ $< -L$(LIB_DIR) -lacgrep
+
 ## example: build examples/count_patterns.c against libacgrep (shared and
-## static), check both outputs and the library's exported symbols (TAP)
-example: $(EXAMPLE) $(EXAMPLE)-static
+## static), check both outputs, the library's exported symbols and the API's
+## contracts (tests/lib/test_api.c) (TAP)
+example: $(EXAMPLE) $(EXAMPLE)-static $(LIB_DIR)/test_api
+	LD_LIBRARY_PATH=$(abspath $(LIB_DIR)) $(EMULATOR) $(LIB_DIR)/test_api
 	LD_LIBRARY_PATH=$(abspath $(LIB_DIR)) tests/lib/example.sh $(EXAMPLE) $(EXAMPLE)-static $(LIB_SHARED) $(LIB_STATIC)
 
 # ---- shell completions, written by acgrep itself (src/cli/complete.c) -----
