@@ -52,7 +52,8 @@ LDLIBS += $(ZLIB_LIBS) $(LZMA_LIBS) $(ZSTD_LIBS) $(BZIP2_LIBS)
 # Three layers, each seeing only the headers of those below it:
 # src/engine (the automaton, prefilters, SIMD kernels; a static library),
 # src/grep (grep's rules over files and output), src/cli (main, options).
-ENGINE_SRC := $(wildcard src/engine/*.c)
+# (libacgrep.c, the library's public API, is built into libacgrep alone)
+ENGINE_SRC := $(filter-out src/engine/libacgrep.c,$(wildcard src/engine/*.c))
 GREP_SRC   := $(wildcard src/grep/*.c)
 CLI_SRC    := $(filter-out src/cli/main.c,$(wildcard src/cli/*.c))
 HDR        := $(wildcard src/*/*.h)
@@ -85,15 +86,15 @@ $(ENGINE_LIB): $(ENGINE_OBJ)
 
 $(O)/engine/%.o: src/engine/%.c $(wildcard src/engine/*.h) | $(O)
 	@mkdir -p $(@D)
-	$(CC) $(ACFLAGS) $(CFLAGS) $(INC_engine) -c -o $@ $<
+	$(CC) $(ACFLAGS) $(CPPFLAGS) $(CFLAGS) $(INC_engine) -c -o $@ $<
 
 $(O)/grep/%.o: src/grep/%.c $(wildcard src/engine/*.h src/grep/*.h) | $(O)
 	@mkdir -p $(@D)
-	$(CC) $(ACFLAGS) $(CFLAGS) $(INC_grep) -c -o $@ $<
+	$(CC) $(ACFLAGS) $(CPPFLAGS) $(CFLAGS) $(INC_grep) -c -o $@ $<
 
 $(O)/cli/%.o: src/cli/%.c $(HDR) | $(O)
 	@mkdir -p $(@D)
-	$(CC) $(ACFLAGS) $(CFLAGS) $(INC_cli) -c -o $@ $<
+	$(CC) $(ACFLAGS) $(CPPFLAGS) $(CFLAGS) $(INC_cli) -c -o $@ $<
 
 # --version's build description: `git describe` of a checkout, none elsewhere.
 # The stamp changes only when the description does, so help.o rebuilds then.
@@ -168,6 +169,9 @@ CHECK_SUITES = \
 	'unit=$(WERROR_MAKE) unit' \
 	'cli=$(WERROR_MAKE) BATS_FLAGS="--tap $(BATS_FLAGS)" cli' \
 	'diff=$(WERROR_MAKE) diff' \
+	'example=$(WERROR_MAKE) example' \
+	'install=$(WERROR_MAKE) install-check' \
+	'deb=$(MAKE) --no-print-directory deb-check' \
 	'portable=$(MAKE) --no-print-directory portable' \
 	'fuzz=$(WERROR_MAKE) fuzz-smoke' \
 	'clang=$(MAKE) --no-print-directory clang' \
@@ -181,31 +185,32 @@ check: deps
 	@tests/check.sh $(O)/check-logs $(CHECK_SUITES)
 # ---- end of make check ----------------------------------------------------
 
-## portable: the unit tests on a build without vector kernels or ctz builtin
-## (what a CPU other than x86 gets), in build-portable/
+## portable: the unit tests and libacgrep's example on a build without vector
+## kernels or ctz builtin (what a CPU other than x86 gets), in build-portable/
 portable:
 	rm -rf build-portable
-	$(MAKE) O=build-portable SIMD=none CTZ=portable EXTRA_CFLAGS=-Werror build-portable/acgrep unit
+	$(MAKE) O=build-portable SIMD=none CTZ=portable EXTRA_CFLAGS=-Werror build-portable/acgrep unit example
 
 # ---- other compilers and CPUs: clang, i386, cross builds under qemu-user -----
 .PHONY: clang m32 check-cross cross-unit cross-cli cross-diff deps-cross
 
-## clang: a clang -Werror build and its unit tests, in build-clang/
+## clang: a clang -Werror build, its unit tests and libacgrep's example, in build-clang/
 clang:
 	rm -rf build-clang
-	$(MAKE) O=build-clang CC=clang EXTRA_CFLAGS=-Werror build-clang/acgrep unit
+	$(MAKE) O=build-clang CC=clang EXTRA_CFLAGS=-Werror build-clang/acgrep unit example
 
 # Debian's gcc-multilib, which links /usr/include/asm, conflicts with the
 # cross compilers: the i386 build links its own, to the host's asm headers.
 # No PCRE2 there (the host's libpcre2 is 64-bit).
 M32_INCLUDE = build-m32/include
-## m32: a 32-bit x86 build (gcc -m32) with -Werror and its unit tests, in build-m32/
+## m32: a 32-bit x86 build (gcc -m32) with -Werror, its unit tests and
+## libacgrep's example, in build-m32/
 m32:
 	rm -rf build-m32
 	mkdir -p $(M32_INCLUDE)
 	[ -e /usr/include/asm ] || ln -s /usr/include/$$(gcc -print-multiarch)/asm $(M32_INCLUDE)/asm
 	$(MAKE) O=build-m32 CC="gcc -m32 -isystem $(M32_INCLUDE)" PKG_CONFIG=false EXTRA_CFLAGS=-Werror \
-		build-m32/acgrep unit
+		build-m32/acgrep unit example
 
 # Cross builds: the portable build (SIMD=none CTZ=portable) for each
 # CROSS_ARCHES triplet prefix, in build-ARCH/, run under qemu-ARCH with the
@@ -327,14 +332,164 @@ demo: acgrep
 bench: acgrep
 	scripts/perf/quick.sh
 
-## install: install acgrep and its man page under $(DESTDIR)$(PREFIX)
-install: acgrep
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+# ---- libacgrep: the engine as a library (docs/library.md) -------------------
+# The engine's sources again, with -fPIC, in $(O)/pic/, and the public API
+# over them (src/engine/acgrep.h, libacgrep.c).  The shared library exports
+# only acgrep_* (its version script); the static one is a single object in
+# which every other symbol is local, but for i386's PIC helpers (COMDAT
+# sections, which the linker wants global).  LIB_MAJOR is the soname's
+# number: it changes only when a program built against the old header
+# would break (docs/library.md).
+LIB_MAJOR   := 0
+LIB_VERSION := $(LIB_MAJOR).1.0
+LIB_SONAME  := libacgrep.so.$(LIB_MAJOR)
+LIB_DIR     := $(O)/lib
+LIB_SHARED  := $(LIB_DIR)/libacgrep.so.$(LIB_VERSION)
+LIB_STATIC  := $(LIB_DIR)/libacgrep.a
+LIB_MAP     := src/engine/libacgrep.map
+LIB_FUNCS   := acgrep_new acgrep_add acgrep_compile acgrep_count acgrep_scan acgrep_free acgrep_version
+PIC_OBJ     := $(ENGINE_SRC:src/%.c=$(O)/pic/%.o) $(O)/pic/engine/libacgrep.o
+OBJCOPY     ?= objcopy
+EXAMPLE     := $(O)/examples/count_patterns
+
+.PHONY: lib example completions
+
+## lib: build libacgrep, shared and static, in build/lib/
+lib: $(LIB_SHARED) $(LIB_STATIC)
+
+$(O)/pic/engine/%.o: src/engine/%.c $(wildcard src/engine/*.h) | $(O)
+	@mkdir -p $(@D)
+	$(CC) $(ACFLAGS) $(CPPFLAGS) $(CFLAGS) -fPIC $(INC_engine) -c -o $@ $<
+$(O)/pic/engine/libacgrep.o: ACFLAGS += -DACGREP_LIB_VERSION='"$(VERSION)"'
+
+$(LIB_SHARED): $(PIC_OBJ) $(LIB_MAP)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) $(LDFLAGS) -shared -Wl,-soname,$(LIB_SONAME) -Wl,--version-script=$(LIB_MAP) \
+		-Wl,-z,defs -o $@ $(PIC_OBJ) -pthread
+	ln -sf $(@F) $(LIB_DIR)/$(LIB_SONAME)
+	ln -sf $(LIB_SONAME) $(LIB_DIR)/libacgrep.so
+
+$(LIB_STATIC): $(PIC_OBJ)
+	@mkdir -p $(@D)
+	$(CC) $(CFLAGS) -r -nostdlib -o $(LIB_DIR)/libacgrep.o $(PIC_OBJ)
+	$(OBJCOPY) -w --keep-global-symbol='acgrep_*' --keep-global-symbol='__x86.get_pc_thunk.*' \
+		$(LIB_DIR)/libacgrep.o
+	rm -f $@ && $(AR) rcs $@ $(LIB_DIR)/libacgrep.o
+
+# The example, against the header and libraries just built: dynamically
+# linked (run with LD_LIBRARY_PATH) and statically.
+$(EXAMPLE): examples/count_patterns.c src/engine/acgrep.h $(LIB_SHARED)
+	@mkdir -p $(@D)
+	$(CC) -std=c11 $(WARNINGS) $(EXTRA_CFLAGS) $(CPPFLAGS) $(CFLAGS) -Isrc/engine $(LDFLAGS) \
+		-o $@ $< -L$(LIB_DIR) -lacgrep
+$(EXAMPLE)-static: examples/count_patterns.c src/engine/acgrep.h $(LIB_STATIC)
+	@mkdir -p $(@D)
+	$(CC) -std=c11 $(WARNINGS) $(EXTRA_CFLAGS) $(CPPFLAGS) $(CFLAGS) -Isrc/engine $(LDFLAGS) \
+		-o $@ $< $(LIB_STATIC) -pthread
+
+# The API's contracts, through the public header alone (tests/lib/test_api.c).
+$(LIB_DIR)/test_api: tests/lib/test_api.c src/engine/acgrep.h $(LIB_SHARED)
+	$(CC) -std=c11 $(WARNINGS) $(EXTRA_CFLAGS) $(CPPFLAGS) $(CFLAGS) -Isrc/engine $(LDFLAGS) \
+		-o $@ $< -L$(LIB_DIR) -lacgrep
+
+## example: build examples/count_patterns.c against libacgrep (shared and
+## static), check both outputs, the library's exported symbols and the API's
+## contracts (tests/lib/test_api.c) (TAP)
+example: $(EXAMPLE) $(EXAMPLE)-static $(LIB_DIR)/test_api
+	LD_LIBRARY_PATH=$(abspath $(LIB_DIR)) $(EMULATOR) $(LIB_DIR)/test_api
+	LD_LIBRARY_PATH=$(abspath $(LIB_DIR)) tests/lib/example.sh $(EXAMPLE) $(EXAMPLE)-static $(LIB_SHARED) $(LIB_STATIC)
+
+# ---- shell completions, written by acgrep itself (src/cli/complete.c) -----
+COMPLETIONS := $(O)/completions/acgrep.bash $(O)/completions/_acgrep $(O)/completions/acgrep.fish
+## completions: the bash, zsh and fish completions, in build/completions/
+completions: $(COMPLETIONS)
+$(O)/completions/acgrep.bash: $(O)/acgrep
+	@mkdir -p $(@D)
+	$(O)/acgrep --generate=complete-bash >$@.tmp && mv -f $@.tmp $@
+$(O)/completions/_acgrep: $(O)/acgrep
+	@mkdir -p $(@D)
+	$(O)/acgrep --generate=complete-zsh >$@.tmp && mv -f $@.tmp $@
+$(O)/completions/acgrep.fish: $(O)/acgrep
+	@mkdir -p $(@D)
+	$(O)/acgrep --generate=complete-fish >$@.tmp && mv -f $@.tmp $@
+
+# ---- install, uninstall, the Debian package ---------------------------------
+LIBDIR       ?= $(PREFIX)/lib
+INCLUDEDIR   ?= $(PREFIX)/include
+DATADIR      ?= $(PREFIX)/share
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+BASH_COMPDIR ?= $(DATADIR)/bash-completion/completions
+ZSH_COMPDIR  ?= $(DATADIR)/zsh/vendor-completions
+FISH_COMPDIR ?= $(DATADIR)/fish/vendor_completions.d
+INSTALLED = $(BINDIR)/acgrep $(MANDIR)/man1/acgrep.1 \
+	$(BASH_COMPDIR)/acgrep $(ZSH_COMPDIR)/_acgrep $(FISH_COMPDIR)/acgrep.fish \
+	$(INCLUDEDIR)/acgrep.h $(LIBDIR)/libacgrep.a $(LIBDIR)/libacgrep.so \
+	$(LIBDIR)/$(LIB_SONAME) $(LIBDIR)/libacgrep.so.$(LIB_VERSION) $(PKGCONFIGDIR)/acgrep.pc \
+	$(MANDIR)/man3/libacgrep.3 $(LIB_FUNCS:%=$(MANDIR)/man3/%.3)
+
+## install: install acgrep, its man page and completions, and libacgrep (the
+## header, the libraries, acgrep.pc, the man pages) under $(DESTDIR)$(PREFIX);
+## LIBDIR, INCLUDEDIR, MANDIR... (see the Makefile) move the parts
+install: acgrep lib completions
+	install -d $(addprefix $(DESTDIR),$(BINDIR) $(MANDIR)/man1 $(MANDIR)/man3 $(BASH_COMPDIR) \
+		$(ZSH_COMPDIR) $(FISH_COMPDIR) $(INCLUDEDIR) $(LIBDIR) $(PKGCONFIGDIR))
 	install -m 755 acgrep $(DESTDIR)$(BINDIR)/acgrep
 	install -m 644 man/acgrep.1 $(DESTDIR)$(MANDIR)/man1/acgrep.1
+	install -m 644 $(O)/completions/acgrep.bash $(DESTDIR)$(BASH_COMPDIR)/acgrep
+	install -m 644 $(O)/completions/_acgrep $(DESTDIR)$(ZSH_COMPDIR)/_acgrep
+	install -m 644 $(O)/completions/acgrep.fish $(DESTDIR)$(FISH_COMPDIR)/acgrep.fish
+	install -m 644 src/engine/acgrep.h $(DESTDIR)$(INCLUDEDIR)/acgrep.h
+	install -m 644 $(LIB_STATIC) $(DESTDIR)$(LIBDIR)/libacgrep.a
+	install -m 644 $(LIB_SHARED) $(DESTDIR)$(LIBDIR)/libacgrep.so.$(LIB_VERSION)
+	ln -sf libacgrep.so.$(LIB_VERSION) $(DESTDIR)$(LIBDIR)/$(LIB_SONAME)
+	ln -sf $(LIB_SONAME) $(DESTDIR)$(LIBDIR)/libacgrep.so
+	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+		-e 's|@VERSION@|$(VERSION)|' src/engine/acgrep.pc.in >$(DESTDIR)$(PKGCONFIGDIR)/acgrep.pc
+	install -m 644 man/libacgrep.3 $(DESTDIR)$(MANDIR)/man3/libacgrep.3
+	for f in $(LIB_FUNCS); do ln -sf libacgrep.3 $(DESTDIR)$(MANDIR)/man3/$$f.3; done
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/acgrep $(DESTDIR)$(MANDIR)/man1/acgrep.1
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+
+.PHONY: install-check deb deb-check
+INSTALL_ROOT = $(abspath $(O)/install-root)
+## install-check: make install into a scratch DESTDIR, check what it installed
+## (tests/lib/installed.sh: the example through pkg-config too), make
+## uninstall, and check that it left no file (TAP)
+install-check: acgrep lib completions
+	@rm -rf $(INSTALL_ROOT)
+	@$(MAKE) -s --no-print-directory install DESTDIR=$(INSTALL_ROOT) PREFIX=/usr LIBDIR=/usr/lib
+	@st=0; tests/lib/installed.sh $(INSTALL_ROOT) /usr/lib || st=1; \
+	$(MAKE) -s --no-print-directory uninstall DESTDIR=$(INSTALL_ROOT) PREFIX=/usr LIBDIR=/usr/lib; \
+	left=$$(find $(INSTALL_ROOT) ! -type d); \
+	if [ -z "$$left" ]; then echo "ok - make uninstall leaves no file"; \
+	else echo "not ok - make uninstall leaves: $$left"; st=1; fi; rm -rf $(INSTALL_ROOT); exit $$st
+
+# The package is built from a copy of the tree in $(DEB_DIR)/, where
+# dpkg-buildpackage leaves the .deb files (in the copy's parent).
+DEB_DIR = $(O)/deb
+## deb: the Debian packages acgrep, libacgrep0 and libacgrep-dev in build/deb/
+## (dpkg-buildpackage -us -uc -b on a copy of the tree), then lintian, which
+## fails it on any error or warning (an override would go in
+## debian/*.lintian-overrides with its reason; there is none)
+deb:
+	@v=$$(dpkg-parsechangelog -l debian/changelog -S Version); [ "$$v" = "$(VERSION)" ] || \
+		{ echo "deb: debian/changelog says $$v, src/cli/help.h $(VERSION)"; exit 1; }
+	rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR)/acgrep-$(VERSION)
+	tar -cf - --exclude=./$(O) --exclude='./build-*' --exclude=./acgrep --exclude='./acgrep-*.tar.gz' \
+		--exclude=./.git . | tar -xf - -C $(DEB_DIR)/acgrep-$(VERSION)
+	cd $(DEB_DIR)/acgrep-$(VERSION) && dpkg-buildpackage -us -uc -b >../build.log 2>&1 || \
+		{ tail -n 60 $(abspath $(DEB_DIR))/build.log; echo "deb: dpkg-buildpackage failed (log: $(DEB_DIR)/build.log)"; exit 1; }
+	rm -rf $(DEB_DIR)/acgrep-$(VERSION)
+	lintian --show-overrides $(DEB_DIR)/*.changes >$(DEB_DIR)/lintian.log 2>&1; cat $(DEB_DIR)/lintian.log
+	@! grep -E '^[EW]: ' $(DEB_DIR)/lintian.log >/dev/null || { echo "deb: lintian reports the above"; exit 1; }
+
+## deb-check: make deb, then check the packages unpacked into a scratch root as
+## an installation (tests/lib/deb.sh; as root with CI=true also with dpkg -i)
+## (TAP; one skipped test where dpkg-buildpackage is missing: not Debian)
+deb-check:
+	@if ! command -v dpkg-buildpackage >/dev/null; then echo "ok 1 - deb # skip no dpkg-buildpackage"; \
+	else $(MAKE) --no-print-directory deb && tests/lib/deb.sh $(DEB_DIR); fi
 
 clean:
 	rm -rf $(O) acgrep

@@ -20,6 +20,9 @@ fi
 
 have_cmd() { command -v "$1" >/dev/null 2>&1; }
 need_cmd() { have_cmd "$1" || missing+=("${2:-$1}"); }
+need_pkg() {
+	[[ $(dpkg-query -W -f='${Status}' "$1" 2>/dev/null) == "install ok installed" ]] || missing+=("$1")
+}
 
 need_cmd gcc
 need_cmd make
@@ -50,6 +53,17 @@ if [[ $(uname -m) == x86_64 ]] && have_cmd gcc; then
 	gcc_major=$(gcc -dumpversion | cut -d. -f1)
 	libgcc=$(gcc -print-libgcc-file-name)
 	[[ -e ${libgcc%/*}/32/libgcc.a ]] || missing+=("lib32gcc-$gcc_major-dev")
+fi
+
+# the completion tests' shells; make deb's tools (dpkg-buildpackage wants
+# build-essential besides debian/control's Build-Depends)
+need_cmd zsh
+need_cmd fish
+if have_cmd dpkg-query; then
+	need_pkg build-essential
+	need_pkg debhelper
+	need_pkg dpkg-dev
+	need_pkg lintian
 fi
 
 # Debian's name of the architecture of a GNU triplet prefix

@@ -32,6 +32,9 @@ static const char *const help_text[] = {
 "  -v, --invert-match        select non-matching lines\n"
 "  -V, --version             display version information and exit\n"
 "      --help                display this help text and exit\n"
+"      --generate=KIND       print a shell completion script and exit;\n"
+"                            KIND is 'complete-bash', 'complete-zsh', or\n"
+"                            'complete-fish'\n"
 "\n",
 "Output control:\n"
 "  -m, --max-count=NUM       stop after NUM selected lines\n"

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "complete.h"
 #include "grow.h"
 #include "help.h"
 #include "opts.h"
@@ -304,6 +305,9 @@ static int apply_option(struct config *cfg, struct parse_state *st, int c)
 		cfg->files_from_end = c == OPT_FILES0_FROM ? '\0' : '\n';
 		return -1;
 	case OPT_HELP: st->show_help = true; return -1;
+	case OPT_GENERATE: /* at once, as the option's only action */
+		k = opts_argmatch("--generate", optarg, complete_kinds, true);
+		return k < 0 ? usage_error() : complete_write(k, stdout);
 	case OPT_COUNT_MATCHES: cfg->count_matches = true; return -1;
 	case OPT_MMAP: cfg->io = IO_MMAP; return -1;
 	case OPT_NO_MMAP: cfg->io = IO_READ; return -1;

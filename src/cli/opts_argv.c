@@ -93,6 +93,7 @@ const struct option opts_long_options[] = {
 	{"files-from", required_argument, NULL, OPT_FILES_FROM},
 	{"files0-from", required_argument, NULL, OPT_FILES0_FROM},
 	{"decompress", no_argument, NULL, OPT_DECOMPRESS},
+	{"generate", required_argument, NULL, OPT_GENERATE},
 	/* the marker opts_argv_build puts in place of a grep-ambiguous
 	 * argument; no option a user types starts with \1 */
 	{"\1ambiguous", no_argument, NULL, OPT_AMBIGUOUS},
@@ -107,7 +108,7 @@ enum {
 
 #define MARKER "--\1ambiguous"
 
-_Static_assert(N_ALL == N_GREP + 13, "grep's table is the head of opts_long_options");
+_Static_assert(N_ALL == N_GREP + 14, "grep's table is the head of opts_long_options");
 
 /* getopt_long's lookup of the option NAME (its first `len` bytes) among
  * the first `n` entries of the table: the index of the option meant, or

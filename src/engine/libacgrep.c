@@ -1,0 +1,123 @@
+/* libacgrep.c - libacgrep's public API (acgrep.h) over the engine (ac.h).
+ *
+ * Owns: the checks and errno values of the public contract, and the
+ * translation of ac_match to the callback's plain arguments.  Built only
+ * into libacgrep (the acgrep binary uses ac.h directly); the shared
+ * library exports nothing but these functions (libacgrep.map).
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+
+#include "ac.h"
+#include "acgrep.h"
+
+/* The Makefile passes src/cli/help.h's ACGREP_VERSION. */
+#ifndef ACGREP_LIB_VERSION
+#error "ACGREP_LIB_VERSION is not defined (the Makefile defines it)"
+#endif
+
+struct acgrep_set {
+	ac_automaton *ac;
+	size_t count;   /* patterns added */
+	bool compiled;
+	bool broken;    /* ac_compile failed: only acgrep_free is left */
+};
+
+_Static_assert(ACGREP_FOLD_ASCII == AC_FOLD_ASCII, "acgrep.h's flag is the engine's");
+
+acgrep_set *acgrep_new(unsigned flags)
+{
+	if (flags & ~ACGREP_FOLD_ASCII) {
+		errno = EINVAL;
+		return NULL;
+	}
+	acgrep_set *set = calloc(1, sizeof *set);
+	if (set)
+		set->ac = ac_new(flags);
+	if (!set || !set->ac) {
+		free(set);
+		errno = ENOMEM;
+		return NULL;
+	}
+	return set;
+}
+
+int acgrep_add(acgrep_set *set, const void *bytes, size_t len)
+{
+	if (!set || set->compiled || set->broken || (!bytes && len > 0)) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (set->count >= UINT32_MAX - 1 || ac_add(set->ac, bytes, len) != 0) {
+		errno = ENOMEM;
+		return -1;
+	}
+	set->count++;
+	return 0;
+}
+
+int acgrep_compile(acgrep_set *set)
+{
+	if (!set || set->broken) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (set->compiled)
+		return 0;
+	if (ac_compile(set->ac, AC_PATH_AUTO) != 0) {
+		set->broken = true;
+		errno = ENOMEM;
+		return -1;
+	}
+	set->compiled = true;
+	return 0;
+}
+
+size_t acgrep_count(const acgrep_set *set)
+{
+	return set ? set->count : 0;
+}
+
+/* The caller's callback, for the engine's. */
+struct relay {
+	acgrep_match_fn fn;
+	void *ctx;
+};
+
+static int relay_match(const ac_match *m, void *ctx)
+{
+	const struct relay *r = ctx;
+	return r->fn(r->ctx, m->start, m->end, m->pattern);
+}
+
+int acgrep_scan(const acgrep_set *set, const void *buf, size_t len, int mode,
+		acgrep_match_fn fn, void *ctx)
+{
+	if (!set || !set->compiled || !fn || (!buf && len > 0) ||
+	    (mode != ACGREP_OVERLAPPING && mode != ACGREP_LEFTMOST_LONGEST)) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (set->count == 0)
+		return 0;
+	static const unsigned char none[1];
+	const unsigned char *text = buf ? buf : none;
+	struct relay r = {.fn = fn, .ctx = ctx};
+	if (mode == ACGREP_OVERLAPPING)
+		return ac_scan_overlapping(set->ac, text, len, 0, relay_match, &r);
+	return ac_scan_leftmost(set->ac, text, len, 0, relay_match, &r);
+}
+
+void acgrep_free(acgrep_set *set)
+{
+	if (!set)
+		return;
+	ac_free(set->ac);
+	free(set);
+}
+
+const char *acgrep_version(void)
+{
+	return ACGREP_LIB_VERSION;
+}

@@ -1,0 +1,21 @@
+# zsh-complete.zsh - zsh's own completion system on one command line, for
+# 28-completion.bats: an interactive zsh on a pseudo-terminal (zpty) loads
+# compinit with the completion functions in DIR, types LINE and Tab, and
+# every word the completion offers (compadd's arguments and the arrays it
+# is given) is appended to OUT, one per line.
+#
+# Usage: zsh -f zsh-complete.zsh DIR OUT LINE
+zmodload zsh/zpty || exit 2
+dir=$1 out=$2 line=$3
+zpty z zsh -f -i
+zpty -w z "PS1=''; fpath=(${(q)dir} \$fpath); autoload -Uz compinit; compinit -u -D"
+zpty -w z 'compadd() { builtin compadd "$@"; local a; for a; do
+	[[ $a == [a-z_]## && ${(Pt)a} == array* ]] && print -rl -- ${(P)a}; print -r -- $a
+	done >>'"${(q)out}"'; }'
+# the quotes keep the echoed command from matching what is waited for
+zpty -w z "print -r -- RE''ADY"
+zpty -r -m z junk '*READY*'
+zpty -w -n z "$line"$'\t'
+zpty -w z $'\C-u'"print -r -- DO''NE"
+zpty -r -m z junk '*DONE*'
+zpty -d z
