@@ -165,6 +165,7 @@ deps:
 # here, or one for a single run in CHECK_EXTRA_SUITES='NAME=COMMAND'.
 WERROR_MAKE = $(MAKE) --no-print-directory EXTRA_CFLAGS=-Werror
 CHECK_SUITES = \
+	'layout=tests/layout.sh' \
 	'build=$(WERROR_MAKE) all $(O)/ac_count $(UNIT_BIN)' \
 	'unit=$(WERROR_MAKE) unit' \
 	'cli=$(WERROR_MAKE) BATS_FLAGS="--tap $(BATS_FLAGS)" cli' \
@@ -178,8 +179,9 @@ CHECK_SUITES = \
 	$(if $(filter x86_64,$(shell uname -m)),'m32=$(MAKE) --no-print-directory m32') \
 	$(CHECK_EXTRA_SUITES)
 
-## check: install dependencies, then from a clean -Werror build every suite (unit,
-## cli, diff, portable, clang, m32) and a summary; "N passed, N failed" last
+## check: install dependencies, then the layout rules (tests/layout.sh) and from a
+## clean -Werror build every suite (unit, cli, diff, example, install, deb,
+## portable, fuzz, clang, m32) and a summary; "N passed, N failed" last
 check: deps
 	@$(MAKE) -s --no-print-directory clean
 	@tests/check.sh $(O)/check-logs $(CHECK_SUITES)
