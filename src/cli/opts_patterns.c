@@ -207,7 +207,7 @@ int opts_patterns_read_file(struct pat_builder *pb, const char *path)
 	uint64_t nul = 0;
 	for (size_t i = 0; i <= len; i += 8) {
 		uint64_t text_bits = i + 8 <= len ? ~(uint64_t)0 : (UINT64_C(1) << 8 * (len - i)) - 1;
-		lines += (size_t)((bytes_equal_bits(text + i, '\n') * UINT64_C(0x0101010101010101)) >> 56);
+		lines += bytes_equal_count(text + i, '\n');
 		nul |= bytes_equal_bits(text + i, '\0') & text_bits; /* not the padding */
 	}
 	pb->holds_nul = pb->holds_nul || nul;

@@ -1,6 +1,6 @@
 /* bits.h - bit tricks for the candidate bitmaps: ctz64 and clear_lowest,
- * and bytes_equal_bits for scanning a word of text at once (the SWAR
- * byte compare).
+ * and bytes_equal_bits / bytes_equal_count for scanning a word of text at
+ * once (the SWAR byte compare, written here only).
  *
  * Owns: the one place where count-trailing-zeros is chosen.  By default the
  * compiler builtin (a single TZCNT/BSF on x86-64); `make CTZ=portable`
@@ -63,6 +63,12 @@ static inline uint64_t bytes_equal_bits(const void *p, unsigned char c)
 #endif
 	x ^= UINT64_C(0x0101010101010101) * c; /* bytes equal to c become zero */
 	return (~(((x & low7) + low7) | x | low7)) >> 7;
+}
+
+/* How many of the 8 bytes at p equal c. */
+static inline unsigned bytes_equal_count(const void *p, unsigned char c)
+{
+	return (unsigned)((bytes_equal_bits(p, c) * UINT64_C(0x0101010101010101)) >> 56);
 }
 
 #endif

@@ -10,6 +10,7 @@
  * sink; line numbers are counted here, incrementally.  A long line handed
  * out in pieces is judged here too (search_pieces).
  */
+#include "bits.h"
 #include "search_internal.h"
 
 #include <string.h>
@@ -88,17 +89,8 @@ static size_t count_byte(const char *p, size_t n, char c)
 		i = n;
 	}
 #else
-	const uint64_t ones = UINT64_C(0x0101010101010101), low7 = UINT64_C(0x7f7f7f7f7f7f7f7f);
-	const uint64_t pattern = ones * (unsigned char)c;
-	while (n - i >= 8) {
-		uint64_t w;
-		memcpy(&w, p + i, 8);
-		w ^= pattern; /* a zero byte where p[i..] == c */
-		/* high bit set in each non-zero byte, exactly */
-		uint64_t nz = (((w & low7) + low7) | w) & ~low7;
-		count += 8 - (size_t)(((nz >> 7) * ones) >> 56);
-		i += 8;
-	}
+	for (; n - i >= 8; i += 8)
+		count += bytes_equal_count(p + i, (unsigned char)c);
 #endif
 	for (; i < n; i++)
 		count += p[i] == c;

@@ -54,8 +54,8 @@ static void ctz_clear_lowest(void)
 	}
 }
 
-/* bytes_equal_bits(p, c) against the definition, and what the -f splitter
- * derives from it. */
+/* bytes_equal_bits(p, c) and bytes_equal_count(p, c) against the
+ * definition. */
 static void check_word(const unsigned char *p, unsigned char c)
 {
 	uint64_t want = 0;
@@ -74,8 +74,8 @@ static void check_word(const unsigned char *p, unsigned char c)
 	      (unsigned long long)want);
 	if (got == want && want)
 		CHECK(ctz64(got) / 8 == first, "first %02x at %u, ctz says %u", c, first, ctz64(got) / 8);
-	unsigned n = (unsigned)((got * UINT64_C(0x0101010101010101)) >> 56);
-	CHECK(n == count, "count of %02x: %u, want %u", c, n, count);
+	unsigned n = bytes_equal_count(p, c);
+	CHECK(n == count, "bytes_equal_count of %02x: %u, want %u", c, n, count);
 }
 
 static void equal_bits_placements(void)
