@@ -8,53 +8,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "bits.h"
 #include "opts.h"
 #include "opts_argv.h"
-
-/* Buffers from this size on are aligned to it and ask for transparent huge
- * pages: on virtual machines a 4 KiB page fault (about 13 us here) per 4
- * KiB of a huge pattern list costs more than reading and splitting it, and
- * a huge page covers only an aligned 2 MiB wholly inside the buffer. */
-#define HUGE_BUFFER ((size_t)2 << 20)
-
-/* Returns `p` with room for `need` elements of `size` bytes (capacity
- * *cap, doubled as needed), or NULL with `p` untouched when out of memory.
- * Huge buffers move by copying into a new aligned one (realloc would not
- * keep them aligned): the copies add up to less than the final size. */
-static void *grow(void *p, size_t *cap, size_t need, size_t size)
-{
-	if (need <= *cap)
-		return p;
-	size_t ncap = *cap ? *cap : 16;
-	while (ncap < need)
-		ncap *= 2;
-	if (ncap > SIZE_MAX / size)
-		return NULL;
-	void *np = NULL;
-	if (ncap * size < HUGE_BUFFER) {
-		np = realloc(p, ncap * size);
-	} else if (posix_memalign(&np, HUGE_BUFFER, ncap * size) == 0) {
-		(void)madvise(np, ncap * size, MADV_HUGEPAGE);
-		if (p)
-			memcpy(np, p, *cap * size);
-		free(p);
-	}
-	if (np)
-		*cap = ncap;
-	return np;
-}
+#include "table.h"
 
 /* Records the pattern of `len` bytes just stored at the end of pb->bytes
  * (its NUL included) and advances past it.  False when out of memory, or
  * past the 4 GiB that end offsets can hold. */
 static bool pb_push(struct pat_builder *pb, size_t len)
 {
-	uint32_t *ne = grow(pb->end, &pb->ncap, pb->n + 1, sizeof *ne);
+	uint32_t *ne = table_grow_heap(pb->end, &pb->ncap, pb->n + 1, sizeof *ne);
 	if (!ne)
 		return false;
 	pb->end = ne;
@@ -67,7 +34,7 @@ static bool pb_push(struct pat_builder *pb, size_t len)
 
 static bool pb_add(struct pat_builder *pb, const char *p, size_t len)
 {
-	char *nb = grow(pb->bytes, &pb->cap, pb->len + len + 1, 1);
+	char *nb = table_grow_heap(pb->bytes, &pb->cap, pb->len + len + 1, 1);
 	if (!nb)
 		return false;
 	pb->bytes = nb;
@@ -117,7 +84,7 @@ static int read_whole(const char *path, char **text, size_t *len)
 	int err = fd < 0 ? errno : 0;
 	*len = 0;
 	while (!err) {
-		char *nb = grow(buf, &cap, *len + 65536, 1);
+		char *nb = table_grow_heap(buf, &cap, *len + 65536, 1);
 		if (!nb) {
 			err = ENOMEM;
 			break;
@@ -170,7 +137,7 @@ int opts_patterns_read_file(struct pat_builder *pb, const char *path)
 	    (uintmax_t)st.st_size < SIZE_MAX / 2)
 		chunk = (size_t)st.st_size + 8; /* read() sees the end at once; the split reads words */
 	while (!err) {
-		char *nb = grow(pb->bytes, &pb->cap, start + len + chunk + 1, 1);
+		char *nb = table_grow_heap(pb->bytes, &pb->cap, start + len + chunk + 1, 1);
 		if (!nb) {
 			err = ENOMEM;
 			break;
@@ -196,7 +163,7 @@ int opts_patterns_read_file(struct pat_builder *pb, const char *path)
 		len--; /* the final newline only ends the last line */
 	if (start + len >= UINT32_MAX)
 		return opts_oom(); /* past what end offsets can hold */
-	char *nb = grow(pb->bytes, &pb->cap, start + len + 8, 1); /* whole words up to the end */
+	char *nb = table_grow_heap(pb->bytes, &pb->cap, start + len + 8, 1); /* whole words up to the end */
 	if (!nb)
 		return opts_oom();
 	pb->bytes = nb;
@@ -211,7 +178,7 @@ int opts_patterns_read_file(struct pat_builder *pb, const char *path)
 		nul |= bytes_equal_bits(text + i, '\0') & text_bits; /* not the padding */
 	}
 	pb->holds_nul = pb->holds_nul || nul;
-	uint32_t *ne = grow(pb->end, &pb->ncap, pb->n + lines, sizeof *ne);
+	uint32_t *ne = table_grow_heap(pb->end, &pb->ncap, pb->n + lines, sizeof *ne);
 	if (!ne)
 		return opts_oom();
 	pb->end = ne;

@@ -1,5 +1,6 @@
 /* table.c - the allocator for large tables and buffers (see table.h). */
 #include "table.h"
+#include "grow.h"
 
 #include <stdbool.h>
 #include <stdint.h>
@@ -121,4 +122,27 @@ void *table_grow(void *q, size_t bytes)
 	memcpy(nq, q, old - TABLE_HEADER);
 	table_free(q);
 	return nq;
+}
+
+void *table_grow_heap(void *p, size_t *cap, size_t need, size_t size)
+{
+	size_t ncap = grow_capacity(*cap, need, 16, size);
+	if (ncap == 0)
+		return NULL;
+	if (ncap == *cap)
+		return p;
+	void *np = NULL;
+	if (ncap * size < HUGE_PAGE) {
+		np = realloc(p, ncap * size);
+	} else if (posix_memalign(&np, HUGE_PAGE, ncap * size) == 0) {
+		(void)madvise(np, ncap * size, MADV_HUGEPAGE);
+		if (p)
+			memcpy(np, p, *cap * size);
+		free(p);
+	} else {
+		np = NULL;
+	}
+	if (np)
+		*cap = ncap;
+	return np;
 }

@@ -5,7 +5,8 @@
  * transparent huge pages asked for: on virtual machines every 4 KiB page
  * fault is a trap to the hypervisor, and a huge page covers only a 2 MiB
  * range wholly inside a mapping.  Such a table grows in place where it can
- * (mremap).  Smaller tables come from calloc.  Memory always comes zeroed;
+ * (mremap).  Smaller tables come from calloc.  And the same for a buffer
+ * that must stay free()-able (table_grow_heap).  Memory always comes zeroed;
  * the pointer returned is 64-byte aligned (a header before it keeps the
  * size).  Part of the engine's public interface (see ac.h).
  */
@@ -41,5 +42,14 @@ void table_shrink(void *q, size_t bytes);
 /* Frees a table from table_alloc, table_reserve or table_grow; NULL is
  * fine. */
 void table_free(void *q);
+
+/* For a buffer that another module frees with free(): the pattern list
+ * the engine adopts (ac_adopt_list).  Grows the malloc'd array p of *cap
+ * elements of `size` bytes to hold `need` (grow.h's rule, from 16).  From
+ * 2 MiB on it is aligned to 2 MiB with huge pages asked for, and moves by
+ * copying (realloc would not keep it aligned): the copies add up to less
+ * than the final size.  Returns the array, *cap updated; NULL when out of
+ * memory, with p and *cap untouched. */
+void *table_grow_heap(void *p, size_t *cap, size_t need, size_t size);
 
 #endif
