@@ -97,7 +97,7 @@ static size_t pair_next_block(const ac_automaton *ac, const uint8_t *buf, size_t
 	return m ? pos : len;
 }
 
-/* Where a scan over one buffer stands between calls to run(): the
+/* Where a scan over one buffer stands between calls to step_to_match(): the
  * prefilter's current block and its unconsumed candidates, and the
  * dense-text switch.  Kept across the matches of one ac_scan_leftmost or
  * ac_scan_overlapping call, so reporting a match does not restart the
@@ -154,8 +154,8 @@ static size_t next_candidate(const ac_automaton *ac, const uint8_t *buf, size_t 
 /* Steps the automaton from state *sp at buf[pos] until it enters a match
  * state.  Returns the position just past the byte that completed the match
  * (with *sp that state), or SIZE_MAX when buf ends first. */
-static size_t run(const ac_automaton *ac, const uint8_t *buf, size_t len, size_t pos,
-		  uint32_t *sp, struct scan *sc)
+static size_t step_to_match(const ac_automaton *ac, const uint8_t *buf, size_t len, size_t pos,
+			    uint32_t *sp, struct scan *sc)
 {
 	uint32_t s = *sp;
 	while (pos < len) {
@@ -197,7 +197,7 @@ static bool leftmost_longest(const ac_automaton *ac, const uint8_t *buf, size_t 
 	size_t pos = from;
 	bool found = false;
 	while (pos < len) {
-		pos = run(ac, buf, len, pos, &s, sc);
+		pos = step_to_match(ac, buf, len, pos, &s, sc);
 		if (pos == SIZE_MAX)
 			break;
 		uint32_t id = s & AC_ID_MASK;
@@ -238,7 +238,7 @@ static bool find_from(const ac_automaton *ac, const uint8_t *buf, size_t len, si
 	if (sem == AC_LEFTMOST_LONGEST)
 		return leftmost_longest(ac, buf, len, from, m, sc);
 	uint32_t s = AC_ROOT;
-	size_t end = run(ac, buf, len, from, &s, sc);
+	size_t end = step_to_match(ac, buf, len, from, &s, sc);
 	if (end == SIZE_MAX)
 		return false;
 	uint32_t id = s & AC_ID_MASK;
@@ -293,7 +293,7 @@ int ac_scan_overlapping(const ac_automaton *ac, const uint8_t *buf, size_t len, 
 		if (ac->has_empty) { /* a report at every position: no skipping */
 			s = ac_step(ac, s, buf[pos]);
 			end = pos + 1;
-		} else if ((end = run(ac, buf, len, pos, &s, &sc)) == SIZE_MAX) {
+		} else if ((end = step_to_match(ac, buf, len, pos, &s, &sc)) == SIZE_MAX) {
 			break;
 		}
 		uint32_t id = s & AC_ID_MASK;
