@@ -72,7 +72,7 @@ static void take_choices(struct entry *e, const char *line)
 		const char *end = strchr(q + 1, '\'');
 		if (!end)
 			break;
-		e->choices[e->n_choices++] = (struct span){q + 1, (int)(end - q - 1)};
+		e->choices[e->n_choices++] = (struct span){ .p = q + 1, .len = (int)(end - q - 1) };
 		q = strchr(end + 1, '\'');
 	}
 }
