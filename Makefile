@@ -81,6 +81,12 @@ acgrep: $(O)/acgrep
 $(O)/acgrep: $(LIB_OBJ) $(O)/cli/main.o
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+# The vector kernels' block loops start on a 32-byte boundary, so that their
+# speed does not move with the size of unrelated code before them (an AVX-512
+# Teddy loop left off it ran 2% slower on the same instructions).
+KERNEL_OBJ := $(foreach d,$(O) $(O)/pic,$(d)/engine/teddy_x86.o $(d)/engine/pair_simd_x86.o)
+$(KERNEL_OBJ): ACFLAGS += -falign-loops=32
+
 $(ENGINE_LIB): $(ENGINE_OBJ)
 	rm -f $@ && $(AR) rcs $@ $^
 
