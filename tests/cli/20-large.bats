@@ -134,6 +134,7 @@ load helpers
 	# 100 MB on one line through a pipe, in 60 MB of address space: the
 	# line never sits whole in memory (grep needs it whole: "memory exhausted")
 	[[ $ACGREP != *-qemu ]] || skip "an emulator needs more address space for itself"
+	[[ -z ${TSAN_OPTIONS:-}${ASAN_OPTIONS:-} ]] || skip "a sanitizer's shadow memory does not fit in ulimit -v"
 	local v s
 	for v in '-c' '-c -w' '-c -v' '-l' '-c -i'; do
 		s=0

@@ -152,6 +152,16 @@ static char *run_acgrep(const struct optset *o, const struct pattern *items, siz
 	return slurp(outpath, out_len);
 }
 
+/* ThreadSanitizer cannot hand a SIGBUS raised inside one of its
+ * interceptors (memchr over a mapping whose file was truncated) to the
+ * input guard, so its build (make tsan) skips the truncated files; every
+ * other build runs them. */
+#if defined(__SANITIZE_THREAD__)
+#define TRUNCATION_TESTED 0
+#else
+#define TRUNCATION_TESTED 1
+#endif
+
 /* The file holds text[0..tlen) when opened; with `cut` other than
  * SIZE_MAX it is truncated to `cut` bytes before it is searched, and grep
  * is asked about that much (a mapped input faults at its first window and
@@ -260,7 +270,9 @@ int main(void)
 		bl += tl;
 	}
 	static const size_t cuts[] = { 20001, 8192, 6, 0 };
-	for (size_t c = 0; c < sizeof cuts / sizeof *cuts; c++) {
+	if (!TRUNCATION_TESTED)
+		printf("truncated files: not under ThreadSanitizer (see TRUNCATION_TESTED)\n");
+	for (size_t c = 0; TRUNCATION_TESTED && c < sizeof cuts / sizeof *cuts; c++) {
 		char what[64];
 		snprintf(what, sizeof what, "truncated to %zu", cuts[c]);
 		check_cut(what, several, 5, big, bl, cuts[c]);
