@@ -16,10 +16,9 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include "check.h"
+#include "guard_page.h"
 
 #if SIMD_X86
 
@@ -148,26 +147,24 @@ int main(void)
 		return 0;
 	}
 	printf("gather kernels up to %s run on this CPU\n", cpu >= SIMD_AVX512 ? "AVX-512" : "AVX2");
-	/* three pages: inaccessible, the texts', inaccessible */
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	uint8_t *area = mmap(NULL, page * 3, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	CHECK(area != MAP_FAILED && mprotect(area, page, PROT_NONE) == 0 &&
-		      mprotect(area + 2 * page, page, PROT_NONE) == 0,
-	      "guard pages");
-	if (area == MAP_FAILED)
+	/* the texts end at an inaccessible page, or start after one */
+	struct guard_page g;
+	bool mapped = guard_page_map(&g);
+	CHECK(mapped, "guard pages");
+	if (!mapped)
 		return 1;
 	static struct round r;
 	for (size_t len = 0; len <= 200; len++) {
 		if (len % 16 == 0) /* sparse tables leave whole blocks without candidates */
 			fill_round(&r, len % 48 == 0 ? 64 : 8);
-		uint8_t *end_text = area + 2 * page - len, *start_text = area + page;
+		uint8_t *end_text = g.end - len, *start_text = g.start;
 		for (size_t i = 0; i < len; i++)
 			end_text[i] = (uint8_t)rnd(256);
 		check_text(&r, end_text, len, "ending at a guard page", cpu);
 		memmove(start_text, end_text, len);
 		check_text(&r, start_text, len, "starting after a guard page", cpu);
 	}
-	munmap(area, page * 3);
+	guard_page_free(&g);
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed != 0;
 }

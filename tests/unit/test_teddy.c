@@ -13,10 +13,9 @@
 
 #include <stdio.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
 
 #include "check.h"
+#include "guard_page.h"
 
 static unsigned rng_state = 4242;
 static unsigned rnd(unsigned n)
@@ -95,13 +94,11 @@ int main(void)
 {
 	enum simd_level cpu = simd_cpu_level();
 	printf("Teddy kernels up to %s run on this CPU\n", kernel_names[cpu]);
-	/* three pages: inaccessible, the texts', inaccessible: an over-read faults */
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	uint8_t *area = mmap(NULL, page * 3, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	CHECK(area != MAP_FAILED && mprotect(area, page, PROT_NONE) == 0 &&
-		      mprotect(area + 2 * page, page, PROT_NONE) == 0,
-	      "guard pages");
-	if (area == MAP_FAILED)
+	/* the texts end at an inaccessible page, or start after one */
+	struct guard_page g;
+	bool mapped = guard_page_map(&g);
+	CHECK(mapped, "guard pages");
+	if (!mapped)
 		return 1;
 	static const char alpha[] = "abcAB\n\x80\xff";
 	for (int iter = 0; iter < 400; iter++) {
@@ -111,14 +108,14 @@ int main(void)
 		for (size_t k = 0; k < f.n * f.width; k++)
 			f.fp[k] = (uint8_t)alpha[rnd(sizeof alpha - 1)];
 		size_t len = rnd(300);
-		uint8_t *end_text = area + 2 * page - len, *start_text = area + page;
+		uint8_t *end_text = g.end - len, *start_text = g.start;
 		for (size_t i = 0; i < len; i++)
 			end_text[i] = (uint8_t)alpha[rnd(sizeof alpha - 1)];
 		check_text(&f, end_text, len, "ending at a guard page", cpu);
 		memmove(start_text, end_text, len);
 		check_text(&f, start_text, len, "starting after a guard page", cpu);
 	}
-	munmap(area, page * 3);
+	guard_page_free(&g);
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed != 0;
 }
