@@ -33,7 +33,8 @@
  * are a malloc'd copy (the engine frees them with free()). */
 static struct pattern_set split_patterns(struct buf file)
 {
-	struct buf pat = { .p = malloc(file.len ? file.len : 1), .len = file.len };
+	/* one byte more: a last line without newline gets its NUL there */
+	struct buf pat = { .p = malloc(file.len + 1), .len = file.len };
 	if (!pat.p)
 		fail("out of memory", NULL);
 	memcpy(pat.p, file.p, file.len);
