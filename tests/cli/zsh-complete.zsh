@@ -8,13 +8,15 @@
 zmodload zsh/zpty || exit 2
 dir=$1 out=$2 line=$3
 zpty z zsh -f -i
-zpty -w z "PS1=''; fpath=(${(q)dir} \$fpath); autoload -Uz compinit; compinit -u -D"
+zpty -w z "PS1='Z''P> '; fpath=(${(q)dir} \$fpath); autoload -Uz compinit; compinit -u -D"
 zpty -w z 'compadd() { builtin compadd "$@"; local a; for a; do
 	[[ $a == [a-z_]## && ${(Pt)a} == array* ]] && print -rl -- ${(P)a}; print -r -- $a
 	done >>'"${(q)out}"'; }'
-# the quotes keep the echoed command from matching what is waited for
+# The quotes keep the echoed commands from matching what is waited for.
+# The line is typed only once the prompt after READY shows, that is once
+# the line editor has taken the terminal: typed before, zsh may drop it.
 zpty -w z "print -r -- RE''ADY"
-zpty -r -m z junk '*READY*'
+zpty -r -m z junk '*READY*ZP> *'
 zpty -w -n z "$line"$'\t'
 zpty -w z $'\C-u'"print -r -- DO''NE"
 zpty -r -m z junk '*DONE*'
