@@ -120,6 +120,12 @@ int ac_scan_leftmost(const ac_automaton *ac, const uint8_t *buf, size_t len, siz
 int ac_scan_overlapping(const ac_automaton *ac, const uint8_t *buf, size_t len, size_t from,
 			ac_match_fn cb, void *ctx);
 
+/* The id a match of exactly the bytes p[0..len) reports (as the automaton
+ * compares bytes: with AC_FOLD_ASCII, ignoring ASCII case): the first
+ * pattern added that equals them.  False when no pattern does.  Steps the
+ * automaton len times; never allocates.  Precondition: compiled. */
+bool ac_pattern_id(const ac_automaton *ac, const void *p, size_t len, uint32_t *id);
+
 /* Facts about a compiled automaton, for tests and benchmarks. */
 enum ac_scan_path ac_scan_path_used(const ac_automaton *ac);
 /* The vector kernels the prefilter may use (never SIMD_BEST): Teddy's

@@ -36,6 +36,9 @@ struct pattern_set {
 	uint32_t *end;
 	size_t count;
 	bool holds_nul; /* some pattern contains a NUL byte */
+	/* Per pattern, its index in the list as given, when some were dropped
+	 * on the way to an engine (matcher.c); NULL: the same.  From malloc. */
+	uint32_t *given;
 };
 
 /* Pattern i (< ps->count) of ps. */
@@ -57,6 +60,23 @@ struct color_spec {
 	const char *separator;      /* se */
 	bool reverse;               /* rv */
 	bool no_erase;              /* ne: omit \33[K */
+};
+
+/* --tagged-file: the tags of the pattern list (TAG<TAB>PATTERN lines). */
+#define PATTERN_UNTAGGED UINT32_MAX
+struct pattern_tags {
+	struct pattern_set names; /* the distinct tags, in order of first use */
+	uint32_t *of;             /* per pattern: its index in names, or
+				     PATTERN_UNTAGGED (-e, -f); NULL when no
+				     tagged list was given */
+};
+
+/* --show-pattern=WHAT: what names a match's pattern in the output. */
+enum show_pattern {
+	SHOW_PATTERN_NONE,
+	SHOW_PATTERN_TAG,     /* its tag; an untagged pattern names itself */
+	SHOW_PATTERN_TEXT,    /* the pattern as listed */
+	SHOW_PATTERN_NUMBER,  /* its 1-based number in the list as given */
 };
 
 /* The most threads a run uses: --threads past it is refused. */
@@ -92,6 +112,16 @@ struct config {
 	bool line_buffered;
 	enum binary_mode binary;
 	bool count_matches;   /* --count-matches */
+	/* Which pattern matched (acgrep extensions; pattern_keys.h). */
+	struct pattern_tags tags;          /* --tagged-file */
+	enum show_pattern show_pattern;    /* --show-pattern */
+	bool show_all_patterns;            /* --show-all-patterns */
+	bool count_per_pattern;            /* --count-per-pattern */
+	bool include_zero;                 /* --include-zero */
+	bool json;                         /* --json */
+	bool stats;                        /* --stats */
+	bool overlapping;                  /* --overlapping */
+	bool all_patterns;                 /* --all-patterns */
 	enum io_choice io;
 	enum engine_choice engine;
 	enum recurse_mode recurse;  /* -d recurse sets RECURSE_CMDLINE_LINKS, as -r */

@@ -17,21 +17,24 @@
 #include <wctype.h>
 
 /* Drops in place each pattern containing NUL where such a pattern can
- * never match. */
-static void drop_nul_patterns(const struct config *cfg, bool kwset, struct pattern_set *ps)
+ * never match, noting in ps->given the ids of those kept.  Returns false
+ * when out of memory. */
+static bool drop_nul_patterns(const struct config *cfg, bool kwset, struct pattern_set *ps)
 {
 	if (!ps->holds_nul)
-		return;
+		return true;
 	/* With -z NUL ends records: grep's fixed-string matcher, kwset,
 	 * finds such a pattern across records, which are then selected as
 	 * one line (matcher.spans_eol); its regex matcher, and PCRE2, never
 	 * find one. */
 	if (cfg->null_data && kwset && cfg->engine != ENGINE_PCRE2)
-		return;
+		return true;
 	/* With newline ending lines, a NUL ends lines in binary files: such a
 	 * pattern matches only in files searched as text. */
 	if (!cfg->null_data && cfg->binary == BINARY_TEXT)
-		return;
+		return true;
+	if (!(ps->given = malloc(ps->count * sizeof *ps->given)))
+		return false;
 	size_t kept = 0, from = 0;
 	uint32_t used = 0;
 	for (size_t i = 0; i < ps->count; i++) {
@@ -41,11 +44,13 @@ static void drop_nul_patterns(const struct config *cfg, bool kwset, struct patte
 		if (memchr(p, '\0', len))
 			continue;
 		memmove(ps->storage + used, p, len + 1); /* with its NUL */
+		ps->given[kept] = (uint32_t)i;
 		ps->end[kept++] = used + (uint32_t)len;
 		used += (uint32_t)len + 1;
 	}
 	ps->count = kept;
 	ps->holds_nul = false;
+	return true;
 }
 
 /* Does a UTF-8 pattern hold a character that -i folds to a character of
@@ -133,12 +138,17 @@ struct matcher *matcher_for_config(const struct config *cfg, struct pattern_set 
 		.word_regex_rules = cfg->word_regexp && !cfg->line_regexp && !word_ignores_before_from,
 		.threads = threads,
 	};
-	drop_nul_patterns(cfg, grep_kwset, &ps);
 	*error = NULL;
-	struct matcher *m = cfg->engine == ENGINE_PCRE2 ? matcher_pcre2_new(&ps, &mo, error)
-							: matcher_ac_new(&ps, &mo, error);
+	struct matcher *m = NULL;
+	if (!drop_nul_patterns(cfg, grep_kwset, &ps))
+		*error = "memory exhausted";
+	else if (cfg->engine == ENGINE_PCRE2)
+		m = matcher_pcre2_new(&ps, &mo, error);
+	else
+		m = matcher_ac_new(&ps, &mo, error);
 	free(ps.storage); /* matcher_ac_new took it: nothing left */
 	free(ps.end);
+	free(ps.given);
 	if (!m && !*error)
 		*error = "cannot compile the patterns";
 	if (m)

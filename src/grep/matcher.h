@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "config.h"
 
@@ -39,25 +40,42 @@ struct match_options {
 
 struct matcher;
 
-/* Called with each match [start, end) of an iteration; non-zero stops it. */
-typedef int (*matcher_match_fn)(size_t start, size_t end, void *ctx);
+/* A pattern id no engine reports: the pattern is not known (PCRE2). */
+#define MATCHER_NO_PATTERN UINT32_MAX
+
+/* A match: buf[start, end), of pattern `pattern`, its index in the list
+ * as given to matcher_for_config (of duplicates, and of patterns equal
+ * under -i, the first listed; MATCHER_NO_PATTERN from an engine that
+ * cannot tell). */
+struct matcher_hit {
+	size_t start, end;
+	uint32_t pattern;
+};
+
+/* Called with each match of an iteration; non-zero stops it. */
+typedef int (*matcher_match_fn)(const struct matcher_hit *hit, void *ctx);
 
 struct matcher_ops {
 	/* Finds the first match that starts at or after `from` in buf[0..len).
 	 * buf holds whole lines (terminated by eol, the last maybe not);
 	 * bytes before `from` are context for -w.  With exact = true the match
 	 * is the leftmost-longest qualifying one and [*start, *end) its bounds;
-	 * with exact = false only the line containing *start matters (faster).
+	 * with exact = false only the line containing hit->start matters
+	 * (faster), and hit->pattern is one of the patterns found there.
 	 * Returns true when found.  Fails only for want of memory (see
 	 * matcher_take_failure), returning false. */
 	bool (*find)(const struct matcher *m, const char *buf, size_t len, size_t from,
-		     bool exact, size_t *start, size_t *end);
+		     bool exact, struct matcher_hit *hit);
 	/* Calls cb for the match find(exact = true) returns from `from`, then
 	 * for the one it returns from that match's end (one past an empty
 	 * match), and so on (grep -o's matches).  Returns cb's first non-zero
 	 * value, or 0 when no match is left (or on failure, as find's). */
 	int (*each)(const struct matcher *m, const char *buf, size_t len, size_t from,
 		    matcher_match_fn cb, void *ctx);
+	/* The pattern id a match of exactly the text p[0..len) reports: true
+	 * and *id, or false when no pattern matches it whole (or the engine
+	 * cannot tell).  Linear in len. */
+	bool (*identify)(const struct matcher *m, const char *p, size_t len, uint32_t *id);
 	void (*destroy)(struct matcher *m);
 };
 
@@ -111,10 +129,27 @@ struct matcher *matcher_ac_new(struct pattern_set *patterns,
 struct matcher *matcher_pcre2_new(const struct pattern_set *patterns,
 				  const struct match_options *opts, const char **error);
 
+static inline bool matcher_find_hit(const struct matcher *m, const char *buf, size_t len,
+				    size_t from, bool exact, struct matcher_hit *hit)
+{
+	return m->ops->find(m, buf, len, from, exact, hit);
+}
+
+/* matcher_find_hit for the bounds alone. */
 static inline bool matcher_find(const struct matcher *m, const char *buf, size_t len,
 				size_t from, bool exact, size_t *start, size_t *end)
 {
-	return m->ops->find(m, buf, len, from, exact, start, end);
+	struct matcher_hit hit = { .start = 0 };
+	bool found = m->ops->find(m, buf, len, from, exact, &hit);
+	*start = hit.start;
+	*end = hit.end;
+	return found;
+}
+
+static inline bool matcher_identify(const struct matcher *m, const char *p, size_t len,
+				    uint32_t *id)
+{
+	return m->ops->identify(m, p, len, id);
 }
 
 static inline int matcher_each(const struct matcher *m, const char *buf, size_t len, size_t from,
@@ -127,12 +162,12 @@ static inline int matcher_each(const struct matcher *m, const char *buf, size_t 
 static inline int matcher_each_by_find(const struct matcher *m, const char *buf, size_t len,
 				       size_t from, matcher_match_fn cb, void *ctx)
 {
-	size_t start, end;
+	struct matcher_hit hit;
 	int rc;
-	while (from <= len && m->ops->find(m, buf, len, from, true, &start, &end)) {
-		if ((rc = cb(start, end, ctx)) != 0)
+	while (from <= len && m->ops->find(m, buf, len, from, true, &hit)) {
+		if ((rc = cb(&hit, ctx)) != 0)
 			return rc;
-		from = end > start ? end : end + 1;
+		from = hit.end > hit.start ? hit.end : hit.end + 1;
 	}
 	return 0;
 }

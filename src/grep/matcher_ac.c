@@ -65,6 +65,7 @@ struct qualify {
 	bool exact;
 	bool found;
 	size_t start, end, line_end;
+	uint32_t pattern; /* the engine's id of the best match */
 	size_t vstart; /* the view offset of start */
 	size_t shrink; /* see tried_by_grep */
 };
@@ -142,6 +143,7 @@ static int qualify_cb(const ac_match *am, void *ctx)
 		return 0;
 	q->start = s;
 	q->end = e;
+	q->pattern = am->pattern;
 	q->vstart = am->start;
 	if (!q->found) {
 		const char *nl = memchr(q->buf + e, q->m->opt.eol, q->len - e);
@@ -163,7 +165,7 @@ static size_t line_start_of(const char *buf, size_t p, char eol)
  * not known; found here). */
 static bool find_in_view(const struct matcher_ac *m, const struct view *v, const char *buf,
 			 size_t len, size_t from, size_t vfrom, bool exact, size_t line_start,
-			 size_t *start, size_t *end)
+			 struct matcher_hit *hit)
 {
 	const uint8_t *text = (const uint8_t *)v->text;
 	if (m->opt.word || m->opt.line) {
@@ -176,8 +178,7 @@ static bool find_in_view(const struct matcher_ac *m, const struct view *v, const
 			q.shrink = from - line_start;
 		}
 		ac_scan_overlapping(m->ac, text, v->len, vfrom, qualify_cb, &q);
-		*start = q.start;
-		*end = q.end;
+		*hit = (struct matcher_hit){ .start = q.start, .end = q.end, .pattern = q.pattern };
 		return q.found;
 	}
 	/* A cut window needs the leftmost match to know whose it is, and a
@@ -190,29 +191,48 @@ static bool find_in_view(const struct matcher_ac *m, const struct view *v, const
 			return false;
 		vfrom = am.start + 1;
 	} while (!view_boundary(v, am.start));
-	*start = view_to_buf(v, am.start);
-	*end = view_to_buf(v, am.end);
+	*hit = (struct matcher_hit){
+		.start = view_to_buf(v, am.start), .end = view_to_buf(v, am.end), .pattern = am.pattern,
+	};
 	return true;
 }
 
 bool ac_find_in_view(const struct matcher_ac *m, const struct view *v, const char *buf, size_t len,
-		     size_t from, size_t vfrom, bool exact, size_t *start, size_t *end)
+		     size_t from, size_t vfrom, bool exact, struct matcher_hit *hit)
 {
-	return find_in_view(m, v, buf, len, from, vfrom, exact, SIZE_MAX, start, end);
+	return find_in_view(m, v, buf, len, from, vfrom, exact, SIZE_MAX, hit);
+}
+
+/* The id of engine pattern `id` in the list as given (see given_id). */
+static uint32_t given_id(const struct matcher_ac *m, uint32_t id)
+{
+	return m->given ? m->given[id] : id;
 }
 
 static bool ac_matcher_find(const struct matcher *base, const char *buf, size_t len, size_t from,
-			    bool exact, size_t *start, size_t *end)
+			    bool exact, struct matcher_hit *hit)
 {
 	const struct matcher_ac *m = (const struct matcher_ac *)base;
-	if (m->fold)
-		return fold_find(m, buf, len, from, exact, start, end);
 	struct view v = { .text = buf, .len = len, .own = SIZE_MAX };
-	return ac_find_in_view(m, &v, buf, len, from, from, exact, start, end);
+	if (!(m->fold ? fold_find(m, buf, len, from, exact, hit)
+		      : ac_find_in_view(m, &v, buf, len, from, from, exact, hit)))
+		return false;
+	hit->pattern = given_id(m, hit->pattern);
+	return true;
+}
+
+static bool ac_matcher_identify(const struct matcher *base, const char *p, size_t len, uint32_t *id)
+{
+	const struct matcher_ac *m = (const struct matcher_ac *)base;
+	if (!(m->fold ? fold_identify(m, p, len, id) : ac_pattern_id(m->ac, p, len, id)))
+		return false;
+	*id = given_id(m, *id);
+	return true;
 }
 
 /* Adapts ac_scan_leftmost's reports to a matcher_match_fn. */
 struct each_adapter {
+	const struct matcher_ac *m;
 	matcher_match_fn cb;
 	void *ctx;
 };
@@ -220,7 +240,10 @@ struct each_adapter {
 static int each_adapter_cb(const ac_match *am, void *ctx)
 {
 	const struct each_adapter *a = ctx;
-	return a->cb(am->start, am->end, a->ctx);
+	struct matcher_hit hit = {
+		.start = am->start, .end = am->end, .pattern = given_id(a->m, am->pattern),
+	};
+	return a->cb(&hit, a->ctx);
 }
 
 /* matcher_each_by_find for -w under grep's regex rules (no folding),
@@ -232,12 +255,14 @@ static int each_word(const struct matcher_ac *m, const char *buf, size_t len, si
 {
 	struct view v = { .text = buf, .len = len, .own = SIZE_MAX };
 	char eol = m->opt.eol;
-	size_t ls = line_start_of(buf, from, eol), seen = from, start, end;
+	size_t ls = line_start_of(buf, from, eol), seen = from;
+	struct matcher_hit hit;
 	int rc;
-	while (from <= len && find_in_view(m, &v, buf, len, from, from, true, ls, &start, &end)) {
-		if ((rc = cb(start, end, ctx)) != 0)
+	while (from <= len && find_in_view(m, &v, buf, len, from, from, true, ls, &hit)) {
+		hit.pattern = given_id(m, hit.pattern);
+		if ((rc = cb(&hit, ctx)) != 0)
 			return rc;
-		from = end > start ? end : end + 1;
+		from = hit.end > hit.start ? hit.end : hit.end + 1;
 		if (from <= len && from > seen) { /* the last eol before from, if past ls */
 			const char *nl = memrchr(buf + seen, eol, from - seen);
 			ls = nl ? (size_t)(nl - buf) + 1 : ls;
@@ -255,7 +280,7 @@ static int ac_matcher_each(const struct matcher *base, const char *buf, size_t l
 		return each_word(m, buf, len, from, cb, ctx);
 	if (m->opt.word || m->opt.line || m->fold) /* qualification may depend on `from` */
 		return matcher_each_by_find(base, buf, len, from, cb, ctx);
-	struct each_adapter a = { .cb = cb, .ctx = ctx };
+	struct each_adapter a = { .m = m, .cb = cb, .ctx = ctx };
 	return ac_scan_leftmost(m->ac, (const uint8_t *)buf, len, from, each_adapter_cb, &a);
 }
 
@@ -264,11 +289,15 @@ static void ac_matcher_destroy(struct matcher *base)
 	struct matcher_ac *m = (struct matcher_ac *)base;
 	ac_free(m->ac);
 	fold_state_free(m->fold);
+	free(m->given);
 	free(m);
 }
 
 static const struct matcher_ops ac_ops = {
-	.find = ac_matcher_find, .each = ac_matcher_each, .destroy = ac_matcher_destroy,
+	.find = ac_matcher_find,
+	.each = ac_matcher_each,
+	.identify = ac_matcher_identify,
+	.destroy = ac_matcher_destroy,
 };
 
 struct matcher *matcher_ac_new(struct pattern_set *patterns, const struct match_options *opts,
@@ -280,6 +309,7 @@ struct matcher *matcher_ac_new(struct pattern_set *patterns, const struct match_
 		free(m);
 		free(patterns->storage);
 		free(patterns->end);
+		free(patterns->given);
 		*patterns = (struct pattern_set){ .storage = NULL };
 		return NULL;
 	}
@@ -287,6 +317,8 @@ struct matcher *matcher_ac_new(struct pattern_set *patterns, const struct match_
 	m->opt = *opts;
 	/* the engine keeps the list itself (ps is left empty) */
 	struct pattern_set ps = *patterns;
+	m->given = ps.given;
+	ps.given = NULL;
 	m->base.spans_eol = opts->eol == '\0' && ps.holds_nul;
 	*patterns = (struct pattern_set){ .storage = NULL };
 	if ((opts->ignore_case && opts->utf8 && fold_setup(m, &ps) != 0) ||

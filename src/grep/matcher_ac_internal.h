@@ -19,6 +19,8 @@ struct matcher_ac {
 	struct match_options opt;
 	size_t max_len;           /* the longest pattern the automaton holds */
 	struct fold_state *fold;  /* NULL unless -i in UTF-8 folds (matcher_fold.c) */
+	uint32_t *given;          /* engine id -> id in the list as given
+				     (pattern_set.given); NULL: the same */
 };
 
 /* What the automaton scans: the buffer, or a folded window of it. */
@@ -51,9 +53,10 @@ static inline bool view_boundary(const struct view *v, size_t p)
 }
 
 /* matcher_find over view v of buf[0..len), starting at view offset vfrom
- * (buffer offset `from`); *start and *end are buffer offsets. */
+ * (buffer offset `from`); hit's bounds are buffer offsets, its pattern
+ * the engine's id. */
 bool ac_find_in_view(const struct matcher_ac *m, const struct view *v, const char *buf, size_t len,
-		     size_t from, size_t vfrom, bool exact, size_t *start, size_t *end);
+		     size_t from, size_t vfrom, bool exact, struct matcher_hit *hit);
 
 /* Sets up -i in a UTF-8 locale: when some pattern of ps needs grep's
  * folding, m->fold is made and ps replaced by the folded patterns (the
@@ -63,7 +66,10 @@ int fold_setup(struct matcher_ac *m, struct pattern_set *ps);
 
 /* matcher_find for a matcher with m->fold. */
 bool fold_find(const struct matcher_ac *m, const char *buf, size_t len, size_t from, bool exact,
-	       size_t *start, size_t *end);
+	       struct matcher_hit *hit);
+
+/* matcher_identify for a matcher with m->fold: the folded text's id. */
+bool fold_identify(const struct matcher_ac *m, const char *p, size_t len, uint32_t *id);
 
 void fold_state_free(struct fold_state *f);
 

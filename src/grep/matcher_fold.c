@@ -277,18 +277,18 @@ static int line_ok(const struct matcher_ac *m, const char *buf, size_t ls, size_
  * refused line that goes on past the window's own part sets *skip to the
  * line's end (SIZE_MAX: the buffer's). */
 static int find_selected(const struct matcher_ac *m, const struct view *v, const char *buf,
-			 size_t len, size_t from, size_t vfrom, bool exact, size_t *start,
-			 size_t *end, size_t *skip)
+			 size_t len, size_t from, size_t vfrom, bool exact,
+			 struct matcher_hit *hit, size_t *skip)
 {
 	char eol = m->opt.eol;
 	for (;;) {
-		if (!ac_find_in_view(m, v, buf, len, from, vfrom, exact, start, end))
+		if (!ac_find_in_view(m, v, buf, len, from, vfrom, exact, hit))
 			return 0;
 		if (exact || !v->fw || !v->fw->narrow)
 			return 1;
-		const char *nl = memrchr(buf, eol, *start);
+		const char *nl = memrchr(buf, eol, hit->start);
 		size_t ls = nl ? (size_t)(nl - buf) + 1 : 0;
-		nl = memchr(buf + *end, eol, len - *end);
+		nl = memchr(buf + hit->end, eol, len - hit->end);
 		size_t le = nl ? (size_t)(nl - buf) : len;
 		int ok = line_ok(m, buf, ls, le);
 		if (ok != 0)
@@ -333,7 +333,7 @@ static size_t part_end(const struct fold_state *f, const char *buf, size_t pos, 
  * be reported too, as it may from any window), through folded windows:
  * 1 found, 0 not, -1 out of memory. */
 static int fold_search(const struct matcher_ac *m, const char *buf, size_t len, size_t from,
-		       size_t pos, size_t limit, bool exact, size_t *start, size_t *end)
+		       size_t pos, size_t limit, bool exact, struct matcher_hit *hit)
 {
 	const struct fold_state *f = m->fold;
 	for (size_t chunk = FIRST_CHUNK;; chunk = chunk < f->max_chunk ? 2 * chunk : chunk) {
@@ -352,7 +352,7 @@ static int fold_search(const struct matcher_ac *m, const char *buf, size_t len, 
 				return -1;
 			vfrom = 0;
 		}
-		int found = find_selected(m, &v, buf, len, from, vfrom, exact, start, end, &skip);
+		int found = find_selected(m, &v, buf, len, from, vfrom, exact, hit, &skip);
 		if (found != 0)
 			return found;
 		if (own >= limit || skip == SIZE_MAX)
@@ -375,7 +375,7 @@ static size_t line_after(const char *buf, size_t len, size_t p, char eol)
  * character: from the line holding one, the lines that hold them are
  * searched folded (fold_search), and the search goes on after them. */
 static bool ascii_find(const struct matcher_ac *m, const char *buf, size_t len, size_t from,
-		       bool exact, size_t *start, size_t *end)
+		       bool exact, struct matcher_hit *hit)
 {
 	const struct fold_state *f = m->fold;
 	char eol = m->opt.eol;
@@ -386,8 +386,8 @@ static bool ascii_find(const struct matcher_ac *m, const char *buf, size_t len, 
 		struct view v = {
 			.text = buf, .len = wb, .own = own == wb ? SIZE_MAX : own, .filter = f->filter,
 		};
-		bool got = ac_find_in_view(m, &v, buf, len, from, pos, exact, start, end);
-		size_t seen = got ? line_after(buf, len, *end, eol) : wb;
+		bool got = ac_find_in_view(m, &v, buf, len, from, pos, exact, hit);
+		size_t seen = got ? line_after(buf, len, hit->end, eol) : wb;
 		seen = seen < wb ? seen : wb;
 		size_t p = pos + fold_skip(f->table, buf + pos, seen - pos, true);
 		if (p == seen && (got || own >= len))
@@ -398,7 +398,7 @@ static bool ascii_find(const struct matcher_ac *m, const char *buf, size_t len, 
 		}
 		const char *nl = memrchr(buf + pos, eol, p - pos);
 		size_t ls = nl ? (size_t)(nl - buf) + 1 : pos, le = part_end(f, buf, ls, len, p, eol);
-		int found = fold_search(m, buf, len, from, ls, le, exact, start, end);
+		int found = fold_search(m, buf, len, from, ls, le, exact, hit);
 		if (found != 0)
 			return found > 0;
 		if (le >= len)
@@ -409,10 +409,23 @@ static bool ascii_find(const struct matcher_ac *m, const char *buf, size_t len, 
 }
 
 bool fold_find(const struct matcher_ac *m, const char *buf, size_t len, size_t from, bool exact,
-	       size_t *start, size_t *end)
+	       struct matcher_hit *hit)
 {
 	if (m->fold->ascii)
-		return ascii_find(m, buf, len, from, exact, start, end);
-	return fold_search(m, buf, len, from, fold_char_ceil(buf, len, from), len, exact, start,
-			   end) > 0;
+		return ascii_find(m, buf, len, from, exact, hit);
+	return fold_search(m, buf, len, from, fold_char_ceil(buf, len, from), len, exact, hit) > 0;
+}
+
+bool fold_identify(const struct matcher_ac *m, const char *p, size_t len, uint32_t *id)
+{
+	char small[256];
+	char *folded = fold_room(len) <= sizeof small ? small : malloc(fold_room(len));
+	if (!folded)
+		return false;
+	struct fold_facts facts;
+	size_t n = fold_pattern(m->fold->table, p, len, folded, &facts);
+	bool found = ac_pattern_id(m->ac, folded, n, id);
+	if (folded != small)
+		free(folded);
+	return found;
 }

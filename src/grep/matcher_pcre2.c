@@ -432,22 +432,33 @@ static bool find_from(const struct pcre2_matcher *m, const char *buf, size_t len
  * empty match is refused where a non-empty pattern matches, as grep's
  * regex matcher does. */
 static bool pcre2_find(const struct matcher *base, const char *buf, size_t len,
-		       size_t from, bool exact, size_t *start, size_t *end)
+		       size_t from, bool exact, struct matcher_hit *hit)
 {
 	const struct pcre2_matcher *m = (const struct pcre2_matcher *)base;
 	(void)exact; /* always exact */
-	while (find_from(m, buf, len, from, start, end)) {
+	hit->pattern = MATCHER_NO_PATTERN; /* the batches' regexes do not say */
+	while (find_from(m, buf, len, from, &hit->start, &hit->end)) {
 		size_t skip = m->hide_before_from ? from : 0;
-		if (!m->empty_needs_no_match || *end > *start ||
-		    !nonempty_match_at(m, buf + skip, len - skip, *start - skip))
+		if (!m->empty_needs_no_match || hit->end > hit->start ||
+		    !nonempty_match_at(m, buf + skip, len - skip, hit->start - skip))
 			return true;
-		from = *start + 1;
+		from = hit->start + 1;
 	}
 	return false;
 }
 
+/* Which pattern matched is not known to this engine. */
+static bool pcre2_identify(const struct matcher *base, const char *p, size_t len, uint32_t *id)
+{
+	(void)base, (void)p, (void)len, (void)id;
+	return false;
+}
+
 static const struct matcher_ops pcre2_ops = {
-	.find = pcre2_find, .each = matcher_each_by_find, .destroy = pcre2_destroy,
+	.find = pcre2_find,
+	.each = matcher_each_by_find,
+	.identify = pcre2_identify,
+	.destroy = pcre2_destroy,
 };
 
 static struct matcher *fail(struct pcre2_matcher *m, struct build *b, const char *msg,

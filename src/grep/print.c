@@ -270,8 +270,9 @@ struct middle {
 	bool eol_written;  /* the last match took the terminator (match_takes_eol) */
 };
 
-static int middle_match(size_t ms, size_t me, void *ctx)
+static int middle_match(const struct matcher_hit *hit, void *ctx)
 {
+	size_t ms = hit->start, me = hit->end;
 	struct middle *md = ctx;
 	struct printer *pr = md->pr;
 	const struct config *cfg = pr->cfg;

@@ -131,8 +131,9 @@ struct match_output {
 	bool admitted;
 };
 
-static int output_match(size_t ms, size_t me, void *ctx)
+static int output_match(const struct matcher_hit *hit, void *ctx)
 {
+	size_t ms = hit->start, me = hit->end;
 	struct match_output *mo = ctx;
 	bool takes_eol = mo->f->s->matcher->match_takes_eol && me == mo->content;
 	if (ms >= mo->content && !takes_eol)
@@ -254,8 +255,9 @@ struct match_tally {
 	intmax_t n;
 };
 
-static int tally_match(size_t ms, size_t me, void *ctx)
+static int tally_match(const struct matcher_hit *hit, void *ctx)
 {
+	size_t ms = hit->start, me = hit->end;
 	struct match_tally *t = ctx;
 	if (ms >= t->le || (ms == me && (ms + 1 >= t->le || is_eol(t->f, t->f->buf[ms]))))
 		return 1;

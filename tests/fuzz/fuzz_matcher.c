@@ -206,8 +206,9 @@ struct each_ctx {
 	size_t len, left;
 };
 
-static int record_match(size_t start, size_t end, void *ctx)
+static int record_match(const struct matcher_hit *hit, void *ctx)
 {
+	size_t start = hit->start, end = hit->end;
 	struct each_ctx *c = ctx;
 	push(c->t, REC_EACH, true, start, end);
 	if (c->left-- == 0) {

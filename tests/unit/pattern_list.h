@@ -16,7 +16,9 @@ static inline struct pattern_set pattern_list(const struct pattern *pats, size_t
 	size_t bytes = 1;
 	for (size_t i = 0; i < n; i++)
 		bytes += pats[i].len + 1;
-	struct pattern_set ps = { malloc(bytes), malloc((n ? n : 1) * sizeof(uint32_t)), n, false };
+	struct pattern_set ps = {
+		.storage = malloc(bytes), .end = malloc((n ? n : 1) * sizeof(uint32_t)), .count = n,
+	};
 	if (!ps.storage || !ps.end)
 		abort();
 	size_t used = 0;
