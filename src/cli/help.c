@@ -90,6 +90,14 @@ static const char *const help_text[] = {
 "      --files-from=FILE     also search the files named in FILE, one per line\n"
 "                            ('-' reads the names from standard input)\n"
 "      --files0-from=FILE    likewise, names ending in a NUL byte (find -print0)\n"
+/* help-anchor: scaling out (issue 16) */
+"\n",
+"Which pattern matched (acgrep extensions):\n"
+/* help-anchor: tags and --show-pattern */
+
+/* help-anchor: per-pattern counts, --overlapping, --all-patterns */
+
+/* help-anchor: --json and --stats */
 "\n"
 "-E, -G and -P are not supported: acgrep searches for fixed strings only.\n"
 "When FILE is '-', read standard input.  If no FILE is given, read standard\n"

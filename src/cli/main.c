@@ -20,6 +20,7 @@
 #include "input.h"
 #include "matcher.h"
 #include "opts.h"
+#include "pattern_keys.h"
 #include "pool.h"
 #include "print.h"
 #include "run.h"
@@ -117,17 +118,29 @@ int main(int argc, char **argv)
 
 	struct run r = { .cfg = &cfg };
 	const char *error = NULL;
-	struct matcher *m = matcher_for_config(&cfg, &cfg.patterns, thread_count(&cfg), &error);
+	static struct pattern_keys keys_store;
+	struct pattern_keys *keys = pattern_keys_wanted(&cfg) ? &keys_store : NULL;
+	struct matcher *m = NULL;
+	if (keys && pattern_keys_init(keys, &cfg) != 0)
+		error = "memory exhausted";
+	else
+		m = matcher_for_config(&cfg, &cfg.patterns, thread_count(&cfg), &error);
 	if (!m)
 		fprintf(stderr, "acgrep: %s\n", error);
-	if (!m || printer_init(&r.pr, &cfg, m) != 0) {
+	if (m && keys)
+		pattern_keys_link(keys, m);
+	if (!m || printer_init(&r.pr, &cfg, m, keys) != 0) {
 		if (m) /* the printer's buffer */
 			opts_oom();
 		matcher_free(m);
+		if (keys)
+			pattern_keys_free(keys);
 		opts_free(&cfg);
 		return 2;
 	}
-	r.searcher = (struct searcher){ .cfg = &cfg, .matcher = m, .sink = printer_sink(&r.pr) };
+	r.searcher = (struct searcher){
+		.cfg = &cfg, .matcher = m, .keys = keys, .sink = printer_sink(&r.pr),
+	};
 	r.walk = (struct walk_options){
 		.recurse = (int)cfg.recurse,
 		.includes = cfg.includes, .n_includes = cfg.n_includes,
@@ -159,6 +172,8 @@ int main(int argc, char **argv)
 	r.trouble |= printer_failed();
 	printer_free(&r.pr);
 	matcher_free(m);
+	if (keys)
+		pattern_keys_free(keys);
 	opts_free(&cfg);
 	if (r.trouble && !(cfg.quiet && r.matched))
 		return 2;

@@ -28,6 +28,7 @@
 #include "opts_argv.h"
 #include "opts_color.h"
 #include "opts_patterns.h"
+#include "opts_report.h"
 
 #define DEFAULT_LABEL "(standard input)"
 #define DEFAULT_GROUP_SEPARATOR "--"
@@ -351,8 +352,11 @@ static int apply_option(struct config *cfg, struct parse_state *st, int c)
 		}
 		cfg->segment_size = (uint64_t)v;
 		return -1;
-	default: /* '?': getopt_long has printed why */
-		return usage_error();
+	default:
+		k = opts_report_option(cfg, c, optarg);
+		if (k != OPTS_NOT_REPORT)
+			return k;
+		return usage_error(); /* '?': getopt_long has printed why */
 	}
 }
 
@@ -474,7 +478,7 @@ static int finish(int argc, char **argv, struct config *cfg, struct parse_state 
 	if (!opts_color_setup(cfg, st->color, &priv->legacy_color, &priv->grep_colors))
 		return opts_oom();
 	cfg->utf8_locale = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
-	return -1;
+	return opts_report_finish(cfg);
 }
 
 int opts_parse(int argc, char **argv, struct config *cfg)

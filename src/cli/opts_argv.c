@@ -94,6 +94,13 @@ const struct option opts_long_options[] = {
 	{"files0-from", required_argument, NULL, OPT_FILES0_FROM},
 	{"decompress", no_argument, NULL, OPT_DECOMPRESS},
 	{"generate", required_argument, NULL, OPT_GENERATE},
+	/* table-anchor: tags and --show-pattern */
+
+	/* table-anchor: per-pattern counts, --overlapping, --all-patterns */
+
+	/* table-anchor: --json and --stats */
+
+	/* table-anchor: scaling out (issue 16) */
 	/* the marker opts_argv_build puts in place of a grep-ambiguous
 	 * argument; no option a user types starts with \1 */
 	{"\1ambiguous", no_argument, NULL, OPT_AMBIGUOUS},

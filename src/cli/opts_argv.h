@@ -27,6 +27,13 @@ enum {
 	OPT_MMAP, OPT_NO_MMAP, OPT_ENGINE, OPT_BUFFER_SIZE, OPT_SCAN_PATH,
 	OPT_SIMD, OPT_THREADS, OPT_SEGMENT_SIZE, OPT_FILES_FROM, OPT_FILES0_FROM,
 	OPT_DECOMPRESS, OPT_GENERATE,
+	/* enum-anchor: tags and --show-pattern */
+
+	/* enum-anchor: per-pattern counts, --overlapping, --all-patterns */
+
+	/* enum-anchor: --json and --stats */
+
+	/* enum-anchor: scaling out (issue 16) */
 	/* An argument that GNU grep finds ambiguous; see opts_argv_ambiguous. */
 	OPT_AMBIGUOUS,
 };

@@ -28,6 +28,14 @@ struct pattern_keys {
 	size_t n_keys;                   /* tags, or patterns */
 };
 
+/* Whether cfg's options name patterns or count per pattern: then the run
+ * builds its pattern_keys. */
+static inline bool pattern_keys_wanted(const struct config *cfg)
+{
+	return cfg->show_pattern != SHOW_PATTERN_NONE || cfg->count_per_pattern || cfg->json ||
+	       cfg->all_patterns;
+}
+
 /* Copies the pattern list of cfg (before matcher_for_config takes it).
  * Returns 0, or -1 when out of memory (k is then empty; free it anyway). */
 int pattern_keys_init(struct pattern_keys *k, const struct config *cfg);

@@ -226,7 +226,7 @@ static bool start_worker(struct pool *p)
 	if (p->started >= p->n_threads)
 		return false;
 	struct worker *w = calloc(1, sizeof *w);
-	if (!w || printer_init(&w->pr, p->run->cfg, p->searcher.matcher) != 0) {
+	if (!w || printer_init(&w->pr, p->run->cfg, p->searcher.matcher, p->searcher.keys) != 0) {
 		free(w);
 		return false;
 	}

@@ -20,11 +20,13 @@
 #define SEP_SELECTED ':'
 #define SEP_CONTEXT '-'
 
-int printer_init(struct printer *pr, const struct config *cfg, const struct matcher *m)
+int printer_init(struct printer *pr, const struct config *cfg, const struct matcher *m,
+		 const struct pattern_keys *keys)
 {
 	memset(pr, 0, sizeof *pr);
 	pr->cfg = cfg;
 	pr->matcher = m;
+	pr->keys = keys;
 	pr->cap = OUT_BUFFER;
 	pr->buf = malloc(pr->cap);
 	return pr->buf ? 0 : -1;

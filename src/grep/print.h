@@ -16,11 +16,13 @@
 
 #include "config.h"
 #include "matcher.h"
+#include "pattern_keys.h"
 #include "sink.h"
 
 struct printer {
 	const struct config *cfg;
 	const struct matcher *matcher;
+	const struct pattern_keys *keys; /* NULL unless pattern_keys_wanted */
 	char *buf;
 	size_t len, cap;
 	uint64_t emitted;         /* bytes handed on by flushes, in all */
@@ -33,8 +35,10 @@ struct printer {
 	void *flush_ctx;
 };
 
-/* Sets up the output buffer.  Returns 0, or -1 when out of memory. */
-int printer_init(struct printer *pr, const struct config *cfg, const struct matcher *m);
+/* Sets up the output buffer; keys: the run's pattern names, or NULL.
+ * Returns 0, or -1 when out of memory. */
+int printer_init(struct printer *pr, const struct config *cfg, const struct matcher *m,
+		 const struct pattern_keys *keys);
 void printer_free(struct printer *pr);
 
 /* The printer as the receiver of a search's events (sink.h): lines and

@@ -20,12 +20,14 @@
 #include "config.h"
 #include "input.h"
 #include "matcher.h"
+#include "pattern_keys.h"
 #include "sink.h"
 
 /* State shared by the inputs one thread searches. */
 struct searcher {
 	const struct config *cfg;
 	const struct matcher *matcher;
+	const struct pattern_keys *keys; /* NULL unless pattern_keys_wanted */
 	struct sink sink;  /* receives the events of every input searched */
 	bool used;        /* something was output (group separators span files) */
 	bool dev_null;    /* stdout is /dev/null: the first selected line decides */

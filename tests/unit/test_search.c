@@ -124,7 +124,7 @@ static char *run_acgrep(const struct optset *o, const struct pattern *items, siz
 	const char *err;
 	struct matcher *m = matcher_ac_new(&ps, &mo, &err);
 	struct printer pr;
-	printer_init(&pr, &cfg, m);
+	printer_init(&pr, &cfg, m, NULL);
 	struct searcher s = { .cfg = &cfg, .matcher = m, .sink = printer_sink(&pr) };
 	char outpath[256];
 	snprintf(outpath, sizeof outpath, "%s/acgrep.out", tmpdir);
