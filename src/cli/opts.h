@@ -32,6 +32,10 @@ int opts_parse(int argc, char **argv, struct config *cfg);
  * exhausted", on stderr.  Returns 2, the exit status that goes with it. */
 int opts_oom(void);
 
+/* Prints grep's usage lines ("Usage: ...", "Try ... --help") on stderr,
+ * as after an invalid option argument.  Returns 2. */
+int opts_usage_error(void);
+
 /* Frees what opts_parse allocated in *cfg; calling it twice is harmless. */
 void opts_free(struct config *cfg);
 
