@@ -29,8 +29,9 @@ int printer_init(struct printer *pr, const struct config *cfg, const struct matc
 	pr->keys = keys;
 	pr->cap = OUT_BUFFER;
 	pr->buf = malloc(pr->cap);
-	if (cfg->show_pattern != SHOW_PATTERN_NONE && pattern_field_init(&pr->field, cfg, m, keys) != 0)
-		return -1;
+	if (pr->buf && cfg->show_pattern != SHOW_PATTERN_NONE &&
+	    pattern_field_init(&pr->field, cfg, m, keys) != 0)
+		printer_free(pr);
 	return pr->buf ? 0 : -1;
 }
 

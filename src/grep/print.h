@@ -37,8 +37,9 @@ struct printer {
 	void *flush_ctx;
 };
 
-/* Sets up the output buffer; keys: the run's pattern names, or NULL.
- * Returns 0, or -1 when out of memory. */
+/* Sets up the output buffer and, with --show-pattern, the pattern field;
+ * keys: the run's pattern names, or NULL.  Returns 0, or -1 when out of
+ * memory (nothing is then held). */
 int printer_init(struct printer *pr, const struct config *cfg, const struct matcher *m,
 		 const struct pattern_keys *keys);
 void printer_free(struct printer *pr);
