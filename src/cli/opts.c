@@ -5,7 +5,8 @@
  * option syntax, precedence rules and diagnostics ("grep" spelt "acgrep").
  * Knows nothing of searching.  The option tables and the grep-compatible
  * resolution of long-option abbreviations are in opts_argv.c; the pattern
- * list (-e, -f) and reading the files options name, in opts_patterns.c.
+ * list (-e, -f) and reading the files options name, in opts_patterns.c;
+ * tagged lists (--tagged-file) and the patterns' tags, in opts_tags.c.
  *
  * Everything opts_parse allocates hangs off the config (pattern storage,
  * operand and glob arrays) or off cfg->opts_private (the argv copy handed
