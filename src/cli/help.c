@@ -94,6 +94,14 @@ static const char *const help_text[] = {
 "\n",
 "Which pattern matched (acgrep extensions):\n"
 /* help-anchor: tags and --show-pattern */
+"      --tagged-file=FILE    take patterns from FILE's TAG<TAB>PATTERN lines;\n"
+"                            patterns of -e and -f are their own tags\n"
+"      --show-pattern[=WHAT]  print each line's first matching pattern\n"
+"                            before it; WHAT is 'tag' (default), 'text', or\n"
+"                            'number' (in the list as given)\n"
+"      --show-all-patterns[=WHAT]  print every pattern matching on a line\n"
+"                            before it; WHAT is 'tag' (default), 'text', or\n"
+"                            'number'\n"
 
 /* help-anchor: per-pattern counts, --overlapping, --all-patterns */
 

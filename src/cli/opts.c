@@ -5,7 +5,8 @@
  * option syntax, precedence rules and diagnostics ("grep" spelt "acgrep").
  * Knows nothing of searching.  The option tables and the grep-compatible
  * resolution of long-option abbreviations are in opts_argv.c; the pattern
- * list (-e, -f) and reading the files options name, in opts_patterns.c.
+ * list (-e, -f) and reading the files options name, in opts_patterns.c;
+ * tagged lists (--tagged-file) and the patterns' tags, in opts_tags.c.
  *
  * Everything opts_parse allocates hangs off the config (pattern storage,
  * operand and glob arrays) or off cfg->opts_private (the argv copy handed
@@ -29,6 +30,7 @@
 #include "opts_color.h"
 #include "opts_patterns.h"
 #include "opts_report.h"
+#include "opts_tags.h"
 
 #define DEFAULT_LABEL "(standard input)"
 #define DEFAULT_GROUP_SEPARATOR "--"
@@ -59,6 +61,11 @@ int opts_oom(void)
 {
 	fputs(PROG ": memory exhausted\n", stderr);
 	return 2;
+}
+
+int opts_usage_error(void)
+{
+	return usage_error();
 }
 
 /* ---- numbers ---- */
@@ -173,7 +180,8 @@ static const char *const simd_names[] = {"best", "scalar", "ssse3", "avx2", "avx
 /* State of one parse beyond what lands in the config. */
 struct parse_state {
 	struct pat_builder pb;
-	bool have_keys;          /* some -e or -f seen (even an empty -f) */
+	struct tag_builder tb;   /* the tags of --tagged-file lists */
+	bool have_keys;          /* some -e, -f or --tagged-file seen (even an empty one) */
 	bool show_help, show_version;
 	bool follow_links;       /* -R seen: it stays in force through a later -r */
 	int color;               /* COLOR_* */
@@ -251,6 +259,10 @@ static int apply_option(struct config *cfg, struct parse_state *st, int c)
 	case 'f':
 		st->have_keys = true;
 		k = opts_patterns_read_file(&st->pb, optarg);
+		return k ? k : -1;
+	case OPT_TAGGED_FILE:
+		st->have_keys = true;
+		k = opts_tags_read_file(&st->tb, &st->pb, optarg);
 		return k ? k : -1;
 	case 'i': case 'y': cfg->ignore_case = true; return -1;
 	case OPT_NO_IGNORE_CASE: cfg->ignore_case = false; return -1;
@@ -472,8 +484,11 @@ static int finish(int argc, char **argv, struct config *cfg, struct parse_state 
 
 	if (cfg->list != LIST_NONMATCHING && cannot_select(cfg))
 		return 1;
-	if (cfg->patterns.count == 0 && !no_pattern_as_empty(cfg))
+	bool no_pattern = cfg->patterns.count == 0;
+	if (no_pattern && !no_pattern_as_empty(cfg))
 		return opts_oom();
+	if (opts_tags_finish(&st->tb, cfg, no_pattern) != 0)
+		return 2;
 	struct opts_private *priv = cfg->opts_private;
 	if (!opts_color_setup(cfg, st->color, &priv->legacy_color, &priv->grep_colors))
 		return opts_oom();
@@ -512,6 +527,7 @@ int opts_parse(int argc, char **argv, struct config *cfg)
 		status = finish(argc, args, cfg, &st);
 
 	opts_patterns_free(&st.pb);
+	opts_tags_free(&st.tb);
 	if (status >= 0)
 		opts_free(cfg);
 	return status;
@@ -522,6 +538,7 @@ void opts_free(struct config *cfg)
 	free(cfg->patterns.end);
 	free(cfg->patterns.storage);
 	memset(&cfg->patterns, 0, sizeof cfg->patterns);
+	opts_tags_release(&cfg->tags);
 	free(cfg->includes);
 	free(cfg->excludes);
 	free(cfg->exclude_dirs);

@@ -95,6 +95,9 @@ const struct option opts_long_options[] = {
 	{"decompress", no_argument, NULL, OPT_DECOMPRESS},
 	{"generate", required_argument, NULL, OPT_GENERATE},
 	/* table-anchor: tags and --show-pattern */
+	{"tagged-file", required_argument, NULL, OPT_TAGGED_FILE},
+	{"show-pattern", optional_argument, NULL, OPT_SHOW_PATTERN},
+	{"show-all-patterns", optional_argument, NULL, OPT_SHOW_ALL_PATTERNS},
 
 	/* table-anchor: per-pattern counts, --overlapping, --all-patterns */
 
@@ -115,7 +118,7 @@ enum {
 
 #define MARKER "--\1ambiguous"
 
-_Static_assert(N_ALL == N_GREP + 14, "grep's table is the head of opts_long_options");
+_Static_assert(N_ALL == N_GREP + 17, "grep's table is the head of opts_long_options");
 
 /* getopt_long's lookup of the option NAME (its first `len` bytes) among
  * the first `n` entries of the table: the index of the option meant, or

@@ -28,6 +28,7 @@ enum {
 	OPT_SIMD, OPT_THREADS, OPT_SEGMENT_SIZE, OPT_FILES_FROM, OPT_FILES0_FROM,
 	OPT_DECOMPRESS, OPT_GENERATE,
 	/* enum-anchor: tags and --show-pattern */
+	OPT_TAGGED_FILE, OPT_SHOW_PATTERN, OPT_SHOW_ALL_PATTERNS,
 
 	/* enum-anchor: per-pattern counts, --overlapping, --all-patterns */
 

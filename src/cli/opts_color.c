@@ -24,18 +24,21 @@ int opts_color_when(const char *arg)
 	return -1;
 }
 
-/* grep's defaults: ms=01;31:mc=01;31:sl=:cx=:fn=35:ln=32:bn=32:se=36 */
+/* grep's defaults: ms=01;31:mc=01;31:sl=:cx=:fn=35:ln=32:bn=32:se=36; pt
+ * (acgrep's) is ms unless GREP_COLORS sets it */
 const struct color_spec opts_default_colors = {
-	"01;31", "01;31", "", "", "35", "32", "32", "36", false, false,
+	.selected_match = "01;31", .context_match = "01;31", .selected_line = "",
+	.context_line = "", .file_name = "35", .line_number = "32", .byte_offset = "32",
+	.separator = "36", .pattern = NULL, .reverse = false, .no_erase = false,
 };
 
 /* The string capability `name` of GREP_COLORS, or NULL when unknown. */
 static const char **color_slot(struct color_spec *c, const char *name)
 {
-	static const char names[][3] = {"ms", "mc", "sl", "cx", "fn", "ln", "bn", "se"};
+	static const char names[][3] = {"ms", "mc", "sl", "cx", "fn", "ln", "bn", "se", "pt"};
 	const char **slots[] = {&c->selected_match, &c->context_match, &c->selected_line,
 				&c->context_line, &c->file_name, &c->line_number,
-				&c->byte_offset, &c->separator};
+				&c->byte_offset, &c->separator, &c->pattern};
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
 		if (strcmp(name, names[i]) == 0)
 			return slots[i];
@@ -122,6 +125,8 @@ bool opts_color_setup(struct config *cfg, int when, char **legacy_copy, char **c
 			return false;
 		parse_grep_colors(&cfg->colors, *colors_copy);
 	}
+	if (!cfg->colors.pattern)
+		cfg->colors.pattern = cfg->colors.selected_match;
 	if (*legacy_copy && (cfg->colors.selected_match == *legacy_copy ||
 				   cfg->colors.context_match == *legacy_copy))
 		fprintf(stderr, "acgrep: warning: GREP_COLOR='%s' is deprecated; use GREP_COLORS='mt=%s'\n",

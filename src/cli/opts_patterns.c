@@ -32,7 +32,7 @@ static bool pb_push(struct pat_builder *pb, size_t len)
 	return true;
 }
 
-static bool pb_add(struct pat_builder *pb, const char *p, size_t len)
+bool opts_patterns_add_one(struct pat_builder *pb, const char *p, size_t len)
 {
 	char *nb = table_grow_heap(pb->bytes, &pb->cap, pb->len + len + 1, 1);
 	if (!nb)
@@ -49,7 +49,7 @@ bool opts_patterns_add(struct pat_builder *pb, const char *text, size_t len)
 	for (;;) {
 		const char *nl = memchr(text, '\n', len);
 		size_t n = nl ? (size_t)(nl - text) : len;
-		if (!pb_add(pb, text, n))
+		if (!opts_patterns_add_one(pb, text, n))
 			return false;
 		if (!nl)
 			return true;

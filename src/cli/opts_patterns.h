@@ -25,6 +25,10 @@ struct pat_builder {
 	bool holds_nul;
 };
 
+/* Adds the one pattern p[0..len) as it is, newlines and all.  False when
+ * out of memory or past the 4 GiB the set can hold. */
+bool opts_patterns_add_one(struct pat_builder *pb, const char *p, size_t len);
+
 /* Adds the patterns of text[0..len), split on '\n' (an -e argument "a\n"
  * is two patterns, "a" and "", as in grep).  False when out of memory or
  * past the 4 GiB the set can hold. */

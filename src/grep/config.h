@@ -58,6 +58,7 @@ struct color_spec {
 	const char *line_number;    /* ln */
 	const char *byte_offset;    /* bn */
 	const char *separator;      /* se */
+	const char *pattern;        /* pt: --show-pattern's field; NULL: as ms */
 	bool reverse;               /* rv */
 	bool no_erase;              /* ne: omit \33[K */
 };
@@ -66,9 +67,10 @@ struct color_spec {
 #define PATTERN_UNTAGGED UINT32_MAX
 struct pattern_tags {
 	struct pattern_set names; /* the distinct tags, in order of first use */
-	uint32_t *of;             /* per pattern: its index in names, or
-				     PATTERN_UNTAGGED (-e, -f); NULL when no
-				     tagged list was given */
+	uint32_t *of;             /* per pattern: its index in names (an
+				     untagged one, of -e or -f, is tagged
+				     with its own text); NULL when no tagged
+				     list was given */
 };
 
 /* --show-pattern=WHAT: what names a match's pattern in the output. */

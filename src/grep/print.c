@@ -29,6 +29,9 @@ int printer_init(struct printer *pr, const struct config *cfg, const struct matc
 	pr->keys = keys;
 	pr->cap = OUT_BUFFER;
 	pr->buf = malloc(pr->cap);
+	if (pr->buf && cfg->show_pattern != SHOW_PATTERN_NONE &&
+	    pattern_field_init(&pr->field, cfg, m, keys) != 0)
+		printer_free(pr);
 	return pr->buf ? 0 : -1;
 }
 
@@ -36,6 +39,7 @@ void printer_free(struct printer *pr)
 {
 	free(pr->buf);
 	pr->buf = NULL;
+	pattern_field_free(&pr->field);
 }
 
 /* Set by the first failed write of stdout, on any thread: the message is
@@ -235,17 +239,43 @@ static void out_name(struct printer *pr, const char *name)
 	out_colored(pr, pr->cfg->colors.file_name, name, strlen(name));
 }
 
-/* The [name][lineno][offset] head of a text of `len` bytes (without its
- * terminator: -T puts no tab before an empty one). */
-static void line_head(struct printer *pr, size_t len, intmax_t lineno, uint64_t offset, char sep)
+/* After the name and the pattern field: NUL with -Z, else the separator. */
+static void out_name_sep(struct printer *pr, char sep)
+{
+	if (pr->cfg->null_after_name)
+		out_char(pr, '\0');
+	else
+		out_sep(pr, sep);
+}
+
+/* What a line head's pattern field names (pattern_field_write's line and
+ * pattern), and its colour once begun. */
+struct head_field {
+	const char *line;
+	size_t len;
+	uint32_t pattern;
+	struct printer *pr;
+	bool started;
+};
+
+static void field_put(void *ctx, const char *p, size_t n)
+{
+	struct head_field *hf = ctx;
+	if (n > 0 && !hf->started && colored(hf->pr, hf->pr->cfg->colors.pattern))
+		sgr_start(hf->pr, hf->pr->cfg->colors.pattern);
+	hf->started |= n > 0;
+	out(hf->pr, p, n);
+}
+
+/* The [name][lineno][offset][pattern] head of a text of `len` bytes
+ * (without its terminator: -T puts no tab before an empty one). */
+static void line_head(struct printer *pr, size_t len, intmax_t lineno, uint64_t offset, char sep,
+		      struct head_field *hf)
 {
 	const struct config *cfg = pr->cfg;
 	if (pr->show_name) {
 		out_name(pr, pr->name);
-		if (cfg->null_after_name)
-			out_char(pr, '\0');
-		else
-			out_sep(pr, sep);
+		out_name_sep(pr, sep);
 	}
 	if (cfg->line_number) {
 		out_number(pr, cfg->colors.line_number, (uintmax_t)lineno);
@@ -255,9 +285,18 @@ static void line_head(struct printer *pr, size_t len, intmax_t lineno, uint64_t 
 		out_number(pr, cfg->colors.byte_offset, offset);
 		out_sep(pr, sep);
 	}
+	bool with_field = cfg->show_pattern != SHOW_PATTERN_NONE;
+	if (with_field) {
+		hf->pr = pr;
+		pattern_field_write(&pr->field, hf->line, hf->len, hf->pattern, field_put, hf);
+		if (hf->started && colored(pr, cfg->colors.pattern))
+			sgr_end(pr);
+		out_name_sep(pr, sep);
+	}
 	/* -T: a tab before the text puts it on a tab stop, as in grep not
 	 * after an empty head nor before an empty line */
-	if (cfg->initial_tab && (pr->show_name || cfg->line_number || cfg->byte_offset) && len > 0)
+	if (cfg->initial_tab && (pr->show_name || cfg->line_number || cfg->byte_offset || with_field) &&
+	    len > 0)
 		out_char(pr, '\t');
 }
 
@@ -402,7 +441,7 @@ static void print_line(struct printer *pr, const struct sink_line *line)
 	size_t len = line->len;
 	bool selected = line->kind == SINK_SELECTED;
 	char sep = selected ? SEP_SELECTED : SEP_CONTEXT;
-	if (!cfg->color && !cfg->initial_tab) {
+	if (!cfg->color && !cfg->initial_tab && cfg->show_pattern == SHOW_PATTERN_NONE) {
 		if (print_plain(pr, line, sep)) {
 			printer_line_done(pr);
 			return;
@@ -410,8 +449,12 @@ static void print_line(struct printer *pr, const struct sink_line *line)
 		/* too long for the buffer: the general path writes it through */
 	}
 	const struct color_spec *cs = &cfg->colors;
-	line_head(pr, len - (len > 0 && text[len - 1] == config_eol(cfg)), line->lineno, line->offset, sep);
 	bool matching = selected ^ cfg->invert;
+	struct head_field hf = {
+		.line = matching ? text : NULL, .len = len, .pattern = MATCHER_NO_PATTERN,
+	};
+	line_head(pr, len - (len > 0 && text[len - 1] == config_eol(cfg)), line->lineno, line->offset, sep,
+		  &hf);
 	const char *line_cap = NULL, *match_cap = NULL;
 	if (cfg->color) {
 		line_cap = (selected ^ (cfg->invert && cs->reverse)) ? cs->selected_line : cs->context_line;
@@ -438,7 +481,8 @@ static void print_match(struct printer *pr, const struct sink_match *m)
 	const char *cap = NULL;
 	if (cfg->color)
 		cap = m->kind == SINK_SELECTED ? cfg->colors.selected_match : cfg->colors.context_match;
-	line_head(pr, m->len, m->lineno, m->offset, cfg->invert ? SEP_CONTEXT : SEP_SELECTED);
+	line_head(pr, m->len, m->lineno, m->offset, cfg->invert ? SEP_CONTEXT : SEP_SELECTED,
+		  &(struct head_field){ .line = NULL, .pattern = m->pattern });
 	bool c = colored(pr, cap);
 	if (c)
 		sgr_start(pr, cap);

@@ -16,6 +16,7 @@
 
 #include "config.h"
 #include "matcher.h"
+#include "pattern_field.h"
 #include "pattern_keys.h"
 #include "sink.h"
 
@@ -23,6 +24,7 @@ struct printer {
 	const struct config *cfg;
 	const struct matcher *matcher;
 	const struct pattern_keys *keys; /* NULL unless pattern_keys_wanted */
+	struct pattern_field field;      /* --show-pattern's, when given */
 	char *buf;
 	size_t len, cap;
 	uint64_t emitted;         /* bytes handed on by flushes, in all */
@@ -35,8 +37,9 @@ struct printer {
 	void *flush_ctx;
 };
 
-/* Sets up the output buffer; keys: the run's pattern names, or NULL.
- * Returns 0, or -1 when out of memory. */
+/* Sets up the output buffer and, with --show-pattern, the pattern field;
+ * keys: the run's pattern names, or NULL.  Returns 0, or -1 when out of
+ * memory (nothing is then held). */
 int printer_init(struct printer *pr, const struct config *cfg, const struct matcher *m,
 		 const struct pattern_keys *keys);
 void printer_free(struct printer *pr);

@@ -151,6 +151,7 @@ static int output_match(const struct matcher_hit *hit, void *ctx)
 		.offset = mo->offset + ms,
 		.kind = mo->kind,
 		.takes_eol = takes_eol,
+		.pattern = hit->pattern,
 	});
 	return takes_eol;
 }

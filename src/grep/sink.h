@@ -46,6 +46,7 @@ struct sink_match {
 	enum sink_line_kind kind; /* its line's kind */
 	bool takes_eol;       /* a whole-line match takes the line's terminator
 				 (matcher.match_takes_eol) */
+	uint32_t pattern;     /* its pattern's id (matcher_hit's) */
 };
 
 /* An input's search ended. */

@@ -12,7 +12,8 @@
  * (POSIXLY_CORRECT), n (NO_COLOR=1), t (TERM=xterm, else unset) and u (a
  * UTF-8 locale, else C).  Every '/' in an argument becomes '_', and each
  * input is parsed in a scratch directory made at start-up (files p, e,
- * nul, empty and directory d), so -f, --exclude-from and operands name
+ * nul, empty, the tagged list t and directory d), so -f, --exclude-from,
+ * --tagged-file and operands name
  * only files there; standard input is /dev/null.  (The working directory
  * is restored after each input; give libFuzzer an absolute
  * -artifact_prefix, since a crash happens inside the scratch directory.)
@@ -54,6 +55,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	put_file("e", "*.o  \n\n#x\nd\n", 12);
 	put_file("nul", "a\0b\nc\n", 6);
 	put_file("empty", "", 0);
+	put_file("t", "evil\tfoo\nevil\t\tbar\nx\tbaz", 24);
 	if (mkdir("d", 0700) != 0)
 		abort();
 	int null = open("/dev/null", O_RDONLY);
@@ -126,12 +128,15 @@ static void check_config(const struct config *c)
 		fail("filter order and lists disagree");
 	if (c->label == NULL || (c->quiet && c->list != LIST_NONE))
 		fail("label or -q");
+	for (size_t i = 0; c->tags.of && i < c->patterns.count; i++)
+		if (c->tags.of[i] >= c->tags.names.count)
+			fail("a pattern's tag out of range");
 	/* every string must still be readable */
 	volatile size_t sum = 0;
 	const char *strings[] = { c->label, c->group_separator, c->colors.selected_match,
 				  c->colors.context_match, c->colors.selected_line, c->colors.context_line,
 				  c->colors.file_name, c->colors.line_number, c->colors.byte_offset,
-				  c->colors.separator };
+				  c->colors.separator, c->colors.pattern };
 	for (size_t i = 0; i < sizeof strings / sizeof *strings; i++)
 		if (strings[i])
 			sum += strlen(strings[i]);

@@ -175,6 +175,77 @@ static const struct tcase cases[] = {
 	  .err = "acgrep: .: Is a directory\n" },
 	{ .name = "-f error before later bad option", .argv = {"-f", "nonexist", "-k"}, .rc = 2,
 	  .err = "acgrep: nonexist: No such file or directory\n" },
+
+	/* --tagged-file: TAG<TAB>PATTERN lines; every pattern gets a tag */
+	{ .name = "--tagged-file", .argv = {"--tagged-file", "tsv", "f"}, .rc = RUN,
+	  .expect = "pats=bad.example|10.0.0.1|login tags=evil|phish tagof=0,0,1 files=f" },
+	{ .name = "no tagged list: no tags", .argv = {"-f", "pnl", "--show-pattern"}, .rc = RUN,
+	  .expect = "pats=foo tagof=(null) show=1" },
+	{ .name = "untagged patterns tag themselves, in first-use order",
+	  .argv = {"-e", "x", "--tagged-file=tsv", "-e", "bad.example", "-f", "pnl", "-e", "evil"}, .rc = RUN,
+	  .expect = "pats=x|bad.example|10.0.0.1|login|bad.example|foo|evil "
+	    "tags=x|evil|phish|bad.example|foo tagof=0,1,1,2,3,4,1" },
+	{ .name = "tagged list twice", .argv = {"--tagged-file=tsv", "--tagged-file=tsvdup"}, .rc = RUN,
+	  .expect = "pats=bad.example|10.0.0.1|login|x|x|y tags=evil|phish|a|b tagof=0,0,1,2,3,0" },
+	{ .name = "tab runs separate, later tabs are the pattern's", .argv = {"--tagged-file=tsvtabs"},
+	  .rc = RUN, .expect = "pats=p\tq|r tags=t|u-v tagof=0,1" },
+	{ .name = "tagged list: last line without newline, NUL kept",
+	  .argv = {"--tagged-file=tsvnonl"}, .rc = RUN, .expect = "pats=a\\0b|c tags=t\\0|t tagof=0,1 nul=1" },
+	{ .name = "tagged list from stdin", .argv = {"--tagged-file=-", "f"}, .rc = RUN,
+	  .expect = "pats=p tags=t tagof=0 files=f", .in = "t\tp\n" },
+	{ .name = "tagged list split on newlines under -z", .argv = {"-z", "--tagged-file=tsv"}, .rc = RUN,
+	  .expect = "z=1 pats=bad.example|10.0.0.1|login" },
+	{ .name = "empty tagged list and -e", .argv = {"--tagged-file=pempty", "-e", "x"}, .rc = RUN,
+	  .expect = "pats=x tags=x tagof=0" },
+	{ .name = "empty tagged list alone selects nothing", .argv = {"--tagged-file=pempty", "f"},
+	  .rc = 1 },
+	{ .name = "no pattern at all names none", .argv = {"-v", "--tagged-file=pempty", "--show-pattern=number"},
+	  .rc = RUN, .expect = "v=0 npats=1 pats= tags= tagof=0 show=1" },
+	{ .name = "tagged list: no TAB", .argv = {"--tagged-file=tsvnotab", "f"}, .rc = 2,
+	  .err = "acgrep: tsvnotab:2: no TAB between tag and pattern\n" },
+	{ .name = "tagged list: blank line", .argv = {"--tagged-file=ponlynl", "f"}, .rc = 2,
+	  .err = "acgrep: ponlynl:1: no TAB between tag and pattern\n" },
+	{ .name = "tagged list: empty tag", .argv = {"-e", "x", "--tagged-file=tsvnotag"}, .rc = 2,
+	  .err = "acgrep: tsvnotag:3: empty tag\n" },
+	{ .name = "tagged list: empty pattern", .argv = {"--tagged-file=tsvnopat"}, .rc = 2,
+	  .err = "acgrep: tsvnopat:1: empty pattern\n" },
+	{ .name = "tagged list: CRLF", .argv = {"--tagged-file=tsvcrlf"}, .rc = 2,
+	  .err = "acgrep: tsvcrlf:1: line ends in CR (CRLF line ends); convert the file with dos2unix\n" },
+	{ .name = "tagged list: CR on a line without TAB", .argv = {"--tagged-file=pcrlf"}, .rc = 2,
+	  .err = "acgrep: pcrlf:1: line ends in CR (CRLF line ends); convert the file with dos2unix\n" },
+	{ .name = "tagged list missing", .argv = {"--tagged-file=nonexist", "x"}, .rc = 2,
+	  .err = "acgrep: nonexist: No such file or directory\n" },
+	{ .name = "tagged list with --engine=pcre2", .argv = {"--engine=pcre2", "--tagged-file=tsv"},
+	  .rc = RUN, .expect = "engine=pcre2 tags=evil|phish" },
+
+	/* --show-pattern[=WHAT], --show-all-patterns[=WHAT] */
+	{ .name = "--show-pattern WHAT", .argv = {"--show-pattern=text", "x"}, .rc = RUN,
+	  .expect = "show=2 all=0" },
+	{ .name = "--show-all-patterns", .argv = {"--show-all-patterns", "x"}, .rc = RUN,
+	  .expect = "show=1 all=1" },
+	{ .name = "the last of the two decides", .argv = {"--show-all-patterns=number", "--show-pattern", "x"},
+	  .rc = RUN, .expect = "show=1 all=0" },
+	{ .name = "the last of the two decides again", .argv = {"--show-pattern=text", "--show-all-patterns=number", "x"},
+	  .rc = RUN, .expect = "show=3 all=1" },
+	{ .name = "--show-pattern abbreviated", .argv = {"--show-p", "--show-a=text", "x"}, .rc = RUN,
+	  .expect = "show=2 all=1" },
+	{ .name = "--show ambiguous", .argv = {"--show", "x"}, .rc = 2,
+	  .err = "acgrep: option '--show' is ambiguous; possibilities: '--show-pattern' '--show-all-patterns'\n" USAGE },
+	{ .name = "--show-pattern bad WHAT", .argv = {"--show-pattern=tags", "x"}, .rc = 2,
+	  .err = "acgrep: invalid argument 'tags' for '--show-pattern'\nValid arguments are:\n  - 'tag'\n"
+	    "  - 'text'\n  - 'number'\n" USAGE },
+	{ .name = "--show-pattern needs ac", .argv = {"--engine=pcre2", "--show-pattern", "x"}, .rc = 2,
+	  .err = "acgrep: --show-pattern needs --engine=ac\n" },
+	{ .name = "--show-all-patterns needs ac", .argv = {"--show-all-patterns", "--engine=pcre2", "x"}, .rc = 2,
+	  .err = "acgrep: --show-all-patterns needs --engine=ac\n" },
+	{ .name = "pt follows ms", .argv = {"--color=always", "x"}, .rc = RUN, .expect = "pt=01;31" },
+	{ .name = "pt follows GREP_COLORS ms", .argv = {"--color=always", "x"}, .rc = RUN,
+	  .expect = "pt=7 ms=7", .env = {"GREP_COLORS=ms=7"} },
+	{ .name = "GREP_COLORS pt", .argv = {"--color=always", "x"}, .rc = RUN,
+	  .expect = "pt=1;32 ms=01;31", .env = {"GREP_COLORS=pt=1;32"} },
+	{ .name = "GREP_COLORS empty pt", .argv = {"--color=always", "x"}, .rc = RUN,
+	  .expect = "pt= ms=01;31", .env = {"GREP_COLORS=pt="} },
+
 	{ .name = "no pattern", .argv = {NULL}, .rc = 2, .err = USAGE },
 	{ .name = "no pattern after options", .argv = {"-i", "-n"}, .rc = 2, .err = USAGE },
 
@@ -474,6 +545,17 @@ static void render_patterns(char *out, size_t cap, const struct pattern_set *ps)
 	out[len] = '\0';
 }
 
+/* The tag index of each pattern, joined with ','; "(null)" untagged. */
+static void render_tag_of(char *out, size_t cap, const struct config *c)
+{
+	size_t len = 0;
+	out[0] = '\0';
+	if (!c->tags.of)
+		snprintf(out, cap, "(null)");
+	for (size_t i = 0; c->tags.of && i < c->patterns.count && len < cap; i++)
+		len += (size_t)snprintf(out + len, cap - len, "%s%u", i ? "," : "", (unsigned)c->tags.of[i]);
+}
+
 static const char *nn(const char *s)
 {
 	return s ? s : "(null)";
@@ -493,6 +575,7 @@ static const char *describe(const struct config *c, const char *key, char *buf, 
 		{"color", c->color}, {"lb", c->line_buffered}, {"chunk", (long long)c->read_chunk},
 		{"scan", c->scan_path}, {"rv", c->colors.reverse}, {"ne", c->colors.no_erase},
 		{"utf8", c->utf8_locale}, {"nul", c->patterns.holds_nul},
+		{"show", c->show_pattern}, {"all", c->show_all_patterns},
 	};
 	struct { const char *k; const char *v; } strs[] = {
 		{"label", nn(c->label)}, {"order", nn(c->filter_order)}, {"sep", nn(c->group_separator)},
@@ -506,6 +589,7 @@ static const char *describe(const struct config *c, const char *key, char *buf, 
 		{"sl", c->colors.selected_line}, {"cx", c->colors.context_line},
 		{"fn", c->colors.file_name}, {"ln", c->colors.line_number},
 		{"bn", c->colors.byte_offset}, {"se", c->colors.separator},
+		{"pt", nn(c->colors.pattern)},
 	};
 	for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++)
 		if (strcmp(key, nums[i].k) == 0) {
@@ -522,6 +606,10 @@ static const char *describe(const struct config *c, const char *key, char *buf, 
 		}
 	if (strcmp(key, "pats") == 0)
 		render_patterns(buf, cap, &c->patterns);
+	else if (strcmp(key, "tags") == 0 && c->tags.of)
+		render_patterns(buf, cap, &c->tags.names);
+	else if (strcmp(key, "tagof") == 0 || strcmp(key, "tags") == 0)
+		render_tag_of(buf, cap, c);
 	else if (strcmp(key, "files") == 0)
 		render_list(buf, cap, c->files, c->n_files);
 	else if (strcmp(key, "incl") == 0)
@@ -682,6 +770,14 @@ static const struct { const char *name, *data; size_t len; } fixtures[] = {
 	FIXTURE("pwords", "\na\nbb\nccc\ndddd\neeeee\nffffff\nggggggg\nhhhhhhhh\niiiiiiiii\n"
 			  "jjjjjjjjjj\nkkkkkkkkkkk\nllllllllllll\n\n\nmmmmmmmmmmmmmmmmm"),
 	FIXTURE("xf", "a.c  \n\n \t\n b\n*.o"),
+	FIXTURE("tsv", "evil\tbad.example\nevil\t10.0.0.1\nphish\t\t\tlogin\n"),
+	FIXTURE("tsvdup", "a\tx\nb\tx\nevil\ty\n"),
+	FIXTURE("tsvtabs", "t\t\tp\tq\nu-v\tr\n"),
+	FIXTURE("tsvnonl", "t\0\ta\0b\nt\tc"),
+	FIXTURE("tsvnotab", "a\tb\nnotab\nc\td\n"),
+	FIXTURE("tsvnotag", "a\tb\nc\td\n\tx\n"),
+	FIXTURE("tsvnopat", "a\t\t\nb\tc\n"),
+	FIXTURE("tsvcrlf", "a\tb\r\nc\td\r\n"),
 	FIXTURE("xcrlf", "p\r\nq\r"),
 };
 
