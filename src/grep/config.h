@@ -64,7 +64,6 @@ struct color_spec {
 };
 
 /* --tagged-file: the tags of the pattern list (TAG<TAB>PATTERN lines). */
-#define PATTERN_UNTAGGED UINT32_MAX
 struct pattern_tags {
 	struct pattern_set names; /* the distinct tags, in order of first use */
 	uint32_t *of;             /* per pattern: its index in names (an
