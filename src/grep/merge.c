@@ -1,6 +1,6 @@
-/* merge.c - --merge (see merge.h): the files of the record streams put in
- * order and checked, then each file's lines printed as one run prints
- * them.
+/* merge.c - --merge (see merge.h): each file of the record streams
+ * printed as one run prints it, once merge_read.c has read the streams,
+ * put the files in order and checked their ranges.
  *
  * A file's known lines are the union of its ranges' L records, taken in
  * offset order from one cursor per range (a heap: a range's records run
@@ -31,100 +31,6 @@
 
 #define NONE UINT64_MAX
 
-/* A file's ranges (or its one O record), in file order; first: the order
- * of its first record, which orders the files. */
-struct group {
-	struct merge_item **items;
-	size_t n, first;
-};
-
-/* ---- ordering and checking ---- */
-
-static int by_name_then_offset(const void *a, const void *b)
-{
-	const struct merge_item *x = *(struct merge_item *const *)a, *y = *(struct merge_item *const *)b;
-	bool wx = x->kind == 'W', wy = y->kind == 'W';
-	int c = wx != wy ? (wx ? -1 : 1) : wx ? 0 : strcmp(x->name, y->name);
-	if (c == 0 && x->lo != y->lo)
-		c = x->lo < y->lo ? -1 : 1;
-	if (c == 0 && x->hi != y->hi)
-		c = x->hi < y->hi ? -1 : 1;
-	return c ? c : x->seq < y->seq ? -1 : x->seq > y->seq;
-}
-
-static int by_first(const void *a, const void *b)
-{
-	const struct group *x = a, *y = b;
-	return x->first < y->first ? -1 : x->first > y->first;
-}
-
-/* Groups the items by file (each walk error alone), files in the order
- * met.  Returns the groups (n_groups of them), or NULL when out of memory. */
-static struct group *group_items(struct merge_index *ix, struct merge_item ***order, size_t *n_groups)
-{
-	struct merge_item **items = malloc((ix->n_items + 1) * sizeof *items);
-	struct group *groups = malloc((ix->n_items + 1) * sizeof *groups);
-	*order = items;
-	if (!items || !groups) {
-		free(groups);
-		return NULL;
-	}
-	for (size_t i = 0; i < ix->n_items; i++)
-		items[i] = &ix->items[i];
-	qsort(items, ix->n_items, sizeof *items, by_name_then_offset);
-	size_t g = 0;
-	for (size_t i = 0; i < ix->n_items; i++) {
-		bool same = g > 0 && items[i]->kind != 'W' && groups[g - 1].items[0]->kind != 'W' &&
-			    strcmp(items[i]->name, groups[g - 1].items[0]->name) == 0;
-		if (!same)
-			groups[g++] = (struct group){ .items = &items[i], .first = items[i]->seq };
-		struct group *gr = &groups[g - 1];
-		gr->n++;
-		gr->first = items[i]->seq < gr->first ? items[i]->seq : gr->first;
-	}
-	qsort(groups, g, sizeof *groups, by_first);
-	*n_groups = g;
-	return groups;
-}
-
-/* Whether the ranges of file g tile it; false after saying where not. */
-static bool check_file(const struct group *g)
-{
-	const struct merge_item *const *it = (const struct merge_item *const *)g->items;
-	const char *name = it[0]->name;
-	bool opened = it[0]->kind == 'F';
-	for (size_t i = 0; i < g->n; i++)
-		if ((it[i]->kind == 'F') != opened) {
-			fprintf(stderr, "acgrep: %s: searched by some jobs, not opened by others\n", name);
-			return false;
-		}
-	if (!opened)
-		return true;
-	if (it[0]->hi == UINT64_MAX || it[g->n - 1]->hi == UINT64_MAX) {
-		if (g->n == 1)
-			return true;
-		fprintf(stderr, "acgrep: %s: searched whole and by ranges too\n", name);
-		return false;
-	}
-	uint64_t pos = 0;
-	for (size_t i = 0; i <= g->n; i++) {
-		uint64_t lo = i < g->n ? it[i]->lo : it[g->n - 1]->size;
-		if (lo != pos) {
-			fprintf(stderr, "acgrep: %s: bytes %" PRIu64 " to %" PRIu64 " are %s\n", name,
-				lo < pos ? lo : pos, lo < pos ? pos : lo,
-				lo < pos ? "in two ranges" : "in no range (a job's records are missing)");
-			return false;
-		}
-		if (i < g->n && it[i]->binary && g->n > 1) {
-			fprintf(stderr, "acgrep: %s: binary file (a NUL byte in bytes %" PRIu64 " to %" PRIu64
-				"): ranges of one file must be text; search it whole, or with -a\n",
-				name, it[i]->lo, it[i]->hi);
-			return false;
-		}
-		pos = i < g->n ? it[i]->hi : pos;
-	}
-	return true;
-}
 
 /* ---- one file's known lines, in offset order ---- */
 
@@ -569,7 +475,7 @@ void merge_run(struct run *r)
 	struct group *groups = NULL;
 	size_t n = 0;
 	bool ok = merge_read_all(r, &ix);
-	if (ok && !(groups = group_items(&ix, &order, &n))) {
+	if (ok && !(groups = merge_group_items(&ix, &order, &n))) {
 		fputs("acgrep: memory exhausted\n", stderr);
 		ok = false;
 	}
@@ -577,7 +483,7 @@ void merge_run(struct run *r)
 	bool listed = false;
 	for (size_t i = 0; i < n; i++) {
 		const struct merge_item *it = groups[i].items[0];
-		if (it->kind != 'W' && !check_file(&groups[i]))
+		if (it->kind != 'W' && !merge_check_file(&groups[i]))
 			ok = false;
 		operands += it->kind != 'W' && it->command_line;
 		listed |= it->kind != 'W' && it->listed;

@@ -24,6 +24,7 @@ struct merge_item {
 	char kind;               /* 'F', 'O' or 'W' */
 	char *name;              /* unescaped, from malloc */
 	size_t seq;              /* the order the streams met it in */
+	size_t instance;         /* which time its file was given (merge.c) */
 	uint64_t lo, hi, size;   /* F: hi UINT64_MAX for a whole input, size
 				    UINT64_MAX for one not regular */
 	bool command_line, listed;
@@ -68,5 +69,22 @@ const char *merge_parse_line(const char *p, const char *end, struct merge_line *
 bool merge_read_all(struct run *r, struct merge_index *ix);
 
 void merge_index_free(struct merge_index *ix);
+
+/* A file's ranges (or its one O record), in file order; first: the order
+ * of its first record, which orders the files. */
+struct group {
+	struct merge_item **items;
+	size_t n, first;
+};
+
+/* Groups the index's items by file (each walk error alone: a group of
+ * one), files in the order the streams first name them, a file's ranges
+ * in file order.  Returns the groups (*n_groups), the items in *order
+ * (both to free), or NULL when out of memory. */
+struct group *merge_group_items(struct merge_index *ix, struct merge_item ***order, size_t *n_groups);
+
+/* Whether the ranges of file g tile it once, and are text when more than
+ * one; false after printing where not. */
+bool merge_check_file(const struct group *g);
 
 #endif

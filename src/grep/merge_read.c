@@ -2,12 +2,14 @@
  * merge_internal.h): each whole in memory (a regular file mapped, a pipe
  * read), every record parsed and checked once, the ranges and other
  * records indexed in the order met; the L records stay where they are, to
- * be parsed again as the merge reaches them.
+ * be parsed again as the merge reaches them.  Then the files put in order
+ * and their ranges checked, before merge.c prints anything.
  */
 #include "merge_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -164,7 +166,12 @@ static bool parse_item(struct merge_index *ix, char kind, struct fields *f)
 	uint64_t v;
 	if (!it)
 		return false;
-	if (kind == 'F') {
+	if (kind != 'F') {
+		if (!next_u64(f, &v) || v > INT32_MAX)
+			return false;
+		it->err = (int)v;
+	}
+	if (kind != 'W') { /* LO HI, and an F's SIZE */
 		if (!next_u64(f, &it->lo))
 			return false;
 		it->hi = it->size = UINT64_MAX;
@@ -172,14 +179,10 @@ static bool parse_item(struct merge_index *ix, char kind, struct fields *f)
 			f->p += 2;
 		else if (!next_u64(f, &it->hi) || it->hi < it->lo)
 			return false;
-		if (f->end - f->p >= 2 && f->p[0] == '-' && f->p[1] == ' ')
+		if (kind == 'F' && f->end - f->p >= 2 && f->p[0] == '-' && f->p[1] == ' ')
 			f->p += 2;
-		else if (!next_u64(f, &it->size))
+		else if (kind == 'F' && !next_u64(f, &it->size))
 			return false;
-	} else if (!next_u64(f, &v) || v > INT32_MAX) {
-		return false;
-	} else {
-		it->err = (int)v;
 	}
 	if (kind != 'W') {
 		if (!next_flags(f, "cl", flags, sizeof flags))
@@ -397,4 +400,110 @@ void merge_index_free(struct merge_index *ix)
 	free(ix->streams);
 	free(ix->items);
 	*ix = (struct merge_index){ .streams = NULL };
+}
+
+/* ---- files in order, and checked ---- */
+
+/* Files by name, then by which instance of a name (a file given twice is
+ * searched twice: the k-th record of a range is its k-th instance's),
+ * then ranges by offset; each walk error alone. */
+static int by_name_then_offset(const void *a, const void *b)
+{
+	const struct merge_item *x = *(struct merge_item *const *)a, *y = *(struct merge_item *const *)b;
+	bool wx = x->kind == 'W', wy = y->kind == 'W';
+	int c = wx != wy ? (wx ? -1 : 1) : wx ? 0 : strcmp(x->name, y->name);
+	if (c == 0 && x->instance != y->instance)
+		c = x->instance < y->instance ? -1 : 1;
+	if (c == 0 && x->lo != y->lo)
+		c = x->lo < y->lo ? -1 : 1;
+	if (c == 0 && x->hi != y->hi)
+		c = x->hi < y->hi ? -1 : 1;
+	return c ? c : x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static int by_first(const void *a, const void *b)
+{
+	const struct group *x = a, *y = b;
+	return x->first < y->first ? -1 : x->first > y->first;
+}
+
+/* Whether two items are the same file. */
+static bool same_file(const struct merge_item *x, const struct merge_item *y)
+{
+	return x->kind != 'W' && y->kind != 'W' && x->instance == y->instance &&
+	       strcmp(x->name, y->name) == 0;
+}
+
+/* Groups the items by file (each walk error alone), files in the order
+ * met.  Returns the groups (n_groups of them), or NULL when out of memory. */
+struct group *merge_group_items(struct merge_index *ix, struct merge_item ***order, size_t *n_groups)
+{
+	struct merge_item **items = malloc((ix->n_items + 1) * sizeof *items);
+	struct group *groups = malloc((ix->n_items + 1) * sizeof *groups);
+	*order = items;
+	if (!items || !groups) {
+		free(groups);
+		return NULL;
+	}
+	for (size_t i = 0; i < ix->n_items; i++)
+		items[i] = &ix->items[i];
+	qsort(items, ix->n_items, sizeof *items, by_name_then_offset);
+	/* the same range again is the next instance's, but for ranges holding
+	 * no line (any number of cuts may fall in one line) */
+	for (size_t i = 1; i < ix->n_items; i++)
+		if (same_file(items[i], items[i - 1]) && items[i]->lo == items[i - 1]->lo &&
+		    items[i]->hi == items[i - 1]->hi && (items[i]->lo < items[i]->hi || items[i]->kind == 'O'))
+			items[i]->instance = items[i - 1]->instance + 1;
+	qsort(items, ix->n_items, sizeof *items, by_name_then_offset);
+	size_t g = 0;
+	for (size_t i = 0; i < ix->n_items; i++) {
+		bool same = g > 0 && same_file(items[i], groups[g - 1].items[0]);
+		if (!same)
+			groups[g++] = (struct group){ .items = &items[i], .first = items[i]->seq };
+		struct group *gr = &groups[g - 1];
+		gr->n++;
+		gr->first = items[i]->seq < gr->first ? items[i]->seq : gr->first;
+	}
+	qsort(groups, g, sizeof *groups, by_first);
+	*n_groups = g;
+	return groups;
+}
+
+/* Whether the ranges of file g tile it; false after saying where not. */
+bool merge_check_file(const struct group *g)
+{
+	const struct merge_item *const *it = (const struct merge_item *const *)g->items;
+	const char *name = it[0]->name;
+	bool opened = it[0]->kind == 'F';
+	for (size_t i = 0; i < g->n; i++)
+		if ((it[i]->kind == 'F') != opened) {
+			fprintf(stderr, "acgrep: %s: searched by some jobs, not opened by others\n", name);
+			return false;
+		}
+	if (!opened)
+		return true;
+	if (it[0]->hi == UINT64_MAX || it[g->n - 1]->hi == UINT64_MAX) {
+		if (g->n == 1)
+			return true;
+		fprintf(stderr, "acgrep: %s: searched whole and by ranges too\n", name);
+		return false;
+	}
+	uint64_t pos = 0;
+	for (size_t i = 0; i <= g->n; i++) {
+		uint64_t lo = i < g->n ? it[i]->lo : it[g->n - 1]->size;
+		if (lo != pos) {
+			fprintf(stderr, "acgrep: %s: bytes %" PRIu64 " to %" PRIu64 " are %s\n", name,
+				lo < pos ? lo : pos, lo < pos ? pos : lo,
+				lo < pos ? "in two ranges" : "in no range (a job's records are missing)");
+			return false;
+		}
+		if (i < g->n && it[i]->binary && g->n > 1) {
+			fprintf(stderr, "acgrep: %s: binary file (a NUL byte in bytes %" PRIu64 " to %" PRIu64
+				"): ranges of one file must be text; search it whole, or with -a\n",
+				name, it[i]->lo, it[i]->hi);
+			return false;
+		}
+		pos = i < g->n ? it[i]->hi : pos;
+	}
+	return true;
 }

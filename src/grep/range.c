@@ -274,8 +274,10 @@ int range_search_path(const char *path, bool command_line, void *ctx)
 	enum open_outcome outcome = run_open(r, path, command_line, &whole, &err);
 	if (outcome != OPEN_SEARCH) {
 		if (cfg->records && outcome != OPEN_IS_OUTPUT) {
-			records_not_searched(&r->pr, name, outcome == OPEN_FAILED ? err : 0, command_line,
-					     cfg->files_from != NULL);
+			records_not_searched(&r->pr, name, outcome == OPEN_FAILED ? err : 0,
+					     cfg->has_range ? cfg->range_start : 0,
+					     cfg->has_range ? cfg->range_end : RANGE_TO_END,
+					     command_line, cfg->files_from != NULL);
 			r->records++;
 		} else {
 			run_report_open(r, name, command_line, outcome, err);

@@ -130,11 +130,14 @@ void records_end(struct printer *pr, const struct search_result *res, bool lines
 	put_name(pr, why);
 }
 
-void records_not_searched(struct printer *pr, const char *name, int err, bool command_line,
-			  bool listed)
+void records_not_searched(struct printer *pr, const char *name, int err, uint64_t start,
+			  uint64_t end, bool command_line, bool listed)
 {
-	put(pr, "O %d %s%s%s ", err, command_line ? "c" : "", listed ? "l" : "",
-	    command_line || listed ? "" : "-");
+	char ends[24] = "*";
+	if (end != UINT64_MAX)
+		snprintf(ends, sizeof ends, "%" PRIu64, end);
+	put(pr, "O %d %" PRIu64 " %s %s%s%s ", err, start, ends, command_line ? "c" : "",
+	    listed ? "l" : "", command_line || listed ? "" : "-");
 	put_name(pr, name);
 }
 

@@ -23,8 +23,9 @@
  *                                  (stopped early, binary, dropped by -I,
  *                                  binary file matches, set 'used', file
  *                                  shrank), a read error's errno and text
- *   O ERRNO FLAGS NAME             an input not searched: open error, or
- *                                  skipped (ERRNO 0)
+ *   O ERRNO START END FLAGS NAME   an input not searched: open error, or
+ *                                  skipped (ERRNO 0); the range asked for
+ *                                  (END '*': to the end)
  *   W ERRNO NAME                   an error of the -r walk
  *   Z COUNT                        the end: COUNT F, O and W records
  *
@@ -72,8 +73,9 @@ void records_line(struct printer *pr, char kind, uint64_t offset, intmax_t linen
  * the whole range's terminators. */
 void records_end(struct printer *pr, const struct search_result *res, bool lines_known);
 
-void records_not_searched(struct printer *pr, const char *name, int err, bool command_line,
-			  bool listed);
+/* O: the range asked for, [start, end) (end UINT64_MAX: to the end). */
+void records_not_searched(struct printer *pr, const char *name, int err, uint64_t start,
+			  uint64_t end, bool command_line, bool listed);
 void records_walk_error(struct printer *pr, const char *path, int err);
 void records_trailer(struct printer *pr, uint64_t count);
 
