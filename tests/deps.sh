@@ -55,6 +55,14 @@ if [[ $(uname -m) == x86_64 ]] && have_cmd gcc; then
 	[[ -e ${libgcc%/*}/32/libgcc.a ]] || missing+=("lib32gcc-$gcc_major-dev")
 fi
 
+# the scaling-out tests (35-scale-out.bats): GNU parallel, rsync for its
+# --basefile and --transferfile, and dask.distributed for contrib/dask
+need_cmd parallel
+need_cmd rsync
+if have_cmd dpkg-query; then
+	need_pkg python3-distributed
+fi
+
 # the completion tests' shells; make deb's tools (dpkg-buildpackage wants
 # build-essential besides debian/control's Build-Depends)
 need_cmd zsh

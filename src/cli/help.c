@@ -92,6 +92,14 @@ static const char *const help_text[] = {
 "      --files0-from=FILE    likewise, names ending in a NUL byte (find -print0)\n"
 /* help-anchor: scaling out (issue 16) */
 "\n",
+"Byte ranges and merging (acgrep extensions):\n"
+"      --range=START:END     search only the lines of each FILE that start in\n"
+"                            bytes START to END-1 (END left out: to the end)\n"
+"      --records             print a record stream for --merge, not lines\n"
+"      --merge               the operands are record streams: print what one\n"
+"                            run over the files they searched prints\n"
+"      --ranges=N            print N byte ranges START:END per FILE and exit\n"
+"\n",
 "Which pattern matched (acgrep extensions):\n"
 /* help-anchor: tags and --show-pattern */
 "      --tagged-file=FILE    take patterns from FILE's TAG<TAB>PATTERN lines;\n"

@@ -3,7 +3,8 @@
  * Owns: the exit status (0 a line was selected, 1 none, 2 trouble; with -q
  * a selected line wins over trouble), the number of threads, the choice
  * between searching on this thread (run.c) and on worker threads
- * (pool.c), and the order of the inputs (operands, then --files-from).
+ * (pool.c) or by ranges (range.c), the order of the inputs (operands,
+ * then --files-from), and --merge (merge.c) in their place.
  * Everything else is delegated.
  */
 #include <errno.h>
@@ -19,10 +20,12 @@
 #include "config.h"
 #include "input.h"
 #include "matcher.h"
+#include "merge.h"
 #include "opts.h"
 #include "pattern_keys.h"
 #include "pool.h"
 #include "print.h"
+#include "range.h"
 #include "run.h"
 #include "search.h"
 #include "walk.h"
@@ -153,21 +156,29 @@ int main(int argc, char **argv)
 	r.searcher.dev_null = fstat(STDOUT_FILENO, &out_st) == 0 && stat("/dev/null", &null_st) == 0 &&
 			      out_st.st_ino == null_st.st_ino && out_st.st_dev == null_st.st_dev;
 	unsigned threads = thread_count(&cfg);
-	struct pool *pool = pool_usable(&cfg, threads) && worth_threads(&cfg)
+	/* ranges, records and merges: one input at a time on this thread */
+	bool by_range = cfg.has_range || cfg.records;
+	struct pool *pool = !by_range && !cfg.merge && pool_usable(&cfg, threads) && worth_threads(&cfg)
 				    ? pool_new(&r, threads, cfg.segment_size) : NULL;
-	walk_file_fn on_file = pool ? pool_add_path : run_search_path;
-	walk_error_fn on_error = pool ? pool_walk_error : run_walk_error;
+	walk_file_fn on_file = pool ? pool_add_path : by_range ? range_search_path : run_search_path;
+	walk_error_fn on_error = pool ? pool_walk_error : by_range ? range_walk_error : run_walk_error;
 	void *ctx = pool ? (void *)pool : (void *)&r;
-	if (cfg.n_files == 0 && !cfg.files_from) {
+	if (cfg.merge)
+		merge_run(&r);
+	else if (by_range && !range_begin(&r))
+		r.trouble = r.stop = true;
+	if (cfg.n_files == 0 && !cfg.files_from && !cfg.merge && !r.stop) {
 		r.walk.omit_dot_slash = recurse;
 		search_operand(recurse ? "." : "-", &r, on_file, on_error, ctx);
 	}
-	for (size_t i = 0; i < cfg.n_files && !r.stop; i++)
+	for (size_t i = 0; i < cfg.n_files && !r.stop && !cfg.merge; i++)
 		search_operand(cfg.files[i], &r, on_file, on_error, ctx);
-	if (cfg.files_from && !r.stop)
+	if (cfg.files_from && !r.stop && !cfg.merge)
 		search_file_list(&cfg, &r, on_file, on_error, ctx);
 	if (pool)
 		pool_finish(pool);
+	if (by_range)
+		range_end(&r);
 	printer_flush(&r.pr);
 	r.trouble |= printer_failed();
 	printer_free(&r.pr);
@@ -175,6 +186,8 @@ int main(int argc, char **argv)
 	if (keys)
 		pattern_keys_free(keys);
 	opts_free(&cfg);
+	if (cfg.records) /* the job's own status: its stream is whole (range.h) */
+		return r.trouble ? 2 : 0;
 	if (r.trouble && !(cfg.quiet && r.matched))
 		return 2;
 	return r.matched ? 0 : 1;

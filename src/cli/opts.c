@@ -29,6 +29,7 @@
 #include "opts_argv.h"
 #include "opts_color.h"
 #include "opts_patterns.h"
+#include "opts_range.h"
 #include "opts_report.h"
 #include "opts_tags.h"
 
@@ -365,6 +366,9 @@ static int apply_option(struct config *cfg, struct parse_state *st, int c)
 		cfg->segment_size = (uint64_t)v;
 		return -1;
 	default:
+		k = opts_range_option(cfg, c, optarg);
+		if (k != OPTS_NOT_RANGE)
+			return k;
 		k = opts_report_option(cfg, c, optarg);
 		if (k != OPTS_NOT_REPORT)
 			return k;
@@ -446,6 +450,9 @@ static int finish(int argc, char **argv, struct config *cfg, struct parse_state 
 		help_print(stdout);
 		return 0;
 	}
+	int status = opts_range_action(cfg, argv + optind, argc - optind);
+	if (status >= 0)
+		return status;
 	if (!st->have_keys) {
 		if (optind >= argc)
 			return usage_error();
@@ -493,7 +500,8 @@ static int finish(int argc, char **argv, struct config *cfg, struct parse_state 
 	if (!opts_color_setup(cfg, st->color, &priv->legacy_color, &priv->grep_colors))
 		return opts_oom();
 	cfg->utf8_locale = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
-	return opts_report_finish(cfg);
+	status = opts_range_finish(cfg);
+	return status >= 0 ? status : opts_report_finish(cfg);
 }
 
 int opts_parse(int argc, char **argv, struct config *cfg)

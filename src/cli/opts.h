@@ -15,7 +15,8 @@
  * --exclude-from glob files.  Returns -1 when the search should run, or
  * an exit status to exit with at once, any message already on stderr as
  * GNU grep 3.8 prints it:
- *   0  after --help or --version (on stdout);
+ *   0  after --help or --version (on stdout), or --ranges (its ranges
+ *      printed; 2 when a FILE could not be cut, see opts_range.h);
  *   1  when grep exits 1 without reading any input: nothing can be
  *      selected (-m 0, -f /dev/null without -v, only empty patterns with
  *      -v and without -x/-w; never with -L), or an invalid -d ACTION

@@ -35,6 +35,7 @@ enum {
 	/* enum-anchor: --json and --stats */
 
 	/* enum-anchor: scaling out (issue 16) */
+	OPT_RANGE, OPT_RANGES, OPT_RECORDS, OPT_MERGE,
 	/* An argument that GNU grep finds ambiguous; see opts_argv_ambiguous. */
 	OPT_AMBIGUOUS,
 };

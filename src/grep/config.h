@@ -80,6 +80,9 @@ enum show_pattern {
 	SHOW_PATTERN_NUMBER,  /* its 1-based number in the list as given */
 };
 
+/* --range's END when it was left out: the range goes on to the file's end. */
+#define RANGE_TO_END UINT64_MAX
+
 /* The most threads a run uses: --threads past it is refused. */
 #define MAX_THREADS 1024
 
@@ -145,6 +148,17 @@ struct config {
 				 this process may use, MAX_THREADS at most */
 	uint64_t segment_size; /* --segment-size (hidden, tests): bytes per segment
 				  of a split file; 0 = pool.h's default */
+	/* Scaling out (acgrep extensions; range.h, records.h, merge.h). */
+	bool has_range;           /* --range given */
+	uint64_t range_start;     /* --range=START:END, byte offsets; */
+	uint64_t range_end;       /* ... RANGE_TO_END when END was left out */
+	bool records;             /* --records: a record stream, not grep's output */
+	bool merge;               /* --merge: the operands are record streams */
+	unsigned ranges;          /* --ranges=N, an action of the command line
+				     alone (opts_range.c); 0 when not given */
+	uint64_t pattern_hash;    /* with --records and --merge: the pattern list's
+				     fingerprint (opts_range.c), before the matcher
+				     takes the list */
 	struct opts_private *opts_private; /* opts.c's own allocations; opaque, freed by opts_free */
 };
 

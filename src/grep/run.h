@@ -27,6 +27,7 @@ struct run {
 	bool matched;
 	bool trouble;
 	bool stop;      /* the run is over: -q selected a line, or stdout failed */
+	uint64_t records; /* --records: the F, O and W records written (range.c) */
 };
 
 /* What run_open decided about an input. */

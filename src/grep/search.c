@@ -190,8 +190,12 @@ static void search_windows(struct file_search *f, struct input *in)
 	int rc;
 	while (!f->bin.dropped && (f->outleft > 0 || f->pending > 0)) {
 		if (f->done || (s->cancel && atomic_load_explicit(s->cancel, memory_order_relaxed)) ||
-		    sink_failed(f->sink) || (rc = input_next(in, &w)) == 0)
+		    sink_failed(f->sink))
 			return;
+		if ((rc = input_next(in, &w)) == 0) {
+			f->res->lines = f->cnt_lines; /* every window counted */
+			return;
+		}
 		if (rc < 0) {
 			f->res->read_error = true;
 			f->res->read_errno = errno;
@@ -210,6 +214,7 @@ void search_input(struct searcher *s, struct input *in, const char *name, bool b
 {
 	memset(res, 0, sizeof *res);
 	res->stop_offset = UINT64_MAX;
+	res->lines = -1;
 	struct file_search *f = begin_search(s, in, name, binary_from_start, res);
 	if (!f) {
 		res->read_error = true;

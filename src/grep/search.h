@@ -58,6 +58,8 @@ struct search_result {
 	bool done;             /* stopped before the end: the answer was known
 				  (-l, -L, -q, -m, a binary file's first match) */
 	bool used;             /* this input set searcher.used */
+	intmax_t lines;        /* the input's line terminators (-n; 0 without it)
+				  when the search read it to its end, else -1 */
 };
 
 /* Searches one opened input whose display name is `name`: its events go to

@@ -1,0 +1,215 @@
+/* records.c - writing the record stream (see records.h for the format),
+ * and the escaping both sides share.
+ *
+ * Everything goes through the job's printer, so a record stream has the
+ * printer's buffering, write-error handling and SIGBUS rewinds.
+ */
+#include "records.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+void records_options(const struct config *cfg, char *buf)
+{
+	const struct { bool on; const char *text; } flags[] = {
+		{cfg->ignore_case, " -i"}, {cfg->word_regexp, " -w"}, {cfg->line_regexp, " -x"},
+		{cfg->invert, " -v"}, {cfg->null_data, " -z"}, {cfg->count, " -c"},
+		{cfg->count_matches, " --count-matches"}, {cfg->list == LIST_MATCHING, " -l"},
+		{cfg->list == LIST_NONMATCHING, " -L"}, {cfg->quiet, " -q"},
+		{cfg->line_number, " -n"}, {cfg->binary == BINARY_TEXT, " -a"},
+		{cfg->binary == BINARY_WITHOUT_MATCH, " -I"}, {cfg->utf8_locale, " utf8"},
+	};
+	int n = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
+		if (flags[i].on)
+			n += snprintf(buf + n, RECORDS_OPTIONS_MAX - (size_t)n, "%s", flags[i].text);
+	const long long nums[] = {cfg->max_count, cfg->after, cfg->before};
+	for (size_t i = 0; i < 3; i++)
+		if (nums[i] >= 0)
+			n += snprintf(buf + n, RECORDS_OPTIONS_MAX - (size_t)n, " -%c %lld", "mAB"[i], nums[i]);
+	snprintf(buf + n, RECORDS_OPTIONS_MAX - (size_t)n, " patterns=%016" PRIx64, cfg->pattern_hash);
+}
+
+/* printf into the printer; records are short but for their last field. */
+__attribute__((format(printf, 2, 3)))
+static void put(struct printer *pr, const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	printer_append(pr, buf, n < 0 ? 0 : (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
+}
+
+void records_escaped(struct printer *pr, const char *s, size_t len)
+{
+	size_t from = 0;
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] != '\\' && s[i] != '\n')
+			continue;
+		printer_append(pr, s + from, i - from);
+		printer_append(pr, s[i] == '\n' ? "\\n" : "\\\\", 2);
+		from = i + 1;
+	}
+	printer_append(pr, s + from, len - from);
+}
+
+size_t records_unescape(const char *esc, size_t esc_len, char *out)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < esc_len; i++) {
+		if (esc[i] != '\\') {
+			out[n++] = esc[i];
+			continue;
+		}
+		if (++i == esc_len || (esc[i] != 'n' && esc[i] != '\\'))
+			return SIZE_MAX;
+		out[n++] = esc[i] == 'n' ? '\n' : '\\';
+	}
+	return n;
+}
+
+void records_header(struct printer *pr, const struct config *cfg)
+{
+	char opts[RECORDS_OPTIONS_MAX];
+	records_options(cfg, opts);
+	put(pr, "%s %d%s\n", RECORDS_MAGIC, RECORDS_VERSION, opts);
+}
+
+/* A name, escaped, and the record's end. */
+static void put_name(struct printer *pr, const char *name)
+{
+	records_escaped(pr, name, strlen(name));
+	printer_append(pr, "\n", 1);
+}
+
+void records_file(struct printer *pr, const char *name, uint64_t lo, uint64_t hi, uint64_t size,
+		  bool command_line, bool listed)
+{
+	char his[24] = "*", sizes[24] = "-";
+	if (hi != UINT64_MAX)
+		snprintf(his, sizeof his, "%" PRIu64, hi);
+	if (size != UINT64_MAX)
+		snprintf(sizes, sizeof sizes, "%" PRIu64, size);
+	put(pr, "F %" PRIu64 " %s %s %s%s%s ", lo, his, sizes, command_line ? "c" : "",
+	    listed ? "l" : "", command_line || listed ? "" : "-");
+	put_name(pr, name);
+}
+
+void records_line(struct printer *pr, char kind, uint64_t offset, intmax_t lineno, bool counted,
+		  const char *bytes, size_t len)
+{
+	if (counted)
+		put(pr, "L %c %" PRIu64 " %jd %zu ", kind, offset, lineno, len);
+	else
+		put(pr, "L %c %" PRIu64 " - %zu ", kind, offset, len);
+	records_escaped(pr, bytes, len);
+	printer_append(pr, "\n", 1);
+}
+
+void records_end(struct printer *pr, const struct search_result *res, bool lines_known)
+{
+	char lines[24] = "-", flags[8];
+	if (lines_known)
+		snprintf(lines, sizeof lines, "%jd", res->lines);
+	size_t n = 0;
+	const bool set[] = {res->done, res->binary, res->without_match, res->binary_matched,
+			    res->used, res->truncated};
+	for (size_t i = 0; i < sizeof set / sizeof set[0]; i++)
+		if (set[i])
+			flags[n++] = "dbwmut"[i];
+	if (n == 0)
+		flags[n++] = '-';
+	flags[n] = '\0';
+	const char *why = !res->read_error ? "" : res->read_why ? res->read_why : strerror(res->read_errno);
+	put(pr, "E %s %jd %s %d ", lines, res->selected, flags, res->read_error ? res->read_errno : 0);
+	put_name(pr, why);
+}
+
+void records_not_searched(struct printer *pr, const char *name, int err, uint64_t start,
+			  uint64_t end, bool command_line, bool listed)
+{
+	char ends[24] = "*";
+	if (end != UINT64_MAX)
+		snprintf(ends, sizeof ends, "%" PRIu64, end);
+	put(pr, "O %d %" PRIu64 " %s %s%s%s ", err, start, ends, command_line ? "c" : "",
+	    listed ? "l" : "", command_line || listed ? "" : "-");
+	put_name(pr, name);
+}
+
+void records_walk_error(struct printer *pr, const char *path, int err)
+{
+	put(pr, "W %d ", err);
+	put_name(pr, path);
+}
+
+void records_trailer(struct printer *pr, uint64_t count)
+{
+	put(pr, "Z %" PRIu64 "\n", count);
+}
+
+/* ---- the sink ---- */
+
+static void on_begin(void *ctx, const struct sink_begin *begin)
+{
+	(void)ctx, (void)begin;
+}
+
+static uint64_t on_line(void *ctx, const struct sink_line *line)
+{
+	struct records_sink *rs = ctx;
+	records_line(rs->pr, line->kind == SINK_SELECTED ? 's' : 'c', line->offset, line->lineno,
+		     rs->counted, line->bytes, line->len);
+	return sink_mark(&rs->inner);
+}
+
+static uint64_t on_match(void *ctx, const struct sink_match *match)
+{
+	(void)match; /* the job searches without -o: never called */
+	return sink_mark(&((struct records_sink *)ctx)->inner);
+}
+
+static uint64_t on_group_break(void *ctx)
+{
+	return sink_mark(&((struct records_sink *)ctx)->inner);
+}
+
+static void on_end(void *ctx, const struct sink_end *end)
+{
+	(void)ctx, (void)end;
+}
+
+static uint64_t on_mark(void *ctx)
+{
+	return sink_mark(&((struct records_sink *)ctx)->inner);
+}
+
+static bool on_rewind(void *ctx, uint64_t mark)
+{
+	return sink_rewind(&((struct records_sink *)ctx)->inner, mark);
+}
+
+static bool on_failed(void *ctx)
+{
+	return sink_failed(&((struct records_sink *)ctx)->inner);
+}
+
+struct sink records_sink(struct records_sink *rs, struct printer *pr, bool counted)
+{
+	static const struct sink_ops ops = {
+		.begin = on_begin,
+		.line = on_line,
+		.match = on_match,
+		.group_break = on_group_break,
+		.end = on_end,
+		.mark = on_mark,
+		.rewind = on_rewind,
+		.failed = on_failed,
+	};
+	*rs = (struct records_sink){ .pr = pr, .inner = printer_sink(pr), .counted = counted };
+	return (struct sink){ .ops = &ops, .ctx = rs };
+}
