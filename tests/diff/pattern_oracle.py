@@ -93,7 +93,7 @@ def tagged_entries(data, name='tagged list'):
     for n, line in enumerate(split_records(data), 1):
         where = '%s:%d' % (name, n)
         if line.endswith(b'\r'):
-            raise OracleError('%s: the line ends in CR (CRLF line ends are not accepted)' % where)
+            raise OracleError('%s: line ends in CR (CRLF line ends); convert the file with dos2unix' % where)
         tab = line.find(b'\t')
         if tab < 0:
             raise OracleError('%s: no TAB between tag and pattern' % where)
@@ -366,7 +366,7 @@ SELF_TESTS += [
      lambda: repr(tagged_entries(b'Adapter A\t\t\tACGT\nB\tx\ty\nC\tz')),
      repr([(b'ACGT', b'Adapter A'), (b'x\ty', b'B'), (b'z', b'C')])),
     ('tagged: CR line end', lambda: _tagged_error(b'a\tb\r\n'),
-     'L:1: the line ends in CR (CRLF line ends are not accepted)'),
+     'L:1: line ends in CR (CRLF line ends); convert the file with dos2unix'),
     ('tagged: no TAB', lambda: _tagged_error(b'a\tb\n\n'), 'L:2: no TAB between tag and pattern'),
     ('tagged: empty tag', lambda: _tagged_error(b'\tb\n'), 'L:1: empty tag'),
     ('tagged: empty pattern', lambda: _tagged_error(b'a\tb\nc\t\t\n'), 'L:2: empty pattern'),
