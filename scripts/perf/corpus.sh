@@ -84,20 +84,7 @@ if [[ ! -s $D/english.txt || ! -s $D/english-32M.txt ]]; then
 		*) pkgs+=("$p") ;;
 		esac
 	done
-	mkdir -p "$D/debs"
-	say "downloading (apt-get download, not installing) into $D/debs: ${pkgs[*]}"
-	aptopt=()
-	# as root, apt's _apt sandbox user cannot write into a cache under /root
-	if [[ $(id -u) -eq 0 ]]; then aptopt=(-o APT::Sandbox::User=root); fi
-	if ! (cd "$D/debs" && apt-get "${aptopt[@]}" download "${pkgs[@]}" >&2); then
-		if [[ $(id -u) -eq 0 ]]; then
-			say "apt-get download failed; running apt-get update once and retrying"
-			apt-get update >&2
-			(cd "$D/debs" && apt-get "${aptopt[@]}" download "${pkgs[@]}" >&2)
-		else
-			die "apt-get download ${pkgs[*]} failed: the package lists may be missing; run: sudo apt-get update"
-		fi
-	fi
+	apt_download "$D/debs" "${pkgs[@]}"
 	src=$D/text-src
 	rm -rf "$src"
 	mkdir -p "$src"

@@ -132,6 +132,26 @@ tool_versions() {
 	printf '# peers: %s\n' "${all//|/; }"
 }
 
+# apt_download DIR PKG... - fetch the packages' .deb files into DIR with
+# `apt-get download` (never installed); as root, one `apt-get update` and a
+# retry when the lists are missing, else the command to run is named.
+apt_download() {
+	local dir=$1 aptopt=()
+	shift
+	mkdir -p "$dir"
+	# as root, apt's _apt sandbox user cannot write into a cache under /root
+	if [[ $(id -u) -eq 0 ]]; then aptopt=(-o APT::Sandbox::User=root); fi
+	say "downloading (apt-get download, not installing) into $dir: $*"
+	(cd "$dir" && apt-get "${aptopt[@]}" download "$@" >&2) && return 0
+	if [[ $(id -u) -eq 0 ]]; then
+		say "apt-get download failed; running apt-get update once and retrying"
+		apt-get update >&2
+		(cd "$dir" && apt-get "${aptopt[@]}" download "$@" >&2)
+	else
+		die "apt-get download $* failed: the package lists may be missing; run: sudo apt-get update"
+	fi
+}
+
 # need_corpus, need_quick_corpus - build the corpus (or the make-bench part)
 # when its manifest is missing.
 need_corpus() {
