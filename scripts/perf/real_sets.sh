@@ -11,6 +11,7 @@
 #                      deduplicated, as a user builds a blocklist
 #   adapters.tsv       FastQC's adapter_list.txt (fastqc), a tagged list as it is
 #                      (name, TABs, sequence) less its comment and blank lines
+#                      (which --tagged-file skips; grep -f would not)
 #   oui.tsv            ieee-data's oui.txt as VENDOR<TAB>00:1A:2B and
 #                      VENDOR<TAB>00-1A-2B (a MAC prefix as logs write it: colon
 #                      form in Linux logs, hyphen form in RADIUS and Windows ones)
@@ -100,8 +101,8 @@ if [[ ! -s $R/blocklist.txt ]]; then
 	mv "$R/blocklist.txt.tmp" "$R/blocklist.txt"
 fi
 if [[ ! -s $R/adapters.tsv ]]; then
-	# the list is already NAME<TABs>SEQUENCE; its header is '#' comments and a
-	# blank line, which a tagged list does not allow
+	# the list is already NAME<TABs>SEQUENCE; its '#' comments and blank
+	# line, which --tagged-file skips, are left out for the other tools
 	grep -v -e '^#' -e '^$' "$(find_one fastqc adapter_list.txt)" >"$R/adapters.tsv.tmp"
 	mv "$R/adapters.tsv.tmp" "$R/adapters.tsv"
 fi

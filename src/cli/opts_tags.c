@@ -142,6 +142,9 @@ int opts_tags_read_file(struct tag_builder *tb, struct pat_builder *pb, const ch
 		size_t n = nl ? (size_t)(nl - line) : len - at, tag_len = 0, pattern = 0;
 		at += n + 1;
 		lineno++;
+		/* comments and blank lines, as in IOC feeds and FastQC's list */
+		if (n == 0 || line[0] == '#')
+			continue;
 		const char *why = split_line(line, n, &tag_len, &pattern);
 		if (why) {
 			fprintf(stderr, PROG ": %s:%ju: %s\n", path, lineno, why);

@@ -73,7 +73,7 @@ tagged_cases() {
 	fixture t.tsv 'a\tok\nno tab here\n'
 	expect 2 '' -- --tagged-file=t.tsv log
 	[[ $(<"$OUTD/ac.err") == "acgrep: t.tsv:2: no TAB between tag and pattern" ]]
-	fixture t.tsv 'a\tok\n\n'
+	fixture t.tsv 'a\tok\n \n'
 	expect 2 '' -- --tagged-file=t.tsv log
 	[[ $(<"$OUTD/ac.err") == "acgrep: t.tsv:2: no TAB between tag and pattern" ]]
 	fixture t.tsv 'a\tok\nb\tx\n\t\tnothing\n'
@@ -85,6 +85,14 @@ tagged_cases() {
 	fixture t.tsv 'a\tok\nb\t'
 	expect 2 '' -- --tagged-file=t.tsv log
 	[[ $(<"$OUTD/ac.err") == "acgrep: t.tsv:2: empty pattern" ]]
+}
+
+@test "tagged-file: '#' comment lines and blank lines are skipped" {
+	fixture t.tsv '# indicators\n\nbad\tok\n#x\tnothing\n\n'
+	expect 0 'bad:ok line\n' -- --tagged-file=t.tsv --show-pattern log
+	fixture t.tsv '# only a comment\n\n'
+	expect 1 '' -- --tagged-file=t.tsv log
+	[[ ! -s $OUTD/ac.err ]]
 }
 
 @test "tagged-file: CRLF line ends are an error, never a silent non-match" {

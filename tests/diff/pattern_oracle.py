@@ -92,6 +92,8 @@ def tagged_entries(data, name='tagged list'):
     out = []
     for n, line in enumerate(split_records(data), 1):
         where = '%s:%d' % (name, n)
+        if not line or line.startswith(b'#'):
+            continue
         if line.endswith(b'\r'):
             raise OracleError('%s: line ends in CR (CRLF line ends); convert the file with dos2unix' % where)
         tab = line.find(b'\t')
@@ -367,7 +369,7 @@ SELF_TESTS += [
      repr([(b'ACGT', b'Adapter A'), (b'x\ty', b'B'), (b'z', b'C')])),
     ('tagged: CR line end', lambda: _tagged_error(b'a\tb\r\n'),
      'L:1: line ends in CR (CRLF line ends); convert the file with dos2unix'),
-    ('tagged: no TAB', lambda: _tagged_error(b'a\tb\n\n'), 'L:2: no TAB between tag and pattern'),
+    ('tagged: no TAB', lambda: _tagged_error(b'a\tb\n \n'), 'L:2: no TAB between tag and pattern'),
     ('tagged: empty tag', lambda: _tagged_error(b'\tb\n'), 'L:1: empty tag'),
     ('tagged: empty pattern', lambda: _tagged_error(b'a\tb\nc\t\t\n'), 'L:2: empty pattern'),
     ('show-pattern: line mode names the first -o match; -o each',

@@ -12,8 +12,8 @@
  *
  * With bit 7 of byte 0 the file is a --tagged-file list instead: each
  * line a tag, a run of TABs and a pattern, checked against the obvious
- * reading (an error, exit 2, when a line has no TAB, an empty tag or
- * pattern, or a CR at its end), and every pattern's tag (an -e pattern's
+ * reading (empty lines and '#' lines skipped; an error, exit 2, when a
+ * line has no TAB, an empty tag or pattern, or a CR at its end), and every pattern's tag (an -e pattern's
  * its own text) against cfg.tags: the distinct tags in order of first use.
  *
  * Input: byte 0 chooses the file kind (bits 0-1: memfd, pipe, stdin), how
@@ -63,6 +63,8 @@ static void expect_add(struct expect *x, const char *p, size_t len)
 static void expect_tagged_line(struct expect *x, const char *line, size_t len)
 {
 	size_t tab = 0, at;
+	if (len == 0 || line[0] == '#') /* a comment or a blank line */
+		return;
 	while (tab < len && line[tab] != '\t')
 		tab++;
 	for (at = tab; at < len && line[at] == '\t';)
