@@ -20,6 +20,7 @@
 #include "input.h"
 #include "matcher.h"
 #include "opts.h"
+#include "opts_compiled.h"
 #include "pattern_keys.h"
 #include "pool.h"
 #include "print.h"
@@ -114,6 +115,11 @@ int main(int argc, char **argv)
 	int status = opts_parse(argc, argv, &cfg);
 	if (status >= 0)
 		return status;
+	if (cfg.save_compiled) {
+		status = opts_compiled_save(&cfg, thread_count(&cfg));
+		opts_free(&cfg);
+		return status;
+	}
 	input_guard_install();
 
 	struct run r = { .cfg = &cfg };
@@ -123,6 +129,8 @@ int main(int argc, char **argv)
 	struct matcher *m = NULL;
 	if (keys && pattern_keys_init(keys, &cfg) != 0)
 		error = "memory exhausted";
+	else if (cfg.compiled) /* --compiled: mapped by opts, checked against the options */
+		m = opts_compiled_take(&cfg);
 	else
 		m = matcher_for_config(&cfg, &cfg.patterns, thread_count(&cfg), &error);
 	if (!m)

@@ -27,6 +27,7 @@
 #include "opts.h"
 #include "opts_argv.h"
 #include "opts_color.h"
+#include "opts_compiled.h"
 #include "opts_patterns.h"
 #include "opts_report.h"
 
@@ -353,6 +354,9 @@ static int apply_option(struct config *cfg, struct parse_state *st, int c)
 		cfg->segment_size = (uint64_t)v;
 		return -1;
 	default:
+		k = opts_compiled_option(cfg, c, optarg);
+		if (k != OPTS_NOT_COMPILED)
+			return k;
 		k = opts_report_option(cfg, c, optarg);
 		if (k != OPTS_NOT_REPORT)
 			return k;
@@ -434,7 +438,7 @@ static int finish(int argc, char **argv, struct config *cfg, struct parse_state 
 		help_print(stdout);
 		return 0;
 	}
-	if (!st->have_keys) {
+	if (!st->have_keys && !cfg->compiled_path) { /* --compiled: every operand is a FILE */
 		if (optind >= argc)
 			return usage_error();
 		const char *pat = argv[optind++];
@@ -470,6 +474,12 @@ static int finish(int argc, char **argv, struct config *cfg, struct parse_state 
 		cfg->count_matches = false;
 	}
 
+	cfg->utf8_locale = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+	int status = opts_compiled_finish(cfg, st->have_keys);
+	if (status >= 0)
+		return status;
+	if (cfg->save_compiled) /* the set is written whatever a search would do */
+		return opts_report_finish(cfg);
 	if (cfg->list != LIST_NONMATCHING && cannot_select(cfg))
 		return 1;
 	if (cfg->patterns.count == 0 && !no_pattern_as_empty(cfg))
@@ -477,7 +487,6 @@ static int finish(int argc, char **argv, struct config *cfg, struct parse_state 
 	struct opts_private *priv = cfg->opts_private;
 	if (!opts_color_setup(cfg, st->color, &priv->legacy_color, &priv->grep_colors))
 		return opts_oom();
-	cfg->utf8_locale = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
 	return opts_report_finish(cfg);
 }
 
@@ -519,6 +528,7 @@ int opts_parse(int argc, char **argv, struct config *cfg)
 
 void opts_free(struct config *cfg)
 {
+	opts_compiled_free(cfg); /* a mapped set's list is not ours to free */
 	free(cfg->patterns.end);
 	free(cfg->patterns.storage);
 	memset(&cfg->patterns, 0, sizeof cfg->patterns);

@@ -34,6 +34,7 @@ enum {
 	/* enum-anchor: --json and --stats */
 
 	/* enum-anchor: scaling out (issue 16) */
+	OPT_COMPILED, OPT_SAVE_COMPILED,
 	/* An argument that GNU grep finds ambiguous; see opts_argv_ambiguous. */
 	OPT_AMBIGUOUS,
 };
