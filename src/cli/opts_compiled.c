@@ -29,14 +29,13 @@ int opts_compiled_option(struct config *cfg, int c, const char *arg)
 static int save_finish(const struct config *cfg)
 {
 	const char *why = cfg->n_files || cfg->files_from
-				  ? "writes the compiled set and searches nothing: no FILE operand or "
-				    "--files-from"
+				  ? "it searches nothing, so takes no FILE operand or --files-from"
 			  : cfg->engine != ENGINE_AC ? "only --engine=ac has a compiled form"
 			  : cfg->patterns.count == 0 ? "no patterns to compile"
 			  : NULL;
 	if (!why)
 		return -1;
-	fprintf(stderr, PROG ": --save-compiled %s\n", why);
+	fprintf(stderr, PROG ": --save-compiled: %s\n", why);
 	return 2;
 }
 

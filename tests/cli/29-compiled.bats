@@ -228,11 +228,11 @@ words_setup() {
 	expect 2 '' -- --compiled=set.acs --save-compiled=x.acs in
 	expect_stderr_matches '^PROG: --compiled and --save-compiled cannot be combined$'
 	expect 2 '' -- --save-compiled=x.acs -f pats in
-	expect_stderr_matches '^PROG: --save-compiled writes the compiled set and searches nothing: no FILE operand or --files-from$'
+	expect_stderr_matches '^PROG: --save-compiled: it searches nothing, so takes no FILE operand or --files-from$'
 	expect 2 '' -- --save-compiled=x.acs -f /dev/null
-	expect_stderr_matches '^PROG: --save-compiled no patterns to compile$'
+	expect_stderr_matches '^PROG: --save-compiled: no patterns to compile$'
 	expect 2 '' -- --save-compiled=x.acs --engine=pcre2 a
-	expect_stderr_matches '^PROG: --save-compiled only --engine=ac has a compiled form$'
+	expect_stderr_matches '^PROG: --save-compiled: only --engine=ac has a compiled form$'
 	expect 2 '' -- --save-compiled=nodir/x.acs a
 	expect_stderr_matches '^PROG: nodir/x.acs: No such file or directory$'
 	[[ ! -e x.acs ]] || fail "x.acs written"
