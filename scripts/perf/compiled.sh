@@ -8,16 +8,18 @@
 # words1k with -i; NAME is pat/NAME.txt, OPTS acgrep options such as -i):
 #   save    acgrep OPTS --save-compiled=SET.acs -f SET: wall time, file size;
 #   start   acgrep OPTS -c -f SET empty.txt against acgrep OPTS -c
-#           --compiled=SET.acs empty.txt: wall time and peak RSS (GNU time's
-#           %M), each the median of N runs (default 5), the two interleaved;
+#           --compiled=SET.acs empty.txt: wall time, CPU time (perf stat's
+#           task-clock, which other load on the machine disturbs less) and
+#           peak RSS (GNU time's %M), each the median of N runs (default 5),
+#           the two interleaved;
 #   search  the same over english.txt (268 MB): wall time, and the count,
 #           which must be the manifest's for the set and equal for both
 #           (dict-all 5907160, dict100k 5360534, words1k 900902, words1k -i
 #           1554421), or the run fails.
 # Every run goes after one untimed warm-up, with the page cache warm; stdout
 # goes to a file (on /dev/null acgrep stops at the first match).  Wall times
-# are taken by the shell around the process (EPOCHREALTIME), peak RSS in
-# separate runs under /usr/bin/time.
+# are taken by the shell around the process (EPOCHREALTIME), CPU time and
+# peak RSS in separate runs under perf stat and /usr/bin/time.
 set -euo pipefail
 # shellcheck source=scripts/perf/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -28,11 +30,11 @@ while (($#)); do
 	-r) runs=$2; shift 2 ;;
 	--acgrep) acgrep=$(realpath "$2"); shift 2 ;;
 	--sets) sets=$2; shift 2 ;;
-	-h | --help) sed -n '2,22s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-h | --help) sed -n '2,23s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) die "compiled.sh: unknown argument $1 (try --help)" ;;
 	esac
 done
-need time:/usr/bin/time
+need time:/usr/bin/time linux-perf:perf
 if [[ $acgrep == "$REPO/acgrep" ]]; then ensure_acgrep; fi
 need_corpus
 tmp=$(mktemp -d)
@@ -70,6 +72,14 @@ rss() {
 	grep -v '^Command' "$tmp/rss" | awk '{ printf "%.1f\n", $1 / 1024 }' >>"$out"
 }
 
+# cpu OUT CMD... - appends CMD's CPU time in ms (task-clock) to OUT.
+cpu() {
+	local out=$1
+	shift
+	perf stat -x, -e task-clock -o "$tmp/perf" "$@" >"$tmp/stdout" || true
+	awk -F, '/task-clock/ { printf "%.2f\n", $1 }' "$tmp/perf" >>"$out"
+}
+
 # one NAME OPTS - the rows of one set.
 one() {
 	local name=$1 opts=$2 pat=$BENCH_DIR/pat/$1.txt acs=$tmp/$1.acs i k
@@ -86,11 +96,13 @@ one() {
 	c_c=$("$acgrep" "${o[@]}" -c --compiled="$acs" "$text" || true)
 	[[ $c_f == "$want_c" && $c_c == "$want_c" ]] ||
 		die "$name $opts: counts $c_f (-f) and $c_c (--compiled), the manifest says $want_c"
-	for k in sf sc rf rc qf qc; do : >"$tmp/$k"; done
+	for k in sf sc cf cc rf rc qf qc; do : >"$tmp/$k"; done
 	for ((i = 0; i < runs; i++)); do # interleaved, the order swapped each time
 		if ((i % 2)); then
 			wall "$tmp/sc" "$acgrep" "${o[@]}" -c --compiled="$acs" "$tmp/empty.txt"
 			wall "$tmp/sf" "$acgrep" "${o[@]}" -c -f "$pat" "$tmp/empty.txt"
+			cpu "$tmp/cc" "$acgrep" "${o[@]}" -c --compiled="$acs" "$tmp/empty.txt"
+			cpu "$tmp/cf" "$acgrep" "${o[@]}" -c -f "$pat" "$tmp/empty.txt"
 			rss "$tmp/rc" "$acgrep" "${o[@]}" -c --compiled="$acs" "$tmp/empty.txt"
 			rss "$tmp/rf" "$acgrep" "${o[@]}" -c -f "$pat" "$tmp/empty.txt"
 			wall "$tmp/qc" "$acgrep" "${o[@]}" -c --compiled="$acs" "$text"
@@ -98,27 +110,30 @@ one() {
 		else
 			wall "$tmp/sf" "$acgrep" "${o[@]}" -c -f "$pat" "$tmp/empty.txt"
 			wall "$tmp/sc" "$acgrep" "${o[@]}" -c --compiled="$acs" "$tmp/empty.txt"
+			cpu "$tmp/cf" "$acgrep" "${o[@]}" -c -f "$pat" "$tmp/empty.txt"
+			cpu "$tmp/cc" "$acgrep" "${o[@]}" -c --compiled="$acs" "$tmp/empty.txt"
 			rss "$tmp/rf" "$acgrep" "${o[@]}" -c -f "$pat" "$tmp/empty.txt"
 			rss "$tmp/rc" "$acgrep" "${o[@]}" -c --compiled="$acs" "$tmp/empty.txt"
 			wall "$tmp/qf" "$acgrep" "${o[@]}" -c -f "$pat" "$text"
 			wall "$tmp/qc" "$acgrep" "${o[@]}" -c --compiled="$acs" "$text"
 		fi
 	done
-	printf '%-12s %-4s %9.1f %9.0f %9.1f %9.1f %8.1f %8.1f %9.0f %9.0f %9s\n' "$name" "${opts:--}" \
+	printf '%-9s %-3s %7.1f %7.0f %8.1f %8.1f %7.1f %7.1f %7.1f %7.1f %9.0f %9.0f %8s\n' "$name" "${opts:--}" \
 		"$(echo "$size / 1048576" | bc -l)" "$(median <"$tmp/save")" \
-		"$(median <"$tmp/sf")" "$(median <"$tmp/sc")" "$(median <"$tmp/rf")" "$(median <"$tmp/rc")" \
-		"$(median <"$tmp/qf")" "$(median <"$tmp/qc")" "$want_c"
+		"$(median <"$tmp/sf")" "$(median <"$tmp/sc")" "$(median <"$tmp/cf")" "$(median <"$tmp/cc")" \
+		"$(median <"$tmp/rf")" "$(median <"$tmp/rc")" "$(median <"$tmp/qf")" "$(median <"$tmp/qc")" "$want_c"
 	rm -f "$acs"
 }
 
 machine_header "compiled pattern sets against compiling (scripts/perf/compiled.sh)" "compiled.sh -r $runs --sets \"$sets\""
 binary_facts acgrep "$acgrep"
 echo "# corpus: $BENCH_DIR; LC_ALL=C; page cache warm; medians of $runs interleaved runs after a warm-up"
-echo "# save: --save-compiled wall (ms); start: -c over an empty input, wall (ms) and peak RSS (MB);"
-echo "# search: -c over english.txt (268 MB), wall (ms); -f compiles the list, -C maps the set"
+echo "# load average at the start: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "# save: --save-compiled wall (ms); start: -c over an empty input: wall (ms), CPU (ms, task-clock),"
+echo "# peak RSS (MB); search: -c over english.txt (268 MB), wall (ms); -f compiles the list, -C maps the set"
 echo
-printf '%-12s %-4s %9s %9s %9s %9s %8s %8s %9s %9s %9s\n' set opts "file MB" "save ms" "start -f" "start -C" \
-	"RSS -f" "RSS -C" "search -f" "search -C" count
+printf '%-9s %-3s %7s %7s %8s %8s %7s %7s %7s %7s %9s %9s %8s\n' set opt "file MB" "save ms" "wall -f" "wall -C" \
+	"cpu -f" "cpu -C" "RSS -f" "RSS -C" "search -f" "search -C" count
 for s in $sets; do
 	one "${s%%:*}" "$([[ $s == *:* ]] && echo "${s#*:}" || true)"
 done
