@@ -80,6 +80,18 @@ cpu() {
 	awk -F, '/task-clock/ { printf "%.2f\n", $1 }' "$tmp/perf" >>"$out"
 }
 
+# measure WAY - one run of each measure of acgrep with the patterns from
+# -f (WAY f) or the compiled set (WAY c); uses one()'s o, pat and acs.
+measure() {
+	local w=$1
+	local -a from=(-f "$pat")
+	[[ $w == c ]] && from=(--compiled="$acs")
+	wall "$tmp/s$w" "$acgrep" "${o[@]}" -c "${from[@]}" "$tmp/empty.txt"
+	cpu "$tmp/c$w" "$acgrep" "${o[@]}" -c "${from[@]}" "$tmp/empty.txt"
+	rss "$tmp/r$w" "$acgrep" "${o[@]}" -c "${from[@]}" "$tmp/empty.txt"
+	wall "$tmp/q$w" "$acgrep" "${o[@]}" -c "${from[@]}" "$text"
+}
+
 # one NAME OPTS - the rows of one set.
 one() {
 	local name=$1 opts=$2 pat=$BENCH_DIR/pat/$1.txt acs=$tmp/$1.acs i k
@@ -99,23 +111,11 @@ one() {
 	for k in sf sc cf cc rf rc qf qc; do : >"$tmp/$k"; done
 	for ((i = 0; i < runs; i++)); do # interleaved, the order swapped each time
 		if ((i % 2)); then
-			wall "$tmp/sc" "$acgrep" "${o[@]}" -c --compiled="$acs" "$tmp/empty.txt"
-			wall "$tmp/sf" "$acgrep" "${o[@]}" -c -f "$pat" "$tmp/empty.txt"
-			cpu "$tmp/cc" "$acgrep" "${o[@]}" -c --compiled="$acs" "$tmp/empty.txt"
-			cpu "$tmp/cf" "$acgrep" "${o[@]}" -c -f "$pat" "$tmp/empty.txt"
-			rss "$tmp/rc" "$acgrep" "${o[@]}" -c --compiled="$acs" "$tmp/empty.txt"
-			rss "$tmp/rf" "$acgrep" "${o[@]}" -c -f "$pat" "$tmp/empty.txt"
-			wall "$tmp/qc" "$acgrep" "${o[@]}" -c --compiled="$acs" "$text"
-			wall "$tmp/qf" "$acgrep" "${o[@]}" -c -f "$pat" "$text"
+			measure c
+			measure f
 		else
-			wall "$tmp/sf" "$acgrep" "${o[@]}" -c -f "$pat" "$tmp/empty.txt"
-			wall "$tmp/sc" "$acgrep" "${o[@]}" -c --compiled="$acs" "$tmp/empty.txt"
-			cpu "$tmp/cf" "$acgrep" "${o[@]}" -c -f "$pat" "$tmp/empty.txt"
-			cpu "$tmp/cc" "$acgrep" "${o[@]}" -c --compiled="$acs" "$tmp/empty.txt"
-			rss "$tmp/rf" "$acgrep" "${o[@]}" -c -f "$pat" "$tmp/empty.txt"
-			rss "$tmp/rc" "$acgrep" "${o[@]}" -c --compiled="$acs" "$tmp/empty.txt"
-			wall "$tmp/qf" "$acgrep" "${o[@]}" -c -f "$pat" "$text"
-			wall "$tmp/qc" "$acgrep" "${o[@]}" -c --compiled="$acs" "$text"
+			measure f
+			measure c
 		fi
 	done
 	printf '%-9s %-3s %7.1f %7.0f %8.1f %8.1f %7.1f %7.1f %7.1f %7.1f %9.0f %9.0f %8s\n' "$name" "${opts:--}" \
