@@ -135,5 +135,5 @@ echo
 printf '%-9s %-3s %7s %7s %8s %8s %7s %7s %7s %7s %9s %9s %8s\n' set opt "file MB" "save ms" "wall -f" "wall -C" \
 	"cpu -f" "cpu -C" "RSS -f" "RSS -C" "search -f" "search -C" count
 for s in $sets; do
-	one "${s%%:*}" "$([[ $s == *:* ]] && echo "${s#*:}" || true)"
+	if [[ $s == *:* ]]; then one "${s%%:*}" "${s#*:}"; else one "$s" ""; fi
 done

@@ -215,6 +215,17 @@ words_setup() {
 	expect_stderr_matches '^PROG: set.acs: compiled without --binary-files=text; this search is with it$'
 	"$ACGREP" --save-compiled=set.acs -e c
 	expect 0 'c\n' -- -a --compiled=set.acs in
+	# a set saved without -a: the search's -a still decides how NUL ends lines
+	fixture bin 'x\0c\0y\nc\n'
+	local a
+	for a in "" -a --binary-files=without-match; do
+		"$ACGREP" -x -c $a -e c bin >"$OUTD/want" 2>&1 || true
+		run_ac -x --save-compiled=x.acs -e c
+		expect_status 0
+		run_ac -x -c $a --compiled=x.acs bin
+		cat "$OUTD/ac.err" >>"$OUTD/ac.out"
+		cmp -s "$OUTD/want" "$OUTD/ac.out" || fail "-x -c $a: $(cat "$OUTD/ac.out"), want $(cat "$OUTD/want")"
+	done
 }
 
 @test "compiled: how the options combine" {
@@ -248,6 +259,7 @@ good_set() {
 
 # put FILE OFFSET OCTAL: writes the byte \OCTAL at OFFSET of FILE.
 put() {
+	# shellcheck disable=SC2059
 	printf "\\$3" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
 }
 
@@ -274,9 +286,9 @@ put() {
 	good_set
 	local n
 	for n in 64 100 1000 $((good_size / 2)) $((good_size - 1)); do
-		head -c "$n" "$OUTD/good.acs" >cut
-		expect 2 '' -- --compiled=cut in
-		expect_stderr_matches "^PROG: cut: truncated compiled pattern set \\($n of $good_size bytes\\)$"
+		head -c "$n" "$OUTD/good.acs" >short
+		expect 2 '' -- --compiled=short in
+		expect_stderr_matches "^PROG: short: truncated compiled pattern set \\($n of $good_size bytes\\)$"
 	done
 	cp "$OUTD/good.acs" long && printf 'xyz' >>long
 	expect 2 '' -- --compiled=long in

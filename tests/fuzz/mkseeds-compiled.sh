@@ -32,6 +32,7 @@ seed() {
 	LC_ALL=$([[ $((byte & 16)) != 0 ]] && echo C.UTF-8 || echo C) \
 		"$acgrep" "$@" --save-compiled="$tmp/set" -f "$pats"
 	for b in "$byte" $((byte | 64)); do
+		# shellcheck disable=SC2059
 		{ printf "\\$(printf '%03o' "$b")"; cat "$tmp/set"; } >"$tmp/seed"
 		h=$(sha256sum "$tmp/seed" | cut -c1-16)
 		mv "$tmp/seed" "$out/$h"
@@ -54,4 +55,4 @@ seed 128 "$tmp/words" --scan-path=dfa
 seed 0 "$tmp/words" --scan-path=teddy
 seed 1 "$tmp/words" -i --scan-path=bitmap
 seed 0 "$tmp/three" --scan-path=hash
-echo "mkseeds-compiled: $(ls "$out" | wc -l) seeds in $out"
+echo "mkseeds-compiled: $(find "$out" -type f | wc -l) seeds in $out"
