@@ -521,7 +521,7 @@ FUZZ_CC      ?= clang
 AFL_CC       ?= afl-clang-fast
 FUZZ_SECONDS ?= 60
 FUZZ_DIR     ?= build-fuzz
-FUZZ_TARGETS := matcher patfile opts cli
+FUZZ_TARGETS := matcher patfile opts cli compiled
 # No comparison tracing (trace-cmp): in the engine it is loop bounds, and
 # costs three quarters of the time (fuzz_matcher: 76 exec/s, was 27).
 FUZZ_CFLAGS  ?= -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all \
@@ -533,6 +533,7 @@ FUZZ_ARGS_matcher := -max_len=4096
 FUZZ_ARGS_patfile := -max_len=8192
 FUZZ_ARGS_opts    := -max_len=1024 -close_fd_mask=3 -dict=tests/fuzz/opts.dict
 FUZZ_ARGS_cli     := -max_len=4096
+FUZZ_ARGS_compiled := -max_len=65536
 # fuzz_cli runs main() as acgrep_main (acgrep_main.h)
 AS_LIB_MAIN  := -Dmain=acgrep_main -include tests/fuzz/acgrep_main.h
 

@@ -22,6 +22,7 @@
 #include "matcher.h"
 #include "merge.h"
 #include "opts.h"
+#include "opts_compiled.h"
 #include "pattern_keys.h"
 #include "pool.h"
 #include "print.h"
@@ -110,6 +111,37 @@ static void search_file_list(const struct config *cfg, struct run *r, walk_file_
 		fclose(list);
 }
 
+/* The matcher of the run: the compiled set of --compiled, or one built
+ * from cfg's patterns; and `keys` (when not NULL) for its patterns.  NULL
+ * after saying why on stderr. */
+static struct matcher *build_matcher(struct config *cfg, struct pattern_keys *keys)
+{
+	const char *error = NULL;
+	struct matcher *m = NULL;
+	if (keys && pattern_keys_init(keys, cfg) != 0)
+		error = "memory exhausted";
+	else if (cfg->compiled) /* --compiled: mapped by opts, checked against the options */
+		m = opts_compiled_take(cfg);
+	else
+		m = matcher_for_config(cfg, &cfg->patterns, thread_count(cfg), &error);
+	if (!m)
+		fprintf(stderr, "acgrep: %s\n", error);
+	if (m && keys)
+		pattern_keys_link(keys, m);
+	return m;
+}
+
+static struct walk_options walk_options_of(const struct config *cfg)
+{
+	return (struct walk_options){
+		.recurse = (int)cfg->recurse,
+		.includes = cfg->includes, .n_includes = cfg->n_includes,
+		.excludes = cfg->excludes, .n_excludes = cfg->n_excludes,
+		.exclude_dirs = cfg->exclude_dirs, .n_exclude_dirs = cfg->n_exclude_dirs,
+		.filter_order = cfg->filter_order,
+	};
+}
+
 int main(int argc, char **argv)
 {
 	static struct config cfg;
@@ -117,21 +149,17 @@ int main(int argc, char **argv)
 	int status = opts_parse(argc, argv, &cfg);
 	if (status >= 0)
 		return status;
+	if (cfg.save_compiled) {
+		status = opts_compiled_save(&cfg, thread_count(&cfg));
+		opts_free(&cfg);
+		return status;
+	}
 	input_guard_install();
 
 	struct run r = { .cfg = &cfg };
-	const char *error = NULL;
 	static struct pattern_keys keys_store;
 	struct pattern_keys *keys = pattern_keys_wanted(&cfg) ? &keys_store : NULL;
-	struct matcher *m = NULL;
-	if (keys && pattern_keys_init(keys, &cfg) != 0)
-		error = "memory exhausted";
-	else
-		m = matcher_for_config(&cfg, &cfg.patterns, thread_count(&cfg), &error);
-	if (!m)
-		fprintf(stderr, "acgrep: %s\n", error);
-	if (m && keys)
-		pattern_keys_link(keys, m);
+	struct matcher *m = build_matcher(&cfg, keys);
 	if (!m || printer_init(&r.pr, &cfg, m, keys) != 0) {
 		if (m) /* the printer's buffer */
 			opts_oom();
@@ -144,13 +172,7 @@ int main(int argc, char **argv)
 	r.searcher = (struct searcher){
 		.cfg = &cfg, .matcher = m, .keys = keys, .sink = printer_sink(&r.pr),
 	};
-	r.walk = (struct walk_options){
-		.recurse = (int)cfg.recurse,
-		.includes = cfg.includes, .n_includes = cfg.n_includes,
-		.excludes = cfg.excludes, .n_excludes = cfg.n_excludes,
-		.exclude_dirs = cfg.exclude_dirs, .n_exclude_dirs = cfg.n_exclude_dirs,
-		.filter_order = cfg.filter_order,
-	};
+	r.walk = walk_options_of(&cfg);
 	bool recurse = cfg.recurse != RECURSE_NONE;
 	struct stat out_st, null_st;
 	r.searcher.dev_null = fstat(STDOUT_FILENO, &out_st) == 0 && stat("/dev/null", &null_st) == 0 &&

@@ -28,6 +28,7 @@
 #include "opts.h"
 #include "opts_argv.h"
 #include "opts_color.h"
+#include "opts_compiled.h"
 #include "opts_patterns.h"
 #include "opts_range.h"
 #include "opts_report.h"
@@ -369,6 +370,9 @@ static int apply_option(struct config *cfg, struct parse_state *st, int c)
 		k = opts_range_option(cfg, c, optarg);
 		if (k != OPTS_NOT_RANGE)
 			return k;
+		k = opts_compiled_option(cfg, c, optarg);
+		if (k != OPTS_NOT_COMPILED)
+			return k;
 		k = opts_report_option(cfg, c, optarg);
 		if (k != OPTS_NOT_REPORT)
 			return k;
@@ -453,7 +457,7 @@ static int finish(int argc, char **argv, struct config *cfg, struct parse_state 
 	int status = opts_range_action(cfg, argv + optind, argc - optind);
 	if (status >= 0)
 		return status;
-	if (!st->have_keys) {
+	if (!st->have_keys && !cfg->compiled_path) { /* --compiled: every operand is a FILE */
 		if (optind >= argc)
 			return usage_error();
 		const char *pat = argv[optind++];
@@ -489,6 +493,12 @@ static int finish(int argc, char **argv, struct config *cfg, struct parse_state 
 		cfg->count_matches = false;
 	}
 
+	cfg->utf8_locale = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+	status = opts_compiled_finish(cfg, st->have_keys);
+	if (status >= 0)
+		return status;
+	if (cfg->save_compiled) /* the set is written whatever a search would do */
+		return opts_report_finish(cfg);
 	if (cfg->list != LIST_NONMATCHING && cannot_select(cfg))
 		return 1;
 	bool no_pattern = cfg->patterns.count == 0;
@@ -499,7 +509,6 @@ static int finish(int argc, char **argv, struct config *cfg, struct parse_state 
 	struct opts_private *priv = cfg->opts_private;
 	if (!opts_color_setup(cfg, st->color, &priv->legacy_color, &priv->grep_colors))
 		return opts_oom();
-	cfg->utf8_locale = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
 	status = opts_range_finish(cfg);
 	return status >= 0 ? status : opts_report_finish(cfg);
 }
@@ -543,6 +552,7 @@ int opts_parse(int argc, char **argv, struct config *cfg)
 
 void opts_free(struct config *cfg)
 {
+	opts_compiled_free(cfg); /* a mapped set's list is not ours to free */
 	free(cfg->patterns.end);
 	free(cfg->patterns.storage);
 	memset(&cfg->patterns, 0, sizeof cfg->patterns);

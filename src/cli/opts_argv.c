@@ -108,6 +108,8 @@ const struct option opts_long_options[] = {
 	{"ranges", required_argument, NULL, OPT_RANGES},
 	{"records", no_argument, NULL, OPT_RECORDS},
 	{"merge", no_argument, NULL, OPT_MERGE},
+	{"compiled", required_argument, NULL, OPT_COMPILED},
+	{"save-compiled", required_argument, NULL, OPT_SAVE_COMPILED},
 	/* the marker opts_argv_build puts in place of a grep-ambiguous
 	 * argument; no option a user types starts with \1 */
 	{"\1ambiguous", no_argument, NULL, OPT_AMBIGUOUS},
@@ -122,7 +124,7 @@ enum {
 
 #define MARKER "--\1ambiguous"
 
-_Static_assert(N_ALL == N_GREP + 21, "grep's table is the head of opts_long_options");
+_Static_assert(N_ALL == N_GREP + 23, "grep's table is the head of opts_long_options");
 
 /* getopt_long's lookup of the option NAME (its first `len` bytes) among
  * the first `n` entries of the table: the index of the option meant, or

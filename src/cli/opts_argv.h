@@ -36,6 +36,7 @@ enum {
 
 	/* enum-anchor: scaling out (issue 16) */
 	OPT_RANGE, OPT_RANGES, OPT_RECORDS, OPT_MERGE,
+	OPT_COMPILED, OPT_SAVE_COMPILED,
 	/* An argument that GNU grep finds ambiguous; see opts_argv_ambiguous. */
 	OPT_AMBIGUOUS,
 };

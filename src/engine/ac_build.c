@@ -244,9 +244,14 @@ static int links_and_tables_build(ac_automaton *ac)
 	return 0;
 }
 
-/* Frees the state tables (after a failed compile, or in ac_free). */
+/* Frees the state tables (after a failed compile, or in ac_free); those
+ * of a loaded automaton (ac_load) are only forgotten. */
 static void tables_free(ac_automaton *ac)
 {
+	if (ac->mapped) { /* the image's, not ours */
+		ac->dense = ac->first = ac->fail = ac->out_len = ac->out_id = ac->dict = NULL;
+		ac->in_cls = NULL;
+	}
 	table_free(ac->dense);
 	table_free(ac->first);
 	table_free(ac->in_cls);

@@ -42,6 +42,8 @@ struct ac_trie {
 struct ac_automaton {
 	unsigned flags;
 	bool compiled;
+	bool mapped;           /* the state tables point into a compiled file's
+				  image (ac_load): never freed here */
 	struct ac_trie trie;
 	uint8_t *pat_bytes;    /* added patterns back to back, folded, until compiled */
 	bool store_adopted;    /* pat_bytes and pat_end came from malloc (ac_adopt_list) */
@@ -95,6 +97,10 @@ static inline unsigned ac_window_hash(uint32_t load, uint32_t mask, uint32_t fol
 {
 	return (((load & mask) | fold) * AC_WINDOW_MUL) >> (32 - AC_WINDOW_BITS);
 }
+
+/* The vector kernels allowed by the CPU and by the cap `cap`
+ * (ac_limit_simd's; SIMD_BEST: the CPU's alone). */
+enum simd_level ac_simd_allowed(enum simd_level cap);
 
 /* Chooses the scan path (`want` unless it cannot serve this set) and fills
  * the prefilter tables, from the trie, first[] and classes (ac_prefilter.c). */

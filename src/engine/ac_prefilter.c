@@ -201,18 +201,17 @@ static bool hash_pick(ac_automaton *ac)
 	return true;
 }
 
-/* The vector kernels allowed by the CPU and by ac_limit_simd. */
-static enum simd_level simd_allowed(const ac_automaton *ac)
+enum simd_level ac_simd_allowed(enum simd_level cap)
 {
 	enum simd_level cpu = simd_cpu_level();
-	return ac->simd_cap == SIMD_BEST || ac->simd_cap > cpu ? cpu : ac->simd_cap;
+	return cap == SIMD_BEST || cap > cpu ? cpu : cap;
 }
 
 void ac_prefilter_build(ac_automaton *ac, enum ac_scan_path want)
 {
 	uint8_t chain[256];
 	size_t chain_len = chain_bytes(ac, chain, sizeof chain);
-	enum simd_level level = simd_allowed(ac);
+	enum simd_level level = ac_simd_allowed(ac->simd_cap);
 	ac->simd = level;
 	pair_build(ac);
 	bool rare = rare_byte_pick(ac, chain, chain_len);

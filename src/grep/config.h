@@ -26,6 +26,7 @@ struct pattern {
 };
 
 struct opts_private; /* defined in opts.c */
+struct matcher;      /* matcher.h */
 
 /* The patterns back to back in `storage`, each followed by a NUL, and per
  * pattern the offset just past its bytes: 4 bytes of bookkeeping each, so
@@ -159,6 +160,12 @@ struct config {
 	uint64_t pattern_hash;    /* with --records and --merge: the pattern list's
 				     fingerprint (opts_range.c), before the matcher
 				     takes the list */
+	/* Compiled pattern sets (acgrep extensions; matcher_file.h). */
+	const char *save_compiled;  /* --save-compiled=FILE: write it, search nothing */
+	const char *compiled_path;  /* --compiled=FILE, or NULL */
+	/* With --compiled, its matcher, mapped by opts; `patterns` is then a
+	 * view of its pattern list (not from malloc).  main takes both over. */
+	struct matcher *compiled;
 	struct opts_private *opts_private; /* opts.c's own allocations; opaque, freed by opts_free */
 };
 

@@ -116,16 +116,12 @@ static bool grep_uses_kwset(const struct config *cfg, const struct pattern_set *
 	return true;
 }
 
-struct matcher *matcher_for_config(const struct config *cfg, struct pattern_set *patterns,
-				   unsigned threads, const char **error)
+struct match_options matcher_options(const struct config *cfg, bool grep_kwset, unsigned threads)
 {
-	struct pattern_set ps = *patterns;
-	*patterns = (struct pattern_set){ .storage = NULL };
-	bool grep_kwset = grep_uses_kwset(cfg, &ps);
 	/* without -w both matchers follow the same rules */
 	bool kwset_rules = !cfg->word_regexp || grep_kwset;
 	bool word_ignores_before_from = cfg->word_regexp && !cfg->line_regexp && kwset_rules;
-	struct match_options mo = {
+	return (struct match_options){
 		.ignore_case = cfg->ignore_case,
 		.word = cfg->word_regexp,
 		.line = cfg->line_regexp,
@@ -136,8 +132,18 @@ struct matcher *matcher_for_config(const struct config *cfg, struct pattern_set 
 		.nul_ends_lines = cfg->binary != BINARY_TEXT && !cfg->null_data,
 		.simd = cfg->simd,
 		.word_regex_rules = cfg->word_regexp && !cfg->line_regexp && !word_ignores_before_from,
+		.grep_kwset = grep_kwset,
 		.threads = threads,
 	};
+}
+
+struct matcher *matcher_for_config(const struct config *cfg, struct pattern_set *patterns,
+				   unsigned threads, const char **error)
+{
+	struct pattern_set ps = *patterns;
+	*patterns = (struct pattern_set){ .storage = NULL };
+	bool grep_kwset = grep_uses_kwset(cfg, &ps);
+	struct match_options mo = matcher_options(cfg, grep_kwset, threads);
 	*error = NULL;
 	struct matcher *m = NULL;
 	if (!drop_nul_patterns(cfg, grep_kwset, &ps))
@@ -152,7 +158,7 @@ struct matcher *matcher_for_config(const struct config *cfg, struct pattern_set 
 	if (!m && !*error)
 		*error = "cannot compile the patterns";
 	if (m)
-		m->match_takes_eol = cfg->word_regexp && cfg->line_regexp && !grep_kwset;
+		m->match_takes_eol = matcher_takes_eol(&mo);
 	return m;
 }
 

@@ -35,6 +35,9 @@ struct match_options {
 	 * whose longest match is not a whole word it tries shorter matches
 	 * but never the empty one. */
 	bool word_regex_rules;
+	/* GNU grep searches these options and patterns with its kwset matcher
+	 * (see matcher.c); the fields above that depend on it follow from it */
+	bool grep_kwset;
 	unsigned threads; /* threads the compile may use for a huge set */
 };
 
@@ -103,6 +106,17 @@ struct matcher {
  * exhausted", or why the engine refused the patterns). */
 struct matcher *matcher_for_config(const struct config *cfg, struct pattern_set *patterns,
 				   unsigned threads, const char **error);
+
+/* The match_options cfg calls for, where GNU grep would (grep_kwset) or
+ * would not search the patterns with its kwset matcher (matcher_for_config's
+ * rules; a compiled pattern set keeps grep_kwset). */
+struct match_options matcher_options(const struct config *cfg, bool grep_kwset, unsigned threads);
+
+/* struct matcher.match_takes_eol for a matcher built with options mo. */
+static inline bool matcher_takes_eol(const struct match_options *mo)
+{
+	return mo->word && mo->line && !mo->grep_kwset;
+}
 
 /* Whether a matcher call (find, each) on this thread failed for want of
  * memory since the last matcher_take_failure, which clears the flag.

@@ -289,16 +289,27 @@ static void ac_matcher_destroy(struct matcher *base)
 	struct matcher_ac *m = (struct matcher_ac *)base;
 	ac_free(m->ac);
 	fold_state_free(m->fold);
-	free(m->given);
+	if (m->image)
+		matcher_image_release(m->image);
+	else
+		free(m->given);
 	free(m);
 }
 
-static const struct matcher_ops ac_ops = {
+const struct matcher_ops matcher_ac_ops = {
 	.find = ac_matcher_find,
 	.each = ac_matcher_each,
 	.identify = ac_matcher_identify,
 	.destroy = ac_matcher_destroy,
 };
+
+void matcher_ac_settle(struct matcher_ac *m, bool holds_nul)
+{
+	m->max_len = ac_max_pattern_len(m->ac);
+	/* a folded character is at least one byte, the text's at most four */
+	m->base.longest_span = m->fold ? 4 * m->max_len : m->max_len;
+	m->base.spans_eol = m->opt.eol == '\0' && holds_nul;
+}
 
 struct matcher *matcher_ac_new(struct pattern_set *patterns, const struct match_options *opts,
 			       const char **error)
@@ -313,13 +324,13 @@ struct matcher *matcher_ac_new(struct pattern_set *patterns, const struct match_
 		*patterns = (struct pattern_set){ .storage = NULL };
 		return NULL;
 	}
-	m->base.ops = &ac_ops;
+	m->base.ops = &matcher_ac_ops;
 	m->opt = *opts;
 	/* the engine keeps the list itself (ps is left empty) */
 	struct pattern_set ps = *patterns;
 	m->given = ps.given;
 	ps.given = NULL;
-	m->base.spans_eol = opts->eol == '\0' && ps.holds_nul;
+	bool holds_nul = ps.holds_nul;
 	*patterns = (struct pattern_set){ .storage = NULL };
 	if ((opts->ignore_case && opts->utf8 && fold_setup(m, &ps) != 0) ||
 	    ac_adopt_list(m->ac, ps.storage, ps.end, ps.count) != 0)
@@ -328,9 +339,7 @@ struct matcher *matcher_ac_new(struct pattern_set *patterns, const struct match_
 	ac_set_threads(m->ac, opts->threads);
 	if (ac_compile(m->ac, (enum ac_scan_path)opts->scan_path) != 0)
 		goto fail;
-	m->max_len = ac_max_pattern_len(m->ac);
-	/* a folded character is at least one byte, the text's at most four */
-	m->base.longest_span = m->fold ? 4 * m->max_len : m->max_len;
+	matcher_ac_settle(m, holds_nul);
 	*error = NULL;
 	return &m->base;
 fail:

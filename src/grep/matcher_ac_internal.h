@@ -11,7 +11,23 @@
 #include "fold_utf8.h"
 #include "matcher.h"
 
-struct fold_state;
+/* -i in a UTF-8 locale (matcher_fold.c): the fold and what the search
+ * through folded windows needs of the patterns. */
+struct fold_state {
+	struct fold_table *table;
+	size_t overlap;   /* the most text a match spans: 4 bytes a folded byte */
+	size_t max_chunk; /* windows grow to this */
+	bool filter;      /* matches may start inside a character */
+	bool ascii;       /* every pattern is ASCII: only ı, ſ and the like need folding */
+	/* The patterns as given, kept only for what line_ok asks: indexes of
+	 * those holding DFA-narrow characters, and of those not valid UTF-8. */
+	struct pattern_set orig;
+	size_t *narrow, n_narrow, cap_narrow;
+	size_t *bad, n_bad, cap_bad;
+	bool borrowed;    /* orig, narrow and bad are a compiled file's: not freed */
+};
+
+struct matcher_image; /* a mapped compiled pattern set (matcher_file.c) */
 
 struct matcher_ac {
 	struct matcher base;
@@ -21,7 +37,25 @@ struct matcher_ac {
 	struct fold_state *fold;  /* NULL unless -i in UTF-8 folds (matcher_fold.c) */
 	uint32_t *given;          /* engine id -> id in the list as given
 				     (pattern_set.given); NULL: the same */
+	/* The compiled file whose image the automaton's tables, `given` and
+	 * the fold's lists point into (matcher_file.c); NULL when compiled
+	 * here.  Released by destroy, after them. */
+	struct matcher_image *image;
 };
+
+/* The operations of every Aho-Corasick matcher (matcher_ac.c). */
+extern const struct matcher_ops matcher_ac_ops;
+
+/* Sets what follows from m's automaton and fold: max_len and the base's
+ * longest_span and spans_eol (`holds_nul`: some pattern the automaton
+ * holds has a NUL). */
+void matcher_ac_settle(struct matcher_ac *m, bool holds_nul);
+
+/* Unmaps an image (matcher_file.c). */
+void matcher_image_release(struct matcher_image *img);
+
+/* Sets f's window sizes for folded patterns of at most max_folded bytes. */
+void fold_state_size(struct fold_state *f, size_t max_folded);
 
 /* What the automaton scans: the buffer, or a folded window of it. */
 struct view {

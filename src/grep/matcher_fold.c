@@ -27,28 +27,17 @@
 #define MAX_CHUNK (64 * 1024)
 #define RAW_CHUNK (4 * 1024) /* the first window searched in place (ascii_find) */
 
-struct fold_state {
-	struct fold_table *table;
-	size_t overlap;   /* the most text a match spans: 4 bytes a folded byte */
-	size_t max_chunk; /* windows grow to this */
-	bool filter;      /* matches may start inside a character */
-	bool ascii;       /* every pattern is ASCII: only ı, ſ and the like need folding */
-	/* The patterns as given, kept only for what line_ok asks: indexes of
-	 * those holding DFA-narrow characters, and of those not valid UTF-8. */
-	struct pattern_set orig;
-	size_t *narrow, n_narrow, cap_narrow;
-	size_t *bad, n_bad, cap_bad;
-};
-
 void fold_state_free(struct fold_state *f)
 {
 	if (!f)
 		return;
 	fold_table_free(f->table);
-	free(f->orig.storage);
-	free(f->orig.end);
-	free(f->narrow);
-	free(f->bad);
+	if (!f->borrowed) {
+		free(f->orig.storage);
+		free(f->orig.end);
+		free(f->narrow);
+		free(f->bad);
+	}
 	free(f);
 	fold_release_scratch();
 }
@@ -99,9 +88,14 @@ static int fold_list(struct fold_state *f, const struct pattern_set *ps, struct 
 	out->holds_nul = ps->holds_nul;
 	char *shrunk = realloc(out->storage, o);
 	out->storage = shrunk ? shrunk : out->storage;
-	f->overlap = 4 * max;
-	f->max_chunk = f->overlap > MAX_CHUNK ? f->overlap : MAX_CHUNK;
+	fold_state_size(f, max);
 	return needs;
+}
+
+void fold_state_size(struct fold_state *f, size_t max_folded)
+{
+	f->overlap = 4 * max_folded;
+	f->max_chunk = f->overlap > MAX_CHUNK ? f->overlap : MAX_CHUNK;
 }
 
 int fold_setup(struct matcher_ac *m, struct pattern_set *ps)

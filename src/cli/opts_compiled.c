@@ -1,0 +1,91 @@
+/* opts_compiled.c - --compiled and --save-compiled (see opts_compiled.h).
+ *
+ * --save-compiled=FILE writes the set compiled from -e, -f or the PATTERNS
+ * operand for the options given, and exits, as --generate does: it takes
+ * no FILE operand.  --compiled=FILE takes the place of -e, -f and the
+ * PATTERNS operand: every operand is a FILE to search.  The set is mapped
+ * when the options are final (the locale's included), so that it is
+ * checked against them; like a -f file, one that cannot be used ends the
+ * run before any input is read.
+ */
+#include "opts_compiled.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "matcher_file.h"
+#include "opts_argv.h"
+
+int opts_compiled_option(struct config *cfg, int c, const char *arg)
+{
+	switch (c) {
+	case OPT_COMPILED: cfg->compiled_path = arg; return -1;
+	case OPT_SAVE_COMPILED: cfg->save_compiled = arg; return -1;
+	default: return OPTS_NOT_COMPILED;
+	}
+}
+
+/* The rules for --save-compiled: -1, or 2 after the message. */
+static int save_finish(const struct config *cfg)
+{
+	const char *why = cfg->n_files || cfg->files_from
+				  ? "it searches nothing, so takes no FILE operand or --files-from"
+			  : cfg->engine != ENGINE_AC ? "only --engine=ac has a compiled form"
+			  : cfg->patterns.count == 0 ? "no patterns to compile"
+			  : NULL;
+	if (!why)
+		return -1;
+	fprintf(stderr, PROG ": --save-compiled: %s\n", why);
+	return 2;
+}
+
+int opts_compiled_finish(struct config *cfg, bool have_keys)
+{
+	if (cfg->save_compiled && cfg->compiled_path) {
+		fputs(PROG ": --compiled and --save-compiled cannot be combined\n", stderr);
+		return 2;
+	}
+	if (cfg->save_compiled)
+		return save_finish(cfg);
+	if (!cfg->compiled_path)
+		return -1;
+	if (have_keys) {
+		fputs(PROG ": --compiled cannot be combined with -e or -f\n", stderr);
+		return 2;
+	}
+	char why[256];
+	struct pattern_set list;
+	struct matcher *m = matcher_load(cfg, cfg->compiled_path, &list, why, sizeof why);
+	if (!m) {
+		fprintf(stderr, PROG ": %s: %s\n", cfg->compiled_path, why);
+		return 2;
+	}
+	free(cfg->patterns.storage); /* the builder's empty list */
+	free(cfg->patterns.end);
+	cfg->patterns = list;
+	cfg->compiled = m;
+	return -1;
+}
+
+int opts_compiled_save(const struct config *cfg, unsigned threads)
+{
+	char why[256];
+	if (matcher_save(cfg, threads, cfg->save_compiled, why, sizeof why) == 0)
+		return 0;
+	fprintf(stderr, PROG ": %s: %s\n", cfg->save_compiled, why);
+	return 2;
+}
+
+struct matcher *opts_compiled_take(struct config *cfg)
+{
+	struct matcher *m = cfg->compiled;
+	if (m)
+		cfg->patterns = (struct pattern_set){ .storage = NULL };
+	cfg->compiled = NULL;
+	return m;
+}
+
+void opts_compiled_free(struct config *cfg)
+{
+	matcher_free(opts_compiled_take(cfg));
+}

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# mkseeds-compiled.sh - seeds for fuzz_compiled: small compiled pattern
+# sets, each after the option byte that loads it (fuzz_compiled.c's
+# layout), written by ./acgrep --save-compiled (or $ACGREP) into
+# tests/fuzz/corpus/compiled/, named by a hash of their contents.
+#
+# One set per option combination and scan path, small enough to commit:
+# the Teddy, memchr and DFA paths need no prefilter table, the bitmap
+# path adds 8 KiB and the hash path 32 KiB (one seed each).  Each seed
+# also comes with the reseal bit set, so that changes the fuzzer makes go
+# past the checksum.  Usage: tests/fuzz/mkseeds-compiled.sh [REPO_ROOT]
+set -eu
+root=${1:-$(cd "$(dirname "$0")/../.." && pwd)}
+acgrep=${ACGREP:-$root/acgrep}
+out=$root/tests/fuzz/corpus/compiled
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p "$out"
+
+printf 'he\nshe\nhis\nhers\n' >"$tmp/words"
+printf 'foo\nbar\nfoo_bar\n\n' >"$tmp/empty"
+printf '\303\251t\303\251\nstra\303\237e\n\341\262\200x\na\377z\nK\n' >"$tmp/utf8"
+printf 'a\0b\ncd\n' >"$tmp/nul"
+printf 'needle\n' >"$tmp/one"
+printf 'she\nhis\nhers\n' >"$tmp/three"
+
+# seed OPTION_BYTE PATTERN_FILE ACGREP_OPTIONS...: the set, and the same
+# with the reseal bit (64).
+seed() {
+	local byte=$1 pats=$2 h
+	shift 2
+	LC_ALL=$([[ $((byte & 16)) != 0 ]] && echo C.UTF-8 || echo C) \
+		"$acgrep" "$@" --save-compiled="$tmp/set" -f "$pats"
+	for b in "$byte" $((byte | 64)); do
+		# shellcheck disable=SC2059
+		{ printf "\\$(printf '%03o' "$b")"; cat "$tmp/set"; } >"$tmp/seed"
+		h=$(sha256sum "$tmp/seed" | cut -c1-16)
+		mv "$tmp/seed" "$out/$h"
+	done
+}
+
+seed 0 "$tmp/words"
+seed 1 "$tmp/words" -i
+seed 2 "$tmp/words" -w
+seed 4 "$tmp/words" -x
+seed 6 "$tmp/words" -w -x
+seed 0 "$tmp/empty"
+seed 17 "$tmp/utf8" -i
+seed 18 "$tmp/utf8" -w
+seed 0 "$tmp/nul"
+seed 32 "$tmp/nul" -a
+seed 8 "$tmp/nul" -z
+seed 0 "$tmp/one" --scan-path=memchr
+seed 128 "$tmp/words" --scan-path=dfa
+seed 0 "$tmp/words" --scan-path=teddy
+seed 1 "$tmp/words" -i --scan-path=bitmap
+seed 0 "$tmp/three" --scan-path=hash
+echo "mkseeds-compiled: $(find "$out" -type f | wc -l) seeds in $out"

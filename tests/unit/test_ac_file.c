@@ -1,0 +1,402 @@
+/* test_ac_file.c - compiled pattern sets at the engine's level: hash64,
+ * the secfile container and ac_save / ac_load.
+ *
+ * hash64 against XXH64's published values and in random pieces against
+ * one call.  The container: sections round-trip at their alignment; every
+ * truncation and every single-byte change of a file is refused with a
+ * message (the header's own checks, else the checksum).  Automata of
+ * random sets (with the empty pattern, ASCII folding, each scan path,
+ * SIMD capped or not, set sizes from one pattern to thousands) saved and
+ * loaded find exactly what the compiled one finds with ac_find (both
+ * semantics), ac_scan_leftmost, ac_scan_overlapping and ac_pattern_id.
+ * Then the checks behind the checksum: words of the state tables and
+ * fields of the scalars changed at random and the checksum resealed; a
+ * load that accepts the result must give an automaton whose scans end,
+ * and report matches inside the text and pattern ids below the count
+ * (under ASan, `make asan`, also without reading outside its tables).
+ * Prints "N passed, N failed"; exits non-zero on failure.
+ */
+#include "ac.h"
+#include "ac_file.h"
+#include "hash64.h"
+#include "secfile.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+
+static uint64_t rng_state = 0x2545F4914F6CDD1Du;
+static uint64_t rnd64(void)
+{
+	rng_state ^= rng_state << 13; /* xorshift64 */
+	rng_state ^= rng_state >> 7;
+	rng_state ^= rng_state << 17;
+	return rng_state;
+}
+
+static unsigned rnd(unsigned n)
+{
+	return (unsigned)(rnd64() % n);
+}
+
+/* ---- hash64 ---- */
+
+static void hash_values(void)
+{
+	static const struct {
+		const char *s;
+		uint64_t h;
+	} known[] = {
+		{ "", UINT64_C(0xEF46DB3751D8E999) },
+		{ "a", UINT64_C(0xD24EC4F1A98C6E5B) },
+		{ "abc", UINT64_C(0x44BC2CF5AD770999) },
+		{ "Nobody inspects the spammish repetition", UINT64_C(0xFBCEA83C8A378BF1) },
+	};
+	for (size_t i = 0; i < sizeof known / sizeof *known; i++)
+		CHECK(hash64(known[i].s, strlen(known[i].s)) == known[i].h, "hash64(\"%s\")", known[i].s);
+	uint8_t buf[1000];
+	for (size_t i = 0; i < sizeof buf; i++)
+		buf[i] = (uint8_t)rnd64();
+	for (int t = 0; t < 200; t++) {
+		size_t n = rnd(sizeof buf + 1);
+		struct hash64 h;
+		hash64_init(&h);
+		for (size_t at = 0; at < n;) {
+			size_t k = rnd(70);
+			k = k > n - at ? n - at : k;
+			hash64_update(&h, buf + at, k);
+			at += k;
+		}
+		CHECK(hash64_final(&h) == hash64(buf, n), "hash64 in pieces, %zu bytes", n);
+	}
+}
+
+/* ---- images ---- */
+
+/* w's file, read back into 64-byte aligned memory (*size bytes). */
+static uint8_t *image_of(const struct secfile_writer *w, size_t *size)
+{
+	FILE *f = tmpfile();
+	if (!f || secfile_write(w, fileno(f)) != 0) {
+		fprintf(stderr, "test_ac_file: cannot write a file\n");
+		exit(2);
+	}
+	off_t n = lseek(fileno(f), 0, SEEK_END);
+	uint8_t *img = aligned_alloc(64, ((size_t)n + 64) & ~(size_t)63);
+	if (n < 0 || !img || pread(fileno(f), img, (size_t)n, 0) != n) {
+		fprintf(stderr, "test_ac_file: cannot read the file back\n");
+		exit(2);
+	}
+	fclose(f);
+	*size = (size_t)n;
+	return img;
+}
+
+static void container(void)
+{
+	uint8_t a[100], b[3], c[4096];
+	for (size_t i = 0; i < sizeof c; i++)
+		c[i] = (uint8_t)rnd64();
+	memset(a, 'a', sizeof a);
+	memset(b, 'b', sizeof b);
+	struct secfile_writer w = { .pieces = NULL };
+	CHECK(secfile_add(&w, SECFILE_TAG('t', 'e', 's', 'a'), a, sizeof a) == 0, "add a");
+	CHECK(secfile_add_copy(&w, SECFILE_TAG('t', 'e', 's', 'b'), b, sizeof b) == 0, "add b");
+	CHECK(secfile_add(&w, SECFILE_TAG('t', 'e', 's', 'b'), b, sizeof b) != 0, "a tag twice");
+	CHECK(secfile_add(&w, SECFILE_TAG('t', 'e', 's', 'c'), c, sizeof c) == 0, "add c");
+	size_t size;
+	uint8_t *img = image_of(&w, &size);
+	secfile_writer_free(&w);
+	struct secfile f;
+	char why[200];
+	CHECK(secfile_open(&f, img, size, 0, why, sizeof why) == 0, "open: %s", why);
+	const uint8_t *pa = secfile_section(&f, SECFILE_TAG('t', 'e', 's', 'a'), sizeof a);
+	const uint8_t *pc = secfile_section(&f, SECFILE_TAG('t', 'e', 's', 'c'), sizeof c);
+	size_t nb = 0;
+	const uint8_t *pb = secfile_find(&f, SECFILE_TAG('t', 'e', 's', 'b'), &nb);
+	CHECK(pa && !memcmp(pa, a, sizeof a) && (uintptr_t)pa % SECFILE_ALIGN == 0, "section a");
+	CHECK(pb && nb == sizeof b && !memcmp(pb, b, sizeof b), "section b");
+	CHECK(pc && !memcmp(pc, c, sizeof c) && (uintptr_t)pc % SECFILE_ALIGN == 0, "section c");
+	CHECK(!secfile_section(&f, SECFILE_TAG('t', 'e', 's', 'a'), 99), "a section's size is exact");
+	CHECK(!secfile_find(&f, SECFILE_TAG('n', 'o', 'n', 'e'), &nb), "a missing section");
+	uint8_t *copy = aligned_alloc(64, (size + 64) & ~(size_t)63);
+	for (size_t n = 0; n < size; n++)
+		CHECK(secfile_open(&f, img, n, 0, why, sizeof why) != 0 && why[0], "truncated to %zu", n);
+	for (size_t at = 0; at < size; at++) {
+		memcpy(copy, img, size);
+		copy[at] ^= (uint8_t)(1u << rnd(8));
+		CHECK(secfile_open(&f, copy, size, 0, why, sizeof why) != 0, "byte %zu changed", at);
+	}
+	memcpy(copy, img, size);
+	copy[12] = 2; /* version */
+	CHECK(secfile_open(&f, copy, size, 0, why, sizeof why) != 0 &&
+		      !strcmp(why, "compiled pattern set format version 2; this acgrep reads version 1"),
+	      "version: %s", why);
+	memcpy(copy, img, size);
+	copy[size - 1] ^= 1;
+	secfile_reseal(copy, size);
+	CHECK(secfile_open(&f, copy, size, 0, why, sizeof why) == 0, "resealed: %s", why);
+	free(copy);
+	free(img);
+}
+
+/* ---- automata ---- */
+
+struct set {
+	char bytes[8192];
+	size_t start[2048], len[2048], n;
+};
+
+static void random_set(struct set *s, unsigned alphabet, size_t max_len, size_t n)
+{
+	size_t used = 0;
+	s->n = 0;
+	for (size_t i = 0; i < n && used + max_len <= sizeof s->bytes; i++) {
+		size_t len = 1 + rnd((unsigned)max_len);
+		for (size_t k = 0; k < len; k++)
+			s->bytes[used + k] = (char)(rnd(3) ? 'a' + rnd(alphabet) : 'A' + rnd(alphabet));
+		s->start[s->n] = used;
+		s->len[s->n++] = len;
+		used += len;
+	}
+}
+
+static ac_automaton *compile_set(const struct set *s, unsigned flags, bool empty,
+				 enum ac_scan_path path, enum simd_level cap)
+{
+	ac_automaton *ac = ac_new(flags);
+	for (size_t i = 0; ac && i < s->n; i++) {
+		if (empty && i == s->n / 2)
+			ac_add(ac, "", 0);
+		ac_add(ac, s->bytes + s->start[i], s->len[i]);
+	}
+	if (ac)
+		ac_limit_simd(ac, cap);
+	if (!ac || ac_compile(ac, path) != 0) {
+		fprintf(stderr, "test_ac_file: cannot compile\n");
+		exit(2);
+	}
+	return ac;
+}
+
+/* The image of ac's sections (with a section of the caller's after them,
+ * as the matcher adds its own). */
+static uint8_t *saved(const ac_automaton *ac, size_t *size)
+{
+	struct secfile_writer w = { .pieces = NULL };
+	CHECK(ac_save(ac, &w) == 0, "ac_save");
+	CHECK(secfile_add_copy(&w, SECFILE_TAG('x', 'x', 'x', 'x'), "tail", 4) == 0, "add");
+	uint8_t *img = image_of(&w, size);
+	secfile_writer_free(&w);
+	return img;
+}
+
+static ac_automaton *loaded(const uint8_t *img, size_t size, enum simd_level cap, const char **why)
+{
+	struct secfile f;
+	char msg[200];
+	if (secfile_open(&f, img, size, 0, msg, sizeof msg) != 0) {
+		*why = "container";
+		return NULL;
+	}
+	return ac_load(&f, cap, why);
+}
+
+struct hits {
+	ac_match m[512];
+	size_t n;
+};
+
+static int hit_cb(const ac_match *m, void *ctx)
+{
+	struct hits *h = ctx;
+	if (h->n < sizeof h->m / sizeof *h->m)
+		h->m[h->n] = *m;
+	h->n++;
+	return 0;
+}
+
+static bool same_match(const ac_match *x, const ac_match *y)
+{
+	return x->start == y->start && x->end == y->end && x->pattern == y->pattern;
+}
+
+static bool same_hits(const struct hits *x, const struct hits *y)
+{
+	if (x->n != y->n)
+		return false;
+	for (size_t i = 0; i < x->n && i < sizeof x->m / sizeof *x->m; i++)
+		if (!same_match(&x->m[i], &y->m[i]))
+			return false;
+	return true;
+}
+
+/* a and b find the same in text[0..len). */
+static void same_scans(const ac_automaton *a, const ac_automaton *b, const char *text, size_t len,
+		       const char *what)
+{
+	const uint8_t *t = (const uint8_t *)text;
+	for (size_t from = 0; from <= len; from += 1 + len / 7) {
+		for (int sem = 0; sem < 2; sem++) {
+			ac_match ma = { 0 }, mb = { 0 };
+			bool fa = ac_find(a, t, len, from, (enum ac_semantics)sem, &ma);
+			bool fb = ac_find(b, t, len, from, (enum ac_semantics)sem, &mb);
+			CHECK(fa == fb && (!fa || same_match(&ma, &mb)), "%s: ac_find from %zu", what,
+			      from);
+		}
+	}
+	struct hits ha = { .n = 0 }, hb = { .n = 0 };
+	ac_scan_leftmost(a, t, len, 0, hit_cb, &ha);
+	ac_scan_leftmost(b, t, len, 0, hit_cb, &hb);
+	CHECK(same_hits(&ha, &hb), "%s: ac_scan_leftmost", what);
+	ha.n = hb.n = 0;
+	ac_scan_overlapping(a, t, len, 0, hit_cb, &ha);
+	ac_scan_overlapping(b, t, len, 0, hit_cb, &hb);
+	CHECK(same_hits(&ha, &hb), "%s: ac_scan_overlapping", what);
+}
+
+static void random_text(char *text, size_t len, unsigned alphabet)
+{
+	for (size_t i = 0; i < len; i++)
+		text[i] = rnd(9) ? (char)((rnd(3) ? 'a' : 'A') + rnd(alphabet)) : " \n"[rnd(2)];
+}
+
+static void round_trips(void)
+{
+	static const enum ac_scan_path paths[] = {
+		AC_PATH_AUTO, AC_PATH_DFA, AC_PATH_BITMAP, AC_PATH_MEMCHR, AC_PATH_TEDDY, AC_PATH_HASH,
+	};
+	static const size_t sizes[] = { 1, 3, 40, 300, 2000 };
+	char text[3000], what[160];
+	for (int t = 0; t < 60; t++) {
+		struct set s;
+		unsigned alphabet = 2 + rnd(8);
+		size_t n = sizes[rnd(5)];
+		random_set(&s, alphabet, 1 + rnd(n > 300 ? 8 : 20), n);
+		unsigned flags = rnd(2) ? AC_FOLD_ASCII : 0;
+		bool empty = rnd(5) == 0;
+		enum ac_scan_path path = paths[rnd(6)];
+		enum simd_level cap = rnd(2) ? SIMD_BEST : SIMD_SCALAR;
+		ac_automaton *ac = compile_set(&s, flags, empty, path, cap);
+		size_t size;
+		uint8_t *img = saved(ac, &size);
+		const char *why = NULL;
+		ac_automaton *back = loaded(img, size, cap, &why);
+		snprintf(what, sizeof what, "set %d (%zu patterns, fold %u, empty %d, path %d/%d)", t, s.n,
+			 flags, empty, (int)path, (int)ac_scan_path_used(ac));
+		CHECK(back != NULL, "%s: loads: %s", what, why ? why : "");
+		if (back) {
+			CHECK(ac_scan_path_used(back) == ac_scan_path_used(ac) &&
+				      ac_state_count(back) == ac_state_count(ac) &&
+				      ac_max_pattern_len(back) == ac_max_pattern_len(ac) &&
+				      ac_pattern_count(back) == ac_pattern_count(ac),
+			      "%s: the same facts", what);
+			random_text(text, sizeof text, alphabet);
+			same_scans(ac, back, text, sizeof text, what);
+			for (size_t i = 0; i < s.n; i++) {
+				uint32_t ia = 0, ib = 0;
+				bool fa = ac_pattern_id(ac, s.bytes + s.start[i], s.len[i], &ia);
+				bool fb = ac_pattern_id(back, s.bytes + s.start[i], s.len[i], &ib);
+				CHECK(fa == fb && ia == ib, "%s: ac_pattern_id of %zu", what, i);
+			}
+			/* a load on a CPU with fewer kernels (scalar) finds the same */
+			ac_automaton *scalar = loaded(img, size, SIMD_SCALAR, &why);
+			CHECK(scalar && ac_simd_used(scalar) == SIMD_SCALAR, "%s: scalar load", what);
+			if (scalar)
+				same_scans(ac, scalar, text, sizeof text, what);
+			ac_free(scalar);
+		}
+		ac_free(back);
+		ac_free(ac);
+		free(img);
+	}
+}
+
+/* The scans of an automaton a changed file gave: every match inside the
+ * text and naming a pattern below the count. */
+static int sane_cb(const ac_match *m, void *ctx)
+{
+	const size_t *lim = ctx; /* text length, pattern count */
+	CHECK(m->start <= m->end && m->end <= lim[0] && m->pattern < lim[1], "a sane match");
+	return 0;
+}
+
+static void scan_sanely(const ac_automaton *ac, const char *text, size_t len)
+{
+	size_t lim[2] = { len, ac_pattern_count(ac) };
+	ac_match m;
+	for (int sem = 0; sem < 2; sem++)
+		if (ac_find(ac, (const uint8_t *)text, len, 0, (enum ac_semantics)sem, &m))
+			sane_cb(&m, lim);
+	ac_scan_leftmost(ac, (const uint8_t *)text, len, 0, sane_cb, lim);
+	ac_scan_overlapping(ac, (const uint8_t *)text, len, 0, sane_cb, lim);
+	uint32_t id;
+	if (ac_pattern_id(ac, text, len < 9 ? len : 9, &id))
+		CHECK(id < lim[1], "a sane pattern id");
+}
+
+/* Changes a word of img past its header and table: a random value, a
+ * neighbour, or one of the values a check turns on. */
+static void mutate(uint8_t *img, size_t size)
+{
+	static const uint32_t specials[] = { 0, 1, 2, 0x7fffffff, 0x80000000, 0xffffffff, 64, 255 };
+	size_t at = 64 + rnd((unsigned)(size - 68)) / 4 * 4;
+	uint32_t v;
+	memcpy(&v, img + at, 4);
+	switch (rnd(3)) {
+	case 0: v = (uint32_t)rnd64(); break;
+	case 1: v += rnd(2) ? 1 : (uint32_t)-1; break;
+	default: v = specials[rnd(sizeof specials / sizeof *specials)]; break;
+	}
+	memcpy(img + at, &v, 4);
+}
+
+static void changed_files(void)
+{
+	char text[600];
+	size_t accepted = 0, refused = 0;
+	for (int t = 0; t < 40; t++) {
+		struct set s;
+		random_set(&s, 3, 6, 1 + rnd(60));
+		ac_automaton *ac = compile_set(&s, rnd(2) ? AC_FOLD_ASCII : 0, rnd(4) == 0,
+					       (enum ac_scan_path)rnd(6), SIMD_BEST);
+		size_t size;
+		uint8_t *img = saved(ac, &size);
+		uint8_t *copy = aligned_alloc(64, (size + 64) & ~(size_t)63);
+		for (int k = 0; k < 60; k++) {
+			memcpy(copy, img, size);
+			for (unsigned c = 1 + rnd(3); c > 0; c--)
+				mutate(copy, size);
+			secfile_reseal(copy, size);
+			const char *why;
+			ac_automaton *bad = loaded(copy, size, SIMD_BEST, &why);
+			if (!bad) {
+				refused++;
+				continue;
+			}
+			accepted++;
+			random_text(text, sizeof text, 3);
+			scan_sanely(bad, text, sizeof text);
+			ac_free(bad);
+		}
+		free(copy);
+		free(img);
+		ac_free(ac);
+	}
+	/* both kinds occur: the checks refuse, and what they let through is scanned */
+	CHECK(refused > 0 && accepted > 0, "changed files: %zu refused, %zu accepted", refused, accepted);
+}
+
+int main(void)
+{
+	hash_values();
+	container();
+	round_trips();
+	changed_files();
+	printf("%d passed, %d failed\n", passed, failed);
+	return failed != 0;
+}

@@ -1,0 +1,308 @@
+/* test_compiled.c - compiled pattern sets at the matcher's level
+ * (src/grep/matcher_file.c): a set saved with matcher_save and mapped
+ * back with matcher_load answers exactly as the matcher compiled from the
+ * list does, and refuses what it must.
+ *
+ * Cases: plain lists, duplicates, the empty pattern, -i in C and in
+ * C.UTF-8 (with characters grep's DFA pairs otherwise, and patterns that
+ * are not valid UTF-8: the fold's lists), -w, -x, -w -x, patterns holding
+ * NUL dropped and kept (-a, -z), on every scan path.  For each: matches
+ * from every offset (exact and not), matcher_each, matcher_identify of
+ * every pattern, the flags a search reads (longest_span, spans_eol,
+ * match_takes_eol) and pattern_keys over the list view.  Then each
+ * option the set was compiled with, changed, is refused with its message;
+ * the matcher's sections changed (and the checksum resealed) are refused
+ * as corrupt.  Prints "N passed, N failed"; exits non-zero on failure.
+ */
+#include <locale.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "ac.h"
+#include "check.h"
+#include "matcher.h"
+#include "matcher_file.h"
+#include "pattern_keys.h"
+#include "pattern_list.h"
+#include "secfile.h"
+
+#define P(s) { .bytes = s, .len = sizeof(s) - 1 }
+
+struct ccase {
+	const char *name;
+	bool utf8;         /* C.UTF-8, else C */
+	const char *flags; /* i w x z, a (-a) */
+	struct pattern pats[6];
+	size_t n_pats;
+	const char *text;
+	size_t len;        /* of text; 0: strlen */
+};
+
+static const struct ccase cases[] = {
+	{ .name = "plain", .pats = { P("he"), P("she"), P("his"), P("hers") }, .n_pats = 4,
+	  .text = "ushers\nhis hat\nnone\nshe, he, his\n" },
+	{ .name = "duplicates and the empty pattern", .pats = { P("ab"), P(""), P("ab"), P("b") },
+	  .n_pats = 4, .text = "xab\n\nbbb ab\n" },
+	{ .name = "-i ASCII", .flags = "i", .pats = { P("Foo"), P("BAR"), P("foo") }, .n_pats = 3,
+	  .text = "FOO bar\nfOo\nnone\n" },
+	{ .name = "-i UTF-8 folding", .utf8 = true, .flags = "i",
+	  .pats = { P("\xc3\xa9t\xc3\xa9"), P("stra\xc3\x9f" "e"), P("k") }, .n_pats = 3,
+	  .text = "\xc3\x89T\xc3\x89\nSTRASSE stra\xc3\x9f" "e\n\xe2\x84\xaa" "elvin\nnone\n" },
+	{ .name = "-i UTF-8, DFA-narrow and invalid patterns", .utf8 = true, .flags = "i",
+	  .pats = { P("\xe1\xb2\x80x"), P("a\xffz"), P("\xd0\x92x") }, .n_pats = 3,
+	  .text = "\xe1\xb2\x80X\n\xd0\xb2x\na\xffZ\nnone\n" },
+	{ .name = "-w", .flags = "w", .pats = { P("ab"), P("abc"), P("c") }, .n_pats = 3,
+	  .text = "abcd ab c\nxab_ abc\n" },
+	{ .name = "-w, one pattern", .flags = "w", .pats = { P("a") }, .n_pats = 1,
+	  .text = "a ba a_ a\n" },
+	{ .name = "-x", .flags = "x", .pats = { P("a"), P("ab") }, .n_pats = 2, .text = "ab\na\nabc\n" },
+	{ .name = "-w -x", .flags = "wx", .pats = { P("a b"), P("a") }, .n_pats = 2,
+	  .text = "a b\na\n b\n" },
+	{ .name = "NUL patterns dropped", .pats = { P("a\0b"), P("cd"), P("a\0b") }, .n_pats = 3,
+	  .text = "cd\na\0b\n", .len = 7 },
+	{ .name = "NUL patterns kept (-a)", .flags = "a", .pats = { P("a\0b"), P("cd") },
+	  .n_pats = 2, .text = "a\0b cd\n", .len = 7 },
+	{ .name = "-z, a pattern holding the line end", .flags = "z",
+	  .pats = { P("a\0b"), P("cd") }, .n_pats = 2, .text = "xa\0bx\0cd\0", .len = 9 },
+};
+
+static struct config case_config(const struct ccase *c, int scan_path)
+{
+	const char *f = c->flags ? c->flags : "";
+	return (struct config){
+		.patterns = pattern_list(c->pats, c->n_pats),
+		.ignore_case = strchr(f, 'i') != NULL,
+		.word_regexp = strchr(f, 'w') != NULL,
+		.line_regexp = strchr(f, 'x') != NULL,
+		.null_data = strchr(f, 'z') != NULL,
+		.binary = strchr(f, 'a') ? BINARY_TEXT : BINARY_BINARY,
+		.engine = ENGINE_AC,
+		.utf8_locale = c->utf8,
+		.scan_path = scan_path,
+	};
+}
+
+static char dir[] = "/tmp/acgrep-test-compiled.XXXXXX";
+static char path[sizeof dir + 16];
+
+struct hits {
+	struct matcher_hit h[64];
+	size_t n;
+};
+
+static int hit_cb(const struct matcher_hit *hit, void *ctx)
+{
+	struct hits *h = ctx;
+	if (h->n < 64)
+		h->h[h->n] = *hit;
+	h->n++;
+	return 0;
+}
+
+static bool same_hit(const struct matcher_hit *x, const struct matcher_hit *y)
+{
+	return x->start == y->start && x->end == y->end && x->pattern == y->pattern;
+}
+
+/* a (compiled here) and b (loaded) answer alike over the case's text. */
+static void same_answers(const struct ccase *c, const struct matcher *a, const struct matcher *b,
+			 int scan)
+{
+	size_t len = c->len ? c->len : strlen(c->text);
+	CHECK(a->longest_span == b->longest_span && a->spans_eol == b->spans_eol &&
+		      a->match_takes_eol == b->match_takes_eol,
+	      "%s (scan path %d): the matcher's flags", c->name, scan);
+	for (size_t from = 0; from <= len; from++)
+		for (int exact = 0; exact < 2; exact++) {
+			struct matcher_hit ha = { 0 }, hb = { 0 };
+			bool fa = matcher_find_hit(a, c->text, len, from, exact, &ha);
+			bool fb = matcher_find_hit(b, c->text, len, from, exact, &hb);
+			CHECK(fa == fb && (!fa || same_hit(&ha, &hb)), "%s (scan path %d): find from %zu",
+			      c->name, scan, from);
+		}
+	struct hits ea = { .n = 0 }, eb = { .n = 0 };
+	matcher_each(a, c->text, len, 0, hit_cb, &ea);
+	matcher_each(b, c->text, len, 0, hit_cb, &eb);
+	bool same = ea.n == eb.n;
+	for (size_t i = 0; same && i < ea.n && i < 64; i++)
+		same = same_hit(&ea.h[i], &eb.h[i]);
+	CHECK(same, "%s (scan path %d): matcher_each", c->name, scan);
+	for (size_t i = 0; i < c->n_pats; i++) {
+		uint32_t ia = 0, ib = 0;
+		bool fa = matcher_identify(a, c->pats[i].bytes, c->pats[i].len, &ia);
+		bool fb = matcher_identify(b, c->pats[i].bytes, c->pats[i].len, &ib);
+		CHECK(fa == fb && ia == ib, "%s (scan path %d): identify %zu", c->name, scan, i);
+	}
+}
+
+/* The keys of the list view equal the keys of the list. */
+static void same_keys(const struct ccase *c, const struct config *cfg, const struct matcher *a,
+		      const struct pattern_set *list, const struct matcher *b)
+{
+	struct config view = *cfg;
+	view.patterns = *list;
+	struct pattern_keys ka, kb;
+	CHECK(pattern_keys_init(&ka, cfg) == 0 && pattern_keys_init(&kb, &view) == 0, "keys");
+	pattern_keys_link(&ka, a);
+	pattern_keys_link(&kb, b);
+	CHECK(kb.text.count == c->n_pats, "%s: the list has every pattern", c->name);
+	for (size_t i = 0; i < c->n_pats && i < kb.text.count; i++) {
+		struct pattern p = pattern_at(&kb.text, i);
+		CHECK(p.len == c->pats[i].len && !memcmp(p.bytes, c->pats[i].bytes, p.len) &&
+			      ka.first[i] == kb.first[i],
+		      "%s: pattern %zu and its key", c->name, i);
+	}
+	pattern_keys_free(&ka);
+	pattern_keys_free(&kb);
+}
+
+static void run_case(const struct ccase *c)
+{
+	for (int scan = AC_PATH_AUTO; scan <= AC_PATH_HASH; scan++) {
+		struct config cfg = case_config(c, scan);
+		char why[256] = "";
+		CHECK(matcher_save(&cfg, 1, path, why, sizeof why) == 0, "%s: save: %s", c->name, why);
+		struct pattern_set list;
+		struct matcher *b = matcher_load(&cfg, path, &list, why, sizeof why);
+		CHECK(b != NULL, "%s (path %d): load: %s", c->name, scan, why);
+		struct pattern_set copy = pattern_list(c->pats, c->n_pats);
+		const char *error = NULL;
+		struct matcher *a = matcher_for_config(&cfg, &copy, 1, &error);
+		if (a && b) {
+			same_answers(c, a, b, scan);
+			same_keys(c, &cfg, a, &list, b);
+		}
+		matcher_free(a);
+		matcher_free(b);
+		pattern_list_free(&cfg.patterns);
+	}
+}
+
+/* Each option changed after compiling is refused with its message. */
+static void mismatches(void)
+{
+	static const struct ccase nul = { .name = "nul", .pats = { P("a\0b"), P("x") }, .n_pats = 2 };
+	struct config cfg = case_config(&nul, 0);
+	char why[256];
+	struct pattern_set list;
+	CHECK(matcher_save(&cfg, 1, path, why, sizeof why) == 0, "save: %s", why);
+	static const struct {
+		const char *flag, *why;
+	} want[] = {
+		{ "i", "compiled without -i; this search is with it" },
+		{ "w", "compiled without -w; this search is with it" },
+		{ "x", "compiled without -x; this search is with it" },
+		{ "z", "compiled without -z; this search is with it" },
+		{ "u", "compiled in a non-UTF-8 locale; this search's locale is UTF-8" },
+		{ "a", "compiled without --binary-files=text; this search is with it" },
+		{ "p", "compiled for --engine=ac; this search asks for --engine=pcre2" },
+		{ "s", "compiled with --scan-path=auto; this search asks for --scan-path=dfa" },
+	};
+	for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+		struct config c = cfg;
+		char f = want[i].flag[0];
+		c.ignore_case = f == 'i', c.word_regexp = f == 'w', c.line_regexp = f == 'x';
+		c.null_data = f == 'z', c.utf8_locale = f == 'u';
+		c.binary = f == 'a' ? BINARY_TEXT : BINARY_BINARY;
+		c.engine = f == 'p' ? ENGINE_PCRE2 : ENGINE_AC;
+		c.scan_path = f == 's' ? AC_PATH_DFA : 0;
+		struct matcher *m = matcher_load(&c, path, &list, why, sizeof why);
+		CHECK(!m && !strcmp(why, want[i].why), "-%c: %s", f, m ? "loaded" : why);
+		matcher_free(m);
+	}
+	/* without a NUL pattern, -a is no part of the set */
+	static const struct ccase plain = { .name = "plain", .pats = { P("ab") }, .n_pats = 1 };
+	struct config p = case_config(&plain, 0);
+	CHECK(matcher_save(&p, 1, path, why, sizeof why) == 0, "save: %s", why);
+	p.binary = BINARY_TEXT;
+	struct matcher *m = matcher_load(&p, path, &list, why, sizeof why);
+	CHECK(m != NULL, "-a without NUL patterns: %s", m ? "" : why);
+	matcher_free(m);
+	pattern_list_free(&p.patterns);
+	pattern_list_free(&cfg.patterns);
+}
+
+/* The file at `path`, in aligned memory. */
+static uint8_t *file_image(size_t *size)
+{
+	FILE *f = fopen(path, "rb");
+	struct stat st;
+	if (!f || fstat(fileno(f), &st) != 0)
+		abort();
+	uint8_t *img = aligned_alloc(64, ((size_t)st.st_size + 64) & ~(size_t)63);
+	if (!img || fread(img, 1, (size_t)st.st_size, f) != (size_t)st.st_size)
+		abort();
+	fclose(f);
+	*size = (size_t)st.st_size;
+	return img;
+}
+
+/* The matcher's own sections changed (and resealed) are corrupt. */
+static void corrupt_sections(void)
+{
+	static const struct ccase c = { .name = "given", .pats = { P("a\0b"), P("xy"), P("zz") },
+					.n_pats = 3 };
+	struct config cfg = case_config(&c, 0);
+	char why[256];
+	CHECK(matcher_save(&cfg, 1, path, why, sizeof why) == 0, "save: %s", why);
+	size_t size;
+	uint8_t *img = file_image(&size), *copy = aligned_alloc(64, (size + 64) & ~(size_t)63);
+	static const struct {
+		uint32_t tag;
+		size_t at;
+		uint32_t value;
+		const char *why;
+	} edits[] = {
+		{ SECFILE_TAG('G', 'R', 'm', 't'), 0, 2, "corrupt compiled pattern set (options)" },
+		{ SECFILE_TAG('G', 'R', 'l', 'e'), 4, 99, "corrupt compiled pattern set (pattern list)" },
+		{ SECFILE_TAG('G', 'R', 'l', 'e'), 8, 2, "corrupt compiled pattern set (pattern list)" },
+		{ SECFILE_TAG('G', 'R', 'g', 'v'), 0, 2, "corrupt compiled pattern set (pattern ids)" },
+		{ SECFILE_TAG('G', 'R', 'g', 'v'), 4, 7, "corrupt compiled pattern set (pattern ids)" },
+		{ SECFILE_TAG('A', 'C', 'f', 'l'), 4, 5,
+		  "corrupt compiled pattern set (automaton: links or outputs)" },
+	};
+	for (size_t i = 0; i < sizeof edits / sizeof *edits; i++) {
+		memcpy(copy, img, size);
+		struct secfile f;
+		size_t n;
+		CHECK(secfile_open(&f, copy, size, 0, why, sizeof why) == 0, "open");
+		uint8_t *s = (uint8_t *)(uintptr_t)secfile_find(&f, edits[i].tag, &n);
+		CHECK(s && n >= edits[i].at + 4, "edit %zu: the section", i);
+		if (!s)
+			continue;
+		memcpy(s + edits[i].at, &edits[i].value, 4);
+		secfile_reseal(copy, size);
+		struct pattern_set list;
+		struct matcher *m = matcher_load_image(&cfg, copy, size, &list, why, sizeof why);
+		CHECK(!m && !strcmp(why, edits[i].why), "edit %zu: %s", i, m ? "loaded" : why);
+		matcher_free(m);
+	}
+	free(copy);
+	free(img);
+	pattern_list_free(&cfg.patterns);
+}
+
+int main(void)
+{
+	if (!mkdtemp(dir))
+		return 2;
+	snprintf(path, sizeof path, "%s/set", dir);
+	bool have_utf8 = setlocale(LC_ALL, "C.UTF-8") != NULL;
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		if (cases[i].utf8 && !have_utf8)
+			continue;
+		setlocale(LC_ALL, cases[i].utf8 ? "C.UTF-8" : "C");
+		run_case(&cases[i]);
+	}
+	setlocale(LC_ALL, "C");
+	mismatches();
+	corrupt_sections();
+	unlink(path);
+	rmdir(dir);
+	printf("%d passed, %d failed\n", passed, failed);
+	return failed != 0;
+}
