@@ -97,6 +97,10 @@ const struct option opts_long_options[] = {
 	/* table-anchor: tags and --show-pattern */
 
 	/* table-anchor: per-pattern counts, --overlapping, --all-patterns */
+	{"count-per-pattern", no_argument, NULL, OPT_COUNT_PER_PATTERN},
+	{"include-zero", no_argument, NULL, OPT_INCLUDE_ZERO},
+	{"overlapping", no_argument, NULL, OPT_OVERLAPPING},
+	{"all-patterns", no_argument, NULL, OPT_ALL_PATTERNS},
 
 	/* table-anchor: --json and --stats */
 
@@ -115,7 +119,7 @@ enum {
 
 #define MARKER "--\1ambiguous"
 
-_Static_assert(N_ALL == N_GREP + 14, "grep's table is the head of opts_long_options");
+_Static_assert(N_ALL == N_GREP + 18, "grep's table is the head of opts_long_options");
 
 /* getopt_long's lookup of the option NAME (its first `len` bytes) among
  * the first `n` entries of the table: the index of the option meant, or

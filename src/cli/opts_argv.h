@@ -30,6 +30,7 @@ enum {
 	/* enum-anchor: tags and --show-pattern */
 
 	/* enum-anchor: per-pattern counts, --overlapping, --all-patterns */
+	OPT_COUNT_PER_PATTERN, OPT_INCLUDE_ZERO, OPT_OVERLAPPING, OPT_ALL_PATTERNS,
 
 	/* enum-anchor: --json and --stats */
 
