@@ -236,8 +236,14 @@ void search_input(struct searcher *s, struct input *in, const char *name, bool b
 	res->done = f->done || f->outleft <= 0;
 	res->used = s->used && !f->used_at_start;
 	res->binary_matched = binary_file_matches(&f->bin, f->selected);
-	if (s->tally)
+	if (s->tally) {
 		res->tally = tally_take(s->tally);
+		if (matcher_take_failure() && !res->read_error) { /* the last counts */
+			res->read_error = true;
+			res->read_errno = ENOMEM;
+			res->read_why = "memory exhausted";
+		}
+	}
 	sink_end(f->sink, &(struct sink_end){ .selected = res->selected, .binary = res->binary });
 	free(f);
 }

@@ -15,6 +15,26 @@
 
 #include <stdlib.h>
 
+#if defined(__GNUC__)
+#define PREFETCH(p) __builtin_prefetch(p)
+#else
+#define PREFETCH(p) ((void)(p))
+#endif
+
+/* Matches are credited in batches of up to this many: the index entries
+ * of a batch, then its rows, are asked of memory together, so that their
+ * cache misses overlap instead of following one another (a huge list's
+ * index and rows do not stay in cache while its automaton is stepped).
+ * A batch is credited before a checkpoint and before the rows are taken. */
+#define BATCH 256
+
+/* A match waiting in the batch. */
+struct pending {
+	uint32_t id;       /* its key; then its row */
+	uint32_t non_empty;
+	uint64_t line;     /* the serial of its line */
+};
+
 /* An older row's values before its first change since the checkpoint. */
 struct journal_entry {
 	size_t row;
@@ -36,6 +56,8 @@ struct tally {
 	size_t ck_rows;              /* rows at the checkpoint */
 	struct journal_entry *journal;
 	size_t n_journal, cap_journal;
+	struct pending batch[BATCH];
+	size_t n_batch;
 };
 
 size_t tally_key_rows(const struct pattern_keys *keys)
@@ -79,11 +101,10 @@ void tally_free(struct tally *t)
 	free(t);
 }
 
-/* The row of a match of pattern id `pattern`, made when it has none:
- * 1 + its index, or 0 when out of memory (noted for the search). */
-static uint32_t row_of(struct tally *t, uint32_t pattern)
+/* The row of key, made when it has none: 1 + its index, or 0 when out
+ * of memory (noted for the search). */
+static uint32_t row_of(struct tally *t, uint32_t key)
 {
-	uint32_t key = t->tag_of ? t->tag_of[pattern] : pattern;
 	if (t->index[key])
 		return t->index[key];
 	if (!pattern_keys_is_row(t->keys, key)) /* the matcher names the first alias */
@@ -122,21 +143,43 @@ static bool keep_for_rewind(struct tally *t, size_t r)
 	return true;
 }
 
-/* Credits pattern's key with an occurrence in the current line and
- * `matches` matches.  False when out of memory. */
-static bool credit(struct tally *t, uint32_t pattern, uint64_t matches)
+/* Credits the batch: each match's key with an occurrence in its line
+ * and its match.  False when out of memory. */
+static bool credit_batch(struct tally *t)
 {
-	uint32_t i = row_of(t, pattern);
-	if (i == 0)
-		return false;
-	struct tally_row *r = &t->row[i - 1];
-	if (r->last_line != t->line) {
-		if (r->last_line < t->ck_line && i <= t->ck_rows && !keep_for_rewind(t, i - 1))
+	size_t n = t->n_batch;
+	t->n_batch = 0;
+	for (size_t k = 0; k < n; k++) {
+		uint32_t i = row_of(t, t->batch[k].id);
+		if (i == 0)
 			return false;
-		r->last_line = t->line;
-		r->lines++;
+		PREFETCH(&t->row[i - 1]);
+		t->batch[k].id = i - 1;
 	}
-	r->matches += matches;
+	for (size_t k = 0; k < n; k++) {
+		const struct pending *p = &t->batch[k];
+		struct tally_row *r = &t->row[p->id];
+		if (r->last_line != p->line) {
+			if (r->last_line < t->ck_line && p->id < t->ck_rows && !keep_for_rewind(t, p->id))
+				return false;
+			r->last_line = p->line;
+			r->lines++;
+		}
+		r->matches += p->non_empty;
+	}
+	return true;
+}
+
+/* Credits pattern's key with an occurrence in the current line, and a
+ * match when non-empty (once the batch is full, or asked for).  False
+ * when out of memory. */
+static bool credit(struct tally *t, uint32_t pattern, bool non_empty)
+{
+	if (t->n_batch == BATCH && !credit_batch(t))
+		return false;
+	uint32_t key = t->tag_of ? t->tag_of[pattern] : pattern;
+	PREFETCH(&t->index[key]);
+	t->batch[t->n_batch++] = (struct pending){ .id = key, .non_empty = non_empty, .line = t->line };
 	return true;
 }
 
@@ -158,14 +201,14 @@ static int count_hit(const struct matcher_hit *hit, void *ctx)
 	struct line_scan *sc = ctx;
 	size_t ms = hit->start;
 	if (hit->end == ms) {
-		if (ms <= sc->content && !credit(sc->t, hit->pattern, 0))
+		if (ms <= sc->content && !credit(sc->t, hit->pattern, false))
 			return 1;
 		char c = ms < sc->content ? sc->buf[ms] : sc->eol;
 		return ms >= sc->content || c == sc->eol || (sc->zap_nul && c == '\0');
 	}
 	if (ms >= sc->le)
 		return 1;
-	return !credit(sc->t, hit->pattern, 1);
+	return !credit(sc->t, hit->pattern, true);
 }
 
 /* --all-patterns: an occurrence makes its key seen, with no line or
@@ -173,7 +216,8 @@ static int count_hit(const struct matcher_hit *hit, void *ctx)
 static int seen_hit(const struct matcher_hit *hit, void *ctx)
 {
 	struct line_scan *sc = ctx;
-	if (hit->start > sc->content || row_of(sc->t, hit->pattern) == 0)
+	struct tally *t = sc->t;
+	if (hit->start > sc->content || row_of(t, t->tag_of ? t->tag_of[hit->pattern] : hit->pattern) == 0)
 		return 1;
 	return sc->t->n == sc->t->n_rows;
 }
@@ -203,6 +247,8 @@ bool tally_pending(const struct tally *t)
 
 void tally_checkpoint(struct tally *t)
 {
+	if (t->n_batch > 0)
+		credit_batch(t);
 	t->ck_line = t->line + 1;
 	t->ck_rows = t->n;
 	t->n_journal = 0;
@@ -210,6 +256,7 @@ void tally_checkpoint(struct tally *t)
 
 void tally_rewind(struct tally *t)
 {
+	t->n_batch = 0; /* all of it after the checkpoint */
 	while (t->n_journal > 0) {
 		const struct journal_entry *j = &t->journal[--t->n_journal];
 		t->row[j->row].matches = j->matches;
@@ -224,6 +271,8 @@ void tally_rewind(struct tally *t)
 
 struct tally_rows tally_take(struct tally *t)
 {
+	if (t->n_batch > 0)
+		credit_batch(t);
 	struct tally_rows rows = { .row = t->row, .n = t->n };
 	for (size_t i = 0; i < t->n; i++)
 		t->index[t->row[i].key] = 0;

@@ -19,6 +19,16 @@
 
 #include <stdlib.h>
 
+#if defined(__GNUC__)
+#define PREFETCH(p) __builtin_prefetch(p)
+#else
+#define PREFETCH(p) ((void)(p))
+#endif
+
+/* Rows taken in steps of this many, their index entries asked of memory
+ * together (as tally.c's batches). */
+#define STEP 64
+
 struct tally_run {
 	const struct config *cfg;
 	const struct pattern_keys *keys;
@@ -122,9 +132,13 @@ void tally_run_take(struct tally_run *tr, struct search_result *res)
 		return;
 	if (res->without_match)
 		clear_input(tr);
-	else
-		for (size_t i = 0; i < res->tally.n; i++)
-			add_row(tr, &res->tally.row[i]);
+	for (size_t i = 0; i < res->tally.n && !res->without_match; i += STEP) {
+		size_t n = res->tally.n - i < STEP ? res->tally.n - i : STEP;
+		for (size_t k = 0; k < n; k++)
+			PREFETCH(&tr->index[res->tally.row[i + k].key]);
+		for (size_t k = 0; k < n; k++)
+			add_row(tr, &res->tally.row[i + k]);
+	}
 	tally_rows_free(&res->tally);
 }
 
