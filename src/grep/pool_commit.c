@@ -164,6 +164,7 @@ static void report_job(struct pool *p, struct job *j)
 		free(j->segs);
 	}
 	r->pr.show_name = run_shows_name(r->cfg, j->command_line);
+	total.used = total.used && !r->searcher.used; /* as on one thread: this input set it */
 	r->searcher.used |= total.used;
 	run_report_result(r, name, &total); /* may forget the input's output and its use */
 	pthread_mutex_lock(&p->mu);
