@@ -1,11 +1,12 @@
 /* print.h - grep-compatible output: line prefixes, colours, separators.
  *
- * Owns: the stdout buffer (large writes, no per-line stdio), the exact GNU
- * grep formats of selected and context lines, -o output, -c counts, -l/-L
- * names, group separators, SGR colour sequences.  Receives a search's
- * events as a sink (sink.h).  Knows nothing of files or of how lines were
- * selected, nor which may be printed (binary.h decides); it asks the
- * matcher only to colour the matches inside a line it was handed.
+ * Owns: the stdout buffer (large writes, no per-line stdio; an input's
+ * output held whole until it is known to be wanted, printer_hold), the
+ * exact GNU grep formats of selected and context lines, -o output, -c
+ * counts, -l/-L names, group separators, SGR colour sequences.  Receives
+ * a search's events as a sink (sink.h).  Knows nothing of files or of how
+ * lines were selected, nor which may be printed (binary.h decides); it
+ * asks the matcher only to colour the matches inside a line it was handed.
  */
 #ifndef ACGREP_PRINT_H
 #define ACGREP_PRINT_H
