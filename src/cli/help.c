@@ -119,6 +119,17 @@ static const char *const help_text[] = {
 "                            'number'\n"
 
 /* help-anchor: per-pattern counts, --overlapping, --all-patterns */
+"      --count-per-pattern   instead of lines, print for each pattern (or tag)\n"
+"                            that occurred MATCHES<TAB>LINES<TAB>FILES<TAB>NAME,\n"
+"                            summed over the FILEs; with -H per FILE:\n"
+"                            FILE:MATCHES<TAB>LINES<TAB>NAME; with -v only the\n"
+"                            patterns that did not occur\n"
+"      --include-zero        --count-per-pattern lists every pattern, also those\n"
+"                            that did not occur (counts 0)\n"
+"      --overlapping         -o, --count-matches and --count-per-pattern take\n"
+"                            every occurrence, also inside or across others\n"
+"      --all-patterns        select a FILE only when every pattern (or tag)\n"
+"                            occurs in it: -l lists such FILEs, -L the others\n"
 
 /* help-anchor: --json and --stats */
 "\n"

@@ -29,6 +29,7 @@
 #include "range.h"
 #include "run.h"
 #include "search.h"
+#include "tally.h"
 #include "walk.h"
 
 /* Threads to use: --threads, else one per CPU this process may run on. */
@@ -142,6 +143,17 @@ static struct walk_options walk_options_of(const struct config *cfg)
 	};
 }
 
+/* --count-per-pattern, --all-patterns: this thread's counts and the
+ * run's report (tally.h).  False when out of memory. */
+static bool setup_tally(struct run *r, const struct config *cfg, const struct pattern_keys *keys)
+{
+	if (!keys || !tally_wanted(cfg))
+		return true;
+	r->searcher.tally = tally_new(cfg, keys);
+	r->tally = tally_run_new(cfg, keys);
+	return r->searcher.tally && r->tally;
+}
+
 int main(int argc, char **argv)
 {
 	static struct config cfg;
@@ -160,9 +172,12 @@ int main(int argc, char **argv)
 	static struct pattern_keys keys_store;
 	struct pattern_keys *keys = pattern_keys_wanted(&cfg) ? &keys_store : NULL;
 	struct matcher *m = build_matcher(&cfg, keys);
-	if (!m || printer_init(&r.pr, &cfg, m, keys) != 0) {
-		if (m) /* the printer's buffer */
+	if (!m || printer_init(&r.pr, &cfg, m, keys) != 0 || !setup_tally(&r, &cfg, keys)) {
+		if (m) /* the printer's buffer, the tallies */
 			opts_oom();
+		tally_free(r.searcher.tally);
+		tally_run_free(r.tally);
+		printer_free(&r.pr);
 		matcher_free(m);
 		if (keys)
 			pattern_keys_free(keys);
@@ -170,7 +185,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	r.searcher = (struct searcher){
-		.cfg = &cfg, .matcher = m, .keys = keys, .sink = printer_sink(&r.pr),
+		.cfg = &cfg, .matcher = m, .keys = keys, .tally = r.searcher.tally,
+		.sink = printer_sink(&r.pr),
 	};
 	r.walk = walk_options_of(&cfg);
 	bool recurse = cfg.recurse != RECURSE_NONE;
@@ -201,9 +217,13 @@ int main(int argc, char **argv)
 		pool_finish(pool);
 	if (by_range)
 		range_end(&r);
+	if (r.tally && !printer_failed() && tally_run_finish(r.tally, &r.pr))
+		r.matched = true;
 	printer_flush(&r.pr);
 	r.trouble |= printer_failed();
 	printer_free(&r.pr);
+	tally_free(r.searcher.tally);
+	tally_run_free(r.tally);
 	matcher_free(m);
 	if (keys)
 		pattern_keys_free(keys);

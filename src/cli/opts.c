@@ -419,7 +419,9 @@ static bool cannot_select(const struct config *cfg)
 	bool all_empty = ps->count > 0;
 	for (size_t i = 0; i < ps->count && all_empty; i++)
 		all_empty = pattern_at(ps, i).len == 0;
-	return cfg->max_count == 0 || (ps->count == 0 && !cfg->invert) ||
+	/* --count-per-pattern: no pattern, no row (-q, -l, -L override it) */
+	bool no_rows = ps->count == 0 && cfg->count_per_pattern && !cfg->quiet && cfg->list == LIST_NONE;
+	return cfg->max_count == 0 || (ps->count == 0 && !cfg->invert) || no_rows ||
 	       (all_empty && cfg->invert && !cfg->line_regexp && !cfg->word_regexp);
 }
 

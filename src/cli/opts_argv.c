@@ -100,6 +100,10 @@ const struct option opts_long_options[] = {
 	{"show-all-patterns", optional_argument, NULL, OPT_SHOW_ALL_PATTERNS},
 
 	/* table-anchor: per-pattern counts, --overlapping, --all-patterns */
+	{"count-per-pattern", no_argument, NULL, OPT_COUNT_PER_PATTERN},
+	{"include-zero", no_argument, NULL, OPT_INCLUDE_ZERO},
+	{"overlapping", no_argument, NULL, OPT_OVERLAPPING},
+	{"all-patterns", no_argument, NULL, OPT_ALL_PATTERNS},
 
 	/* table-anchor: --json and --stats */
 
@@ -124,7 +128,7 @@ enum {
 
 #define MARKER "--\1ambiguous"
 
-_Static_assert(N_ALL == N_GREP + 23, "grep's table is the head of opts_long_options");
+_Static_assert(N_ALL == N_GREP + 27, "grep's table is the head of opts_long_options");
 
 /* getopt_long's lookup of the option NAME (its first `len` bytes) among
  * the first `n` entries of the table: the index of the option meant, or

@@ -31,6 +31,7 @@ enum {
 	OPT_TAGGED_FILE, OPT_SHOW_PATTERN, OPT_SHOW_ALL_PATTERNS,
 
 	/* enum-anchor: per-pattern counts, --overlapping, --all-patterns */
+	OPT_COUNT_PER_PATTERN, OPT_INCLUDE_ZERO, OPT_OVERLAPPING, OPT_ALL_PATTERNS,
 
 	/* enum-anchor: --json and --stats */
 

@@ -7,6 +7,36 @@
 #include "opts.h"
 #include "opts_argv.h"
 
+/* How --count-per-pattern, --include-zero, --overlapping and
+ * --all-patterns combine with grep's options (man/acgrep.1 says the
+ * same): they need the engine that names patterns; -q, -l and -L
+ * override --count-per-pattern as they override -c, and it overrides -c,
+ * --count-matches and -o; with it -v lists the keys not seen, so the
+ * search itself is not inverted.  Returns -1, or 2 after the message. */
+static int per_pattern_finish(struct config *cfg)
+{
+	const char *needs_ac = cfg->count_per_pattern ? "--count-per-pattern"
+			       : cfg->all_patterns    ? "--all-patterns"
+			       : cfg->overlapping     ? "--overlapping"
+						      : NULL;
+	if (needs_ac && cfg->engine != ENGINE_AC) {
+		fprintf(stderr, PROG ": %s needs --engine=ac\n", needs_ac);
+		return 2;
+	}
+	if (cfg->include_zero && !cfg->count_per_pattern) {
+		fputs(PROG ": --include-zero needs --count-per-pattern\n", stderr);
+		return 2;
+	}
+	if (cfg->quiet || cfg->list != LIST_NONE)
+		cfg->count_per_pattern = cfg->include_zero = false;
+	if (cfg->count_per_pattern) {
+		cfg->count = cfg->count_matches = cfg->only_matching = false;
+		cfg->count_unseen = cfg->invert;
+		cfg->invert = false;
+	}
+	return -1;
+}
+
 int opts_report_option(struct config *cfg, int c, const char *arg)
 {
 	(void)cfg, (void)arg;
@@ -25,6 +55,10 @@ int opts_report_option(struct config *cfg, int c, const char *arg)
 	}
 
 	/* option-anchor: per-pattern counts, --overlapping, --all-patterns */
+	case OPT_COUNT_PER_PATTERN: cfg->count_per_pattern = true; return -1;
+	case OPT_INCLUDE_ZERO: cfg->include_zero = true; return -1;
+	case OPT_OVERLAPPING: cfg->overlapping = true; return -1;
+	case OPT_ALL_PATTERNS: cfg->all_patterns = true; return -1;
 
 	/* option-anchor: --json and --stats */
 
@@ -45,6 +79,9 @@ int opts_report_finish(struct config *cfg)
 	}
 
 	/* finish-anchor: per-pattern counts, --overlapping, --all-patterns */
+	int per_pattern = per_pattern_finish(cfg);
+	if (per_pattern >= 0)
+		return per_pattern;
 
 	/* finish-anchor: --json and --stats */
 

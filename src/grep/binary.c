@@ -15,7 +15,7 @@ void binary_begin(struct binary_policy *b, const struct config *cfg, bool quiet)
 		.mode = cfg->binary,
 		.detect_nul = cfg->binary != BINARY_TEXT && !cfg->null_data,
 		.check_encoding = cfg->utf8_locale && cfg->binary != BINARY_TEXT,
-		.counting = cfg->count || cfg->count_matches,
+		.counting = cfg->count || cfg->count_matches || cfg->count_per_pattern,
 		.reports = !quiet,
 		.eol = config_eol(cfg),
 		.selected_at_nul = -1,

@@ -24,7 +24,8 @@ struct binary_policy {
 	enum binary_mode mode;   /* --binary-files */
 	bool detect_nul;         /* a NUL byte can make the input binary */
 	bool check_encoding;     /* lines to output must be valid in the locale */
-	bool counting;           /* -c, --count-matches: selection goes on when binary */
+	bool counting;           /* -c, --count-matches, --count-per-pattern: selection
+				    goes on when binary */
 	bool reports;            /* output is not quiet: "binary file matches" may follow */
 	char eol;
 	bool binary;             /* a NUL made the input binary */

@@ -127,6 +127,9 @@ struct config {
 	bool stats;                        /* --stats */
 	bool overlapping;                  /* --overlapping */
 	bool all_patterns;                 /* --all-patterns */
+	bool count_unseen;                 /* --count-per-pattern with -v: the rows
+					      listed are the keys not seen (opts
+					      clears invert then) */
 	enum io_choice io;
 	enum engine_choice engine;
 	enum recurse_mode recurse;  /* -d recurse sets RECURSE_CMDLINE_LINKS, as -r */

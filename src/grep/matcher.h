@@ -75,6 +75,20 @@ struct matcher_ops {
 	 * value, or 0 when no match is left (or on failure, as find's). */
 	int (*each)(const struct matcher *m, const char *buf, size_t len, size_t from,
 		    matcher_match_fn cb, void *ctx);
+	/* Calls cb for every occurrence of every pattern that starts at or
+	 * after `from` (--overlapping): those inside or overlapping others
+	 * too, under -w those whose neighbours are not word constituents
+	 * (each judged on its own, whatever else matches around it), under
+	 * -x those spanning a line, under -i as -i folds; each pattern of
+	 * those the matcher cannot tell apart once, as the first (the id
+	 * identify reports).  In order of start, the longest first at each
+	 * start (so the match `each` reports there comes first), then by
+	 * pattern id.  Empty occurrences (the empty pattern) are reported
+	 * too.  Returns cb's first non-zero value, or 0 (or on failure, as
+	 * find's).  NULL for an engine that cannot tell patterns apart
+	 * (PCRE2): the options that need it refuse that engine. */
+	int (*each_overlapping)(const struct matcher *m, const char *buf, size_t len, size_t from,
+				matcher_match_fn cb, void *ctx);
 	/* The pattern id a match of exactly the text p[0..len) reports: true
 	 * and *id, or false when no pattern matches it whole (or the engine
 	 * cannot tell).  Linear in len. */
@@ -170,6 +184,12 @@ static inline int matcher_each(const struct matcher *m, const char *buf, size_t 
 			       matcher_match_fn cb, void *ctx)
 {
 	return m->ops->each(m, buf, len, from, cb, ctx);
+}
+
+static inline int matcher_each_overlapping(const struct matcher *m, const char *buf, size_t len,
+					   size_t from, matcher_match_fn cb, void *ctx)
+{
+	return m->ops->each_overlapping(m, buf, len, from, cb, ctx);
 }
 
 /* matcher_each by repeated find calls, for engines with nothing faster. */

@@ -154,6 +154,16 @@ static int qualify_cb(const ac_match *am, void *ctx)
 	return !q->exact || q->m->opt.line;
 }
 
+bool ac_occurrence_qualifies(const struct matcher_ac *m, const char *buf, size_t len, size_t s,
+			     size_t e)
+{
+	if (!m->opt.word && !m->opt.line)
+		return true;
+	/* no `from`: every match is judged with the character before it */
+	struct qualify q = { .m = m, .buf = buf, .len = len, .from = SIZE_MAX };
+	return qualifies(&q, s, e);
+}
+
 /* The start of the line holding buf[p]. */
 static size_t line_start_of(const char *buf, size_t p, char eol)
 {
@@ -203,12 +213,6 @@ bool ac_find_in_view(const struct matcher_ac *m, const struct view *v, const cha
 	return find_in_view(m, v, buf, len, from, vfrom, exact, SIZE_MAX, hit);
 }
 
-/* The id of engine pattern `id` in the list as given (see given_id). */
-static uint32_t given_id(const struct matcher_ac *m, uint32_t id)
-{
-	return m->given ? m->given[id] : id;
-}
-
 static bool ac_matcher_find(const struct matcher *base, const char *buf, size_t len, size_t from,
 			    bool exact, struct matcher_hit *hit)
 {
@@ -217,7 +221,7 @@ static bool ac_matcher_find(const struct matcher *base, const char *buf, size_t 
 	if (!(m->fold ? fold_find(m, buf, len, from, exact, hit)
 		      : ac_find_in_view(m, &v, buf, len, from, from, exact, hit)))
 		return false;
-	hit->pattern = given_id(m, hit->pattern);
+	hit->pattern = ac_given_id(m, hit->pattern);
 	return true;
 }
 
@@ -226,7 +230,7 @@ static bool ac_matcher_identify(const struct matcher *base, const char *p, size_
 	const struct matcher_ac *m = (const struct matcher_ac *)base;
 	if (!(m->fold ? fold_identify(m, p, len, id) : ac_pattern_id(m->ac, p, len, id)))
 		return false;
-	*id = given_id(m, *id);
+	*id = ac_given_id(m, *id);
 	return true;
 }
 
@@ -241,7 +245,7 @@ static int each_adapter_cb(const ac_match *am, void *ctx)
 {
 	const struct each_adapter *a = ctx;
 	struct matcher_hit hit = {
-		.start = am->start, .end = am->end, .pattern = given_id(a->m, am->pattern),
+		.start = am->start, .end = am->end, .pattern = ac_given_id(a->m, am->pattern),
 	};
 	return a->cb(&hit, a->ctx);
 }
@@ -259,7 +263,7 @@ static int each_word(const struct matcher_ac *m, const char *buf, size_t len, si
 	struct matcher_hit hit;
 	int rc;
 	while (from <= len && find_in_view(m, &v, buf, len, from, from, true, ls, &hit)) {
-		hit.pattern = given_id(m, hit.pattern);
+		hit.pattern = ac_given_id(m, hit.pattern);
 		if ((rc = cb(&hit, ctx)) != 0)
 			return rc;
 		from = hit.end > hit.start ? hit.end : hit.end + 1;
@@ -299,6 +303,7 @@ static void ac_matcher_destroy(struct matcher *base)
 const struct matcher_ops matcher_ac_ops = {
 	.find = ac_matcher_find,
 	.each = ac_matcher_each,
+	.each_overlapping = ac_each_overlapping,
 	.identify = ac_matcher_identify,
 	.destroy = ac_matcher_destroy,
 };

@@ -86,6 +86,38 @@ static inline bool view_boundary(const struct view *v, size_t p)
 	return !v->filter || fold_is_boundary(v->text, v->len, p);
 }
 
+/* The id of engine pattern `id` in the list as given (matcher_ac.given). */
+static inline uint32_t ac_given_id(const struct matcher_ac *m, uint32_t id)
+{
+	return m->given ? m->given[id] : id;
+}
+
+/* Whether the occurrence buf[s, e) of a pattern counts on its own: under
+ * -x it spans a line, under -w its neighbours are not word constituents
+ * (grep's retries and its quirk at `from` aside); always without them. */
+bool ac_occurrence_qualifies(const struct matcher_ac *m, const char *buf, size_t len, size_t s,
+			     size_t e);
+
+/* matcher_each_overlapping's work (matcher_overlap.c): the occurrences
+ * of the views a search hands it, reordered by start. */
+struct overlap;
+
+/* Reports the occurrences of view v of o's buffer that start at or
+ * after view offset vfrom (and before v->own, on a character boundary),
+ * those that qualify; all of them are reported before it returns.
+ * Returns the callback's first non-zero value, or 0; a failure (memory)
+ * is noted (matcher_note_failure) and ends the iteration. */
+int overlap_view(struct overlap *o, const struct view *v, size_t vfrom);
+
+/* matcher_each_overlapping for a matcher with m->fold: the folded
+ * windows of buf[from, len) through overlap_view. */
+int fold_each_overlapping(const struct matcher_ac *m, const char *buf, size_t len, size_t from,
+			  struct overlap *o);
+
+/* The matcher_ops.each_overlapping of the Aho-Corasick matcher. */
+int ac_each_overlapping(const struct matcher *base, const char *buf, size_t len, size_t from,
+			matcher_match_fn cb, void *ctx);
+
 /* matcher_find over view v of buf[0..len), starting at view offset vfrom
  * (buffer offset `from`); hit's bounds are buffer offsets, its pattern
  * the engine's id. */

@@ -410,6 +410,25 @@ bool fold_find(const struct matcher_ac *m, const char *buf, size_t len, size_t f
 	return fold_search(m, buf, len, from, fold_char_ceil(buf, len, from), len, exact, hit) > 0;
 }
 
+int fold_each_overlapping(const struct matcher_ac *m, const char *buf, size_t len, size_t from,
+			  struct overlap *o)
+{
+	const struct fold_state *f = m->fold;
+	size_t pos = fold_char_ceil(buf, len, from), wb, own;
+	do { /* every window folded: -i's occurrences are rare work */
+		plan(f, m->opt.eol, buf, len, pos, f->max_chunk, &wb, &own);
+		struct fold_window fw;
+		struct view v;
+		if (!folded_view(f, buf, pos, wb, own, 0, &fw, &v))
+			return -1;
+		int rc = overlap_view(o, &v, 0);
+		if (rc != 0)
+			return rc;
+		pos = own;
+	} while (own < len);
+	return 0;
+}
+
 bool fold_identify(const struct matcher_ac *m, const char *p, size_t len, uint32_t *id)
 {
 	char small[256];

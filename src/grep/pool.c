@@ -81,6 +81,11 @@ static void segment_write(void *ctx, const char *data, size_t len)
 	}
 	if (sg->out_cap - sg->out_len < len) {
 		char *grown = grow_array(sg->out, &sg->out_cap, sg->out_len + len, 1, 64 << 10);
+		if (!grown && tally_holds_output(p->run->cfg)) { /* no turn comes: see commit_segment */
+			pthread_mutex_unlock(&p->mu);
+			printer_fail("memory exhausted", 0);
+			return;
+		}
 		if (!grown) { /* no room to hold it: wait for the turn instead */
 			while (!sg->head && !atomic_load(&w->job->cancel))
 				await_turn(p);
@@ -193,6 +198,9 @@ static void run_segment(struct worker *w, struct job *j, struct segment *sg)
 	w->pr.show_name = run_shows_name(cfg, j->command_line);
 	w->searcher.used = false;
 	w->searcher.cancel = &j->cancel;
+	/* held whole until the committer's verdict on the input */
+	if (tally_holds_output(cfg))
+		printer_hold(&w->pr);
 	if (j->n_segs == 1) {
 		search_input(&w->searcher, &j->whole, name, false, &sg->res);
 		if (!j->whole.owns_fd && sg->res.stop_offset != UINT64_MAX) /* stdin after -m */
@@ -210,6 +218,7 @@ static void run_segment(struct worker *w, struct job *j, struct segment *sg)
 			sg->res.read_errno = errno;
 		}
 	}
+	printer_settle(&w->pr, true);
 	printer_flush(&w->pr);
 	pthread_mutex_lock(&p->mu);
 	sg->state = SEG_DONE;
@@ -230,15 +239,21 @@ static bool start_worker(struct pool *p)
 		free(w);
 		return false;
 	}
+	w->searcher = p->searcher;
+	if (p->searcher.tally && !(w->searcher.tally = tally_new(p->run->cfg, p->searcher.keys))) {
+		printer_free(&w->pr);
+		free(w);
+		return false;
+	}
 	w->pool = p;
 	w->pr.flush_to = segment_write;
 	w->pr.flush_ctx = w;
-	w->searcher = p->searcher;
 	w->searcher.sink = printer_sink(&w->pr);
 	w->searcher.output_before = worker_output_before;
 	w->searcher.output_before_ctx = w;
 	if (pthread_create(&p->threads[p->started], NULL, worker_main, w) != 0) {
 		printer_free(&w->pr);
+		tally_free(w->searcher.tally);
 		free(w);
 		return false;
 	}
@@ -337,6 +352,7 @@ static void *worker_main(void *arg)
 	}
 	pthread_mutex_unlock(&p->mu);
 	printer_free(&w->pr);
+	tally_free(w->searcher.tally);
 	input_thread_done();
 	free(w);
 	return NULL;

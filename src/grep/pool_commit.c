@@ -35,7 +35,7 @@ static void commit_segment(struct pool *p, struct segment *sg)
 		}
 		if (sg->state == SEG_DONE)
 			break;
-		if (!sg->head) { /* the worker writes to stdout from now on */
+		if (!sg->head && !pr->holding) { /* the worker writes to stdout from now on */
 			if (pr->len > 0) {
 				pthread_mutex_unlock(&p->mu);
 				printer_flush(pr);
@@ -69,6 +69,7 @@ static void drop_segments(struct pool *p, struct job *j, size_t keep)
 		free(sg->out);
 		sg->out = NULL;
 		sg->out_len = 0;
+		tally_rows_free(&sg->res.tally);
 	}
 	wake_turns(p);
 	pthread_mutex_unlock(&p->mu);
@@ -107,6 +108,7 @@ static void search_rest(struct pool *p, struct job *j, uint64_t lo, bool binary,
 	input_close(&in);
 	printer_flush(&r->pr);
 	fold_result(total, &res);
+	tally_run_take(r->tally, &res);
 }
 
 /* Forgets job j, opened and READY, once the run is over (-q found a line,
@@ -138,11 +140,14 @@ static void report_job(struct pool *p, struct job *j)
 	}
 	struct search_result total = { .stop_offset = UINT64_MAX };
 	size_t k = 0;
+	tally_run_begin(r->tally, &r->pr);
 	for (; k < j->n_segs; k++) {
 		commit_segment(p, &j->segs[k]);
-		const struct search_result *res = &j->segs[k].res;
+		struct search_result *res = &j->segs[k].res;
 		fold_result(&total, res);
-		if (res->done || res->read_error || res->truncated || res->binary)
+		tally_run_take(r->tally, res);
+		if (res->done || res->read_error || res->truncated || res->binary ||
+		    tally_run_settled(r->tally, total.selected > 0))
 			break;
 	}
 	if (k + 1 < j->n_segs)
@@ -159,11 +164,12 @@ static void report_job(struct pool *p, struct job *j)
 		free(j->segs);
 	}
 	r->pr.show_name = run_shows_name(r->cfg, j->command_line);
+	total.used = total.used && !r->searcher.used; /* as on one thread: this input set it */
 	r->searcher.used |= total.used;
+	run_report_result(r, name, &total); /* may forget the input's output and its use */
 	pthread_mutex_lock(&p->mu);
 	p->used = r->searcher.used;
 	pthread_mutex_unlock(&p->mu);
-	run_report_result(r, name, &total);
 }
 
 /* Commits the job at the head of the queue (waiting for it), or discards

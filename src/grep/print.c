@@ -7,6 +7,8 @@
  */
 #include "print.h"
 
+#include "grow.h"
+
 #include <errno.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -51,6 +53,16 @@ bool printer_failed(void)
 	return atomic_load_explicit(&write_failed, memory_order_relaxed);
 }
 
+void printer_fail(const char *why, int err)
+{
+	if (atomic_exchange(&write_failed, true))
+		return;
+	if (err)
+		fprintf(stderr, "acgrep: %s: %s\n", why, strerror(err));
+	else
+		fprintf(stderr, "acgrep: %s\n", why);
+}
+
 /* Writes p[0..len) to stdout whole, unless a write has failed. */
 static void write_all(const char *p, size_t len)
 {
@@ -60,9 +72,7 @@ static void write_all(const char *p, size_t len)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0) {
-			int err = n < 0 ? errno : EIO;
-			if (!atomic_exchange(&write_failed, true))
-				fprintf(stderr, "acgrep: write error: %s\n", strerror(err));
+			printer_fail("write error", n < 0 ? errno : EIO);
 			return;
 		}
 		done += (size_t)n;
@@ -80,10 +90,17 @@ static void emit(struct printer *pr, const char *p, size_t len)
 
 void printer_flush(struct printer *pr)
 {
+	if (pr->holding)
+		return;
 	if (pr->len)
 		emit(pr, pr->buf, pr->len);
 	pr->emitted += pr->len;
 	pr->len = 0;
+	if (pr->cap > OUT_BUFFER) { /* what a hold grew it to */
+		char *b = realloc(pr->buf, OUT_BUFFER);
+		pr->buf = b ? b : pr->buf;
+		pr->cap = b ? OUT_BUFFER : pr->cap;
+	}
 }
 
 /* The printer's position in its output: bytes handed on plus buffered. */
@@ -107,6 +124,19 @@ void printer_write(const char *p, size_t len)
 	write_all(p, len);
 }
 
+void printer_hold(struct printer *pr)
+{
+	pr->holding = true;
+	pr->hold_from = printer_position(pr);
+}
+
+void printer_settle(struct printer *pr, bool keep)
+{
+	if (pr->holding && !keep)
+		printer_rewind(pr, pr->hold_from);
+	pr->holding = false;
+}
+
 /* The slow path of out(): fills and flushes the buffer until the rest
  * fits.  Bytes reach flush_to or stdout only from the printer's own buffer,
  * never from the caller's memory: that may be a mapped file, which faults
@@ -116,6 +146,12 @@ void printer_write(const char *p, size_t len)
 static void out_slow(struct printer *pr, const void *p, size_t n)
 {
 	const char *s = p;
+	char *grown = pr->holding ? grow_array(pr->buf, &pr->cap, pr->len + n, 1, OUT_BUFFER) : NULL;
+	if (pr->holding && !grown) { /* see printer_hold */
+		printer_fail("memory exhausted", 0);
+		return;
+	}
+	pr->buf = grown ? grown : pr->buf;
 	while (n > pr->cap - pr->len) {
 		size_t room = pr->cap - pr->len;
 		memcpy(pr->buf + pr->len, s, room);
@@ -146,8 +182,9 @@ void printer_append(struct printer *pr, const char *p, size_t len)
 static inline void out_char(struct printer *pr, char c)
 {
 	if (pr->len == pr->cap)
-		printer_flush(pr);
-	pr->buf[pr->len++] = c;
+		out_slow(pr, &c, 1);
+	else
+		pr->buf[pr->len++] = c;
 }
 
 static void out_str(struct printer *pr, const char *s)
@@ -406,7 +443,7 @@ static bool print_plain(struct printer *pr, const struct sink_line *line, char s
 	/* name, two numbers, three separators, the line, a terminator */
 	size_t need = name_len + 2 * DECIMAL_MAX + 3 + len + 1;
 	if (need > pr->cap - pr->len) {
-		if (need > pr->cap)
+		if (need > pr->cap || pr->holding) /* the general path grows a hold */
 			return false;
 		printer_flush(pr);
 	}
@@ -503,15 +540,19 @@ static void print_group_separator(struct printer *pr)
 	out_char(pr, '\n');
 }
 
+void print_name_head(struct printer *pr, const char *name)
+{
+	out_name(pr, name);
+	if (pr->cfg->null_after_name)
+		out_char(pr, '\0');
+	else
+		out_sep(pr, SEP_SELECTED);
+}
+
 void print_count(struct printer *pr, const char *name, intmax_t count)
 {
-	if (pr->show_name) {
-		out_name(pr, name);
-		if (pr->cfg->null_after_name)
-			out_char(pr, '\0');
-		else
-			out_sep(pr, SEP_SELECTED);
-	}
+	if (pr->show_name)
+		print_name_head(pr, name);
 	char num[DECIMAL_MAX + 2];
 	char *e = num;
 	if (count < 0) { /* never, but keep "%jd" */

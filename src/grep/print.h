@@ -1,11 +1,12 @@
 /* print.h - grep-compatible output: line prefixes, colours, separators.
  *
- * Owns: the stdout buffer (large writes, no per-line stdio), the exact GNU
- * grep formats of selected and context lines, -o output, -c counts, -l/-L
- * names, group separators, SGR colour sequences.  Receives a search's
- * events as a sink (sink.h).  Knows nothing of files or of how lines were
- * selected, nor which may be printed (binary.h decides); it asks the
- * matcher only to colour the matches inside a line it was handed.
+ * Owns: the stdout buffer (large writes, no per-line stdio; an input's
+ * output held whole until it is known to be wanted, printer_hold), the
+ * exact GNU grep formats of selected and context lines, -o output, -c
+ * counts, -l/-L names, group separators, SGR colour sequences.  Receives
+ * a search's events as a sink (sink.h).  Knows nothing of files or of how
+ * lines were selected, nor which may be printed (binary.h decides); it
+ * asks the matcher only to colour the matches inside a line it was handed.
  */
 #ifndef ACGREP_PRINT_H
 #define ACGREP_PRINT_H
@@ -35,6 +36,8 @@ struct printer {
 	 * ...) (a worker thread's output, held until its turn). */
 	void (*flush_to)(void *ctx, const char *p, size_t len);
 	void *flush_ctx;
+	bool holding;             /* printer_hold: nothing is handed on */
+	uint64_t hold_from;       /* where the held output starts */
 };
 
 /* Sets up the output buffer and, with --show-pattern, the pattern field;
@@ -53,6 +56,10 @@ struct sink printer_sink(struct printer *pr);
 /* "NAME:COUNT\n" (or without name) for -c and --count-matches. */
 void print_count(struct printer *pr, const char *name, intmax_t count);
 
+/* "NAME:" (or NAME\0 with -Z), coloured as -c's: the head of a line
+ * that names its input. */
+void print_name_head(struct printer *pr, const char *name);
+
 /* "NAME\n" (or NAME\0 with -Z) for -l and -L. */
 void print_file_name(struct printer *pr, const char *name);
 
@@ -61,9 +68,25 @@ void print_file_name(struct printer *pr, const char *name);
  * then on nothing is written (the run stops: see run_report_result). */
 void printer_flush(struct printer *pr);
 
+/* From here on nothing is handed on (flushes wait, the buffer grows)
+ * until printer_settle: an input's output held until it is known to be
+ * wanted (--all-patterns).  Memory: that output.  Growing it past what
+ * memory allows is a failure of the output ("memory exhausted"), as a
+ * write error is. */
+void printer_hold(struct printer *pr);
+
+/* Ends printer_hold: what was held stays, to be handed on as usual
+ * (keep), or is forgotten.  Nothing when the printer does not hold. */
+void printer_settle(struct printer *pr, bool keep);
+
 /* Writes p[0..len) to stdout whole, bypassing any printer (write errors as
  * printer_flush).  Any thread may call it. */
 void printer_write(const char *p, size_t len);
+
+/* The output failed: "acgrep: WHY" (": strerror(err)" unless err is 0)
+ * on stderr the first time, and nothing is written from then on (as
+ * after a write error).  Any thread may call it. */
+void printer_fail(const char *why, int err);
 
 /* Whether a write of stdout has failed.  Any thread may ask. */
 bool printer_failed(void);

@@ -81,6 +81,7 @@ enum open_outcome run_open(const struct run *r, const char *path, bool command_l
 	}
 	/* as grep, not with -m 1 either: one selected line cannot feed itself */
 	if (!cfg->quiet && cfg->list == LIST_NONE && !cfg->count && !cfg->count_matches &&
+	    !cfg->count_per_pattern &&
 	    (cfg->max_count < 0 || cfg->max_count > 1) && input_same_file(in, STDOUT_FILENO)) {
 		input_close(in);
 		return OPEN_IS_OUTPUT;
@@ -108,26 +109,32 @@ void run_report_open(struct run *r, const char *name, bool command_line, enum op
 	r->trouble |= outcome == OPEN_FAILED || outcome == OPEN_IS_OUTPUT;
 }
 
-void run_report_result(struct run *r, const char *name, const struct search_result *res)
+void run_report_result(struct run *r, const char *name, struct search_result *res)
 {
 	const struct config *cfg = r->cfg;
-	if (res->selected > 0)
+	struct tally_verdict v = tally_run_verdict(r->tally, &r->pr, res);
+	bool selected = res->selected > 0 && v.qualifies;
+	if (!v.qualifies && res->used) /* its output is forgotten: groups part as before it */
+		r->searcher.used = false;
+	if (cfg->count_per_pattern ? v.matched : selected)
 		r->matched = true;
-	if (res->read_error) {
-		run_complain(r, name, res->read_why ? res->read_why : strerror(res->read_errno));
+	if (res->read_error || v.failed) {
+		run_complain(r, name, v.failed ? "memory exhausted"
+				  : res->read_why ? res->read_why : strerror(res->read_errno));
 		r->trouble = true;
 	}
 	if (res->truncated) {
 		run_complain(r, name, "file shrank while being searched");
 		r->trouble = true;
 	}
-	if (cfg->list == LIST_MATCHING && res->selected > 0)
+	if (cfg->list == LIST_MATCHING && selected)
 		print_file_name(&r->pr, name);
-	else if (cfg->list == LIST_NONMATCHING && res->selected == 0)
+	else if (cfg->list == LIST_NONMATCHING && !selected)
 		print_file_name(&r->pr, name);
-	else if (cfg->list == LIST_NONE && (cfg->count || cfg->count_matches))
+	else if (cfg->list == LIST_NONE && (cfg->count || cfg->count_matches) && v.qualifies)
 		print_count(&r->pr, name, res->selected);
-	if (res->binary_matched && flush_for_message(r))
+	tally_run_report(r->tally, &r->pr, name);
+	if (res->binary_matched && v.qualifies && flush_for_message(r))
 		fprintf(stderr, "acgrep: %s: binary file matches\n", name);
 	if (printer_failed())
 		r->trouble = true;
@@ -158,6 +165,7 @@ int run_search_path(const char *path, bool command_line, void *ctx)
 	}
 	r->pr.show_name = run_shows_name(r->cfg, command_line);
 	struct search_result res;
+	tally_run_begin(r->tally, &r->pr);
 	search_input(&r->searcher, &in, name, false, &res);
 	if (!in.owns_fd && res.stop_offset != UINT64_MAX) /* leave stdin after the last line used */
 		lseek(in.fd, (off_t)(in.start + res.stop_offset), SEEK_SET);

@@ -24,6 +24,7 @@ struct run {
 	struct searcher searcher;
 	struct printer pr;
 	struct walk_options walk;
+	struct tally_run *tally; /* per-key reports (tally.h), NULL unless tally_wanted */
 	bool matched;
 	bool trouble;
 	bool stop;      /* the run is over: -q selected a line, or stdout failed */
@@ -63,10 +64,12 @@ void run_report_open(struct run *r, const char *name, bool command_line, enum op
 		     int err);
 
 /* Reports a searched input: its read error messages, the -c count or
- * -l/-L name, then "binary file matches"; records the exit status.  Sets
- * r->stop when nothing more is to be searched: -q selected a line, or a
- * write of stdout failed. */
-void run_report_result(struct run *r, const char *name, const struct search_result *res);
+ * -l/-L name (or its per-key rows), then "binary file matches"; records
+ * the exit status.  With --all-patterns an input without every key
+ * reports as one without a selected line, and its held output is
+ * forgotten.  Takes res's tally rows.  Sets r->stop when nothing more is
+ * to be searched: -q selected a line, or a write of stdout failed. */
+void run_report_result(struct run *r, const char *name, struct search_result *res);
 
 /* "acgrep: NAME: WHAT" on stderr after flushing stdout (silenced by -s;
  * not printed once stdout has failed, which sets r->stop). */

@@ -33,6 +33,8 @@ static void keep_checkpoint(struct file_search *f, uint64_t at, intmax_t lines)
 		.used = f->s->used,
 		.encoding_error = f->bin.encoding_error,
 	};
+	if (f->s->tally)
+		tally_checkpoint(f->s->tally);
 }
 
 void search_checkpoint_mapped(struct file_search *f, size_t ls, size_t pos)
@@ -65,6 +67,8 @@ static bool back_to_checkpoint(struct file_search *f, struct input *in)
 	f->run_open = c->run_open;
 	f->s->used = c->used;
 	f->bin.encoding_error = c->encoding_error;
+	if (f->s->tally)
+		tally_rewind(f->s->tally);
 	f->out_mark = c->out_mark;
 	f->guarded = false;
 	return true;
@@ -123,7 +127,8 @@ static struct file_search *begin_search(struct searcher *s, struct input *in, co
 	struct file_search *f = calloc(1, sizeof *f);
 	if (!f)
 		return NULL;
-	bool quiet = cfg->count || cfg->count_matches || cfg->list != LIST_NONE || cfg->quiet || s->dev_null;
+	bool quiet = cfg->count || cfg->count_matches || cfg->count_per_pattern ||
+		     cfg->list != LIST_NONE || cfg->quiet || s->dev_null;
 	*f = (struct file_search){
 		.cfg = cfg,
 		.s = s,
@@ -147,7 +152,8 @@ static struct file_search *begin_search(struct searcher *s, struct input *in, co
 		turn_binary(f, in, NULL);
 	if (binary_watches_nul(&f->bin))
 		input_watch_nul(in);
-	if (f->quiet && !cfg->count_matches && s->matcher->longest_span != SIZE_MAX) {
+	/* counts of matches need a line whole */
+	if (f->quiet && !cfg->count_matches && !s->tally && s->matcher->longest_span != SIZE_MAX) {
 		size_t keep = search_piece_margin(f) + PIECE_KEEP_EXTRA;
 		input_stream_long_lines(in, 4 * keep, keep);
 	}
@@ -235,6 +241,14 @@ void search_input(struct searcher *s, struct input *in, const char *name, bool b
 	res->done = f->done || f->outleft <= 0;
 	res->used = s->used && !f->used_at_start;
 	res->binary_matched = binary_file_matches(&f->bin, f->selected);
+	if (s->tally) {
+		res->tally = tally_take(s->tally);
+		if (matcher_take_failure() && !res->read_error) { /* the last counts */
+			res->read_error = true;
+			res->read_errno = ENOMEM;
+			res->read_why = "memory exhausted";
+		}
+	}
 	sink_end(f->sink, &(struct sink_end){ .selected = res->selected, .binary = res->binary });
 	free(f);
 }

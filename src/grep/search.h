@@ -22,12 +22,14 @@
 #include "matcher.h"
 #include "pattern_keys.h"
 #include "sink.h"
+#include "tally.h"
 
 /* State shared by the inputs one thread searches. */
 struct searcher {
 	const struct config *cfg;
 	const struct matcher *matcher;
 	const struct pattern_keys *keys; /* NULL unless pattern_keys_wanted */
+	struct tally *tally; /* this thread's per-key counts, NULL unless tally_wanted */
 	struct sink sink;  /* receives the events of every input searched */
 	bool used;        /* something was output (group separators span files) */
 	bool dev_null;    /* stdout is /dev/null: the first selected line decides */
@@ -60,6 +62,7 @@ struct search_result {
 	bool used;             /* this input set searcher.used */
 	intmax_t lines;        /* the input's line terminators (-n; 0 without it)
 				  when the search read it to its end, else -1 */
+	struct tally_rows tally; /* with searcher.tally: the keys' rows (owned) */
 };
 
 /* Searches one opened input whose display name is `name`: its events go to

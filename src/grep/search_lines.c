@@ -174,7 +174,10 @@ static bool output_matches(struct file_search *f, size_t ls, size_t le, enum sin
 		.kind = kind,
 		.admitted = true,
 	};
-	matcher_each(f->s->matcher, mo.text, len, 0, output_match, &mo);
+	if (f->cfg->overlapping)
+		matcher_each_overlapping(f->s->matcher, mo.text, len, 0, output_match, &mo);
+	else
+		matcher_each(f->s->matcher, mo.text, len, 0, output_match, &mo);
 	search_failed(f);
 	return mo.admitted;
 }
@@ -266,13 +269,35 @@ static int tally_match(const struct matcher_hit *hit, void *ctx)
 	return 0;
 }
 
-/* Counts the non-empty leftmost-longest matches in a line (--count-matches). */
+/* Counts the non-empty leftmost-longest matches in a line (--count-matches;
+ * with --overlapping every occurrence). */
 static intmax_t count_line_matches(struct file_search *f, size_t ls, size_t le)
 {
 	struct match_tally t = { .f = f, .le = le, .n = 0 };
-	matcher_each(f->s->matcher, f->buf, le, ls, tally_match, &t);
+	if (f->cfg->overlapping)
+		matcher_each_overlapping(f->s->matcher, f->buf, le, ls, tally_match, &t);
+	else
+		matcher_each(f->s->matcher, f->buf, le, ls, tally_match, &t);
 	search_failed(f);
 	return t.n;
+}
+
+/* --count-per-pattern, --all-patterns: credits the keys of the matching
+ * line [ls, le) (tally.h). */
+static void tally_keys(struct file_search *f, size_t ls, size_t le)
+{
+	if (!f->s->tally)
+		return;
+	tally_line(f->s->tally, f->s->matcher, f->buf, ls, le, f->eol, f->zap_nul);
+	search_failed(f);
+}
+
+/* Whether the first selected line decides the input (-l, -L, -q, a
+ * binary file's match): not while keys are counted or still to be seen
+ * (under -v with --all-patterns, in the lines not selected). */
+static bool decided(const struct file_search *f)
+{
+	return f->quiet && f->stop_on_select && !(f->s->tally && tally_pending(f->s->tally));
 }
 
 /* Selects the line [ls, le).  With -v grep prints each run of selected
@@ -285,6 +310,8 @@ static void select_line(struct file_search *f, size_t ls, size_t le, bool run_st
 	/* printed before it is counted: a checkpoint between its context
 	 * lines (output_before_context) must not hold the count */
 	intmax_t n = cfg->count_matches && !cfg->invert ? count_line_matches(f, ls, le) : 1;
+	if (!cfg->invert)
+		tally_keys(f, ls, le);
 	if (!f->quiet) {
 		if (context_on(cfg) && run_start)
 			output_before_context(f, ls);
@@ -296,7 +323,7 @@ static void select_line(struct file_search *f, size_t ls, size_t le, bool run_st
 	f->selected += n;
 	f->outleft--;
 	f->s->used = true; /* as grep: even unprinted output parts groups */
-	if (f->quiet && f->stop_on_select) {
+	if (decided(f)) {
 		f->done = true;
 		return;
 	}
@@ -358,6 +385,10 @@ void search_window(struct file_search *f)
 		if (!found)
 			break;
 		size_t le = line_end(f, match_last);
+		if (f->outleft > 0) { /* -m: the lines after the last selected are not read */
+			tally_keys(f, stop, le);
+			f->done = f->done || (f->selected > 0 && decided(f));
+		}
 		skip_lines(f, le);
 		p = le;
 	}

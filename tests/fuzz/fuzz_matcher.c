@@ -6,7 +6,8 @@
  * matcher (matcher_find exact and not from many positions, search.c's walk
  * over lines, matcher_each over the buffer, over each line alone as
  * print.c calls it and over each line inside the buffer as --count-matches
- * does); and the comparison of their transcripts.  Every input is compiled
+ * does; matcher_each_overlapping over the buffer and each line in it, as
+ * --overlapping asks); and the comparison of their transcripts.  Every input is compiled
  * with each scan path and vector kernel (strategies[]; once more on two
  * compile threads where the input asks for them); the first one's
  * transcript must equal naive.c's wherever naive.c knows the answer, and
@@ -246,6 +247,33 @@ static void each(const struct finder *f, struct transcript *t, const char *buf, 
 	t->query++;
 }
 
+/* matcher_each_overlapping's callback: each occurrence as two records,
+ * its bounds and its pattern; stops after `left` of them. */
+static int record_occurrence(const struct matcher_hit *hit, void *ctx)
+{
+	struct each_ctx *c = ctx;
+	push(c->t, REC_EACH, true, hit->start, hit->end);
+	push(c->t, REC_EACH, false, hit->pattern, 0);
+	return --c->left == 0;
+}
+
+/* matcher_each_overlapping from `from` (--overlapping): its first 4,096
+ * occurrences, then REC_DONE.  The oracle does not know them: the
+ * strategies are compared with each other. */
+static void each_overlapping(const struct finder *f, struct transcript *t, const char *buf, size_t len,
+			     size_t from)
+{
+	size_t before = t->n;
+	if (f->m) {
+		struct each_ctx c = { .t = t, .len = len, .left = 4096 };
+		matcher_each_overlapping(f->m, buf, len, from, record_occurrence, &c);
+	} else {
+		push(t, REC_UNKNOWN, false, 0, 0);
+	}
+	push(t, REC_DONE, true, t->n - before, 0);
+	t->query++;
+}
+
 struct lines {
 	size_t *start; /* n + 1 entries: start[n] is one past the last line */
 	size_t n;
@@ -344,9 +372,11 @@ static void run_queries(const struct finder *f, const struct fuzz_case *fc, cons
 	}
 	t->query++;
 	each(f, t, buf, 0, len, 0);
+	each_overlapping(f, t, buf, len, 0);
 	for (size_t k = 0; k < ln->n; k++) {
 		size_t ls = ln->start[k], le = ln->start[k + 1];
 		each(f, t, buf, 0, le, ls); /* --count-matches: the line inside the buffer */
+		each_overlapping(f, t, buf, le, ls); /* --count-per-pattern --overlapping */
 		char *copy = malloc(le - ls); /* -o and colour: the line alone */
 		if (!copy)
 			abort();
