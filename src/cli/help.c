@@ -126,8 +126,9 @@ static const char *const help_text[] = {
 "                            patterns that did not occur\n"
 "      --include-zero        --count-per-pattern lists every pattern, also those\n"
 "                            that did not occur (counts 0)\n"
-"      --overlapping         -o, --count-matches and --count-per-pattern take\n"
-"                            every occurrence, also inside or across others\n"
+"      --overlapping         -o, --count-matches, --count-per-pattern and\n"
+"                            --show-all-patterns take every occurrence, also\n"
+"                            inside or across others\n"
 "      --all-patterns        select a FILE only when every pattern (or tag)\n"
 "                            occurs in it: -l lists such FILEs, -L the others\n"
 

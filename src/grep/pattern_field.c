@@ -20,6 +20,7 @@ int pattern_field_init(struct pattern_field *pf, const struct config *cfg,
 		.matcher = m,
 		.what = cfg->show_pattern,
 		.all = cfg->show_all_patterns,
+		.overlapping = cfg->show_all_patterns && cfg->overlapping,
 		.eol = config_eol(cfg),
 	};
 	if (!pf->all)
@@ -108,7 +109,11 @@ void pattern_field_write(struct pattern_field *pf, const char *line, size_t len,
 	if (len == 0)
 		return;
 	fw.content = len - (line[len - 1] == pf->eol);
-	matcher_each(pf->matcher, line, len, 0, field_match, &fw);
+	/* overlapping occurrences come by start too, the longest first */
+	if (pf->overlapping)
+		matcher_each_overlapping(pf->matcher, line, len, 0, field_match, &fw);
+	else
+		matcher_each(pf->matcher, line, len, 0, field_match, &fw);
 	if (!fw.named) /* only matches -o leaves out: the line's first names it */
 		write_name(&fw, fw.first);
 }

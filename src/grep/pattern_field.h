@@ -6,7 +6,8 @@
  * matching from the line's start; the first match at all when -o would
  * print none, as for a line the empty pattern selects); with
  * --show-all-patterns every distinct pattern among the matches -o would
- * print, in order of first occurrence, told apart by the name shown (two
+ * print (with --overlapping, among every occurrence), in order of first
+ * occurrence, told apart by the name shown (two
  * patterns of one tag are named once), joined by ','.  An -o match names
  * its own pattern; a line holding no match names none.  The names are
  * pattern_keys_name's (tag, text or 1-based number).  Knows nothing of
@@ -29,6 +30,7 @@ struct pattern_field {
 	const struct matcher *matcher;
 	enum show_pattern what;
 	bool all;            /* --show-all-patterns */
+	bool overlapping;    /* ... with --overlapping: every occurrence */
 	char eol;
 	uint32_t *seen;      /* with `all`: per name, the stamp of the last
 				line that named it */

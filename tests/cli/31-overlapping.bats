@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
-# --overlapping (acgrep extension): -o, --count-matches and
-# --count-per-pattern take every occurrence of every pattern, those inside
+# --overlapping (acgrep extension): -o, --count-matches,
+# --count-per-pattern and --show-all-patterns take every occurrence of every pattern, those inside
 # or across other matches too; -o prints a line's occurrences by start, the
 # longest first at each start.  Every exact check runs on every scan path,
 # I/O path and thread count, in C and C.UTF-8 (per_pattern.bash).
@@ -83,6 +83,15 @@ PATS=(-e he -e she -e his -e hers)
 	fixture in 'ushers\n'
 	expect 0 '\033[01;31m\033[Kshe\033[m\033[K\n\033[01;31m\033[Khe\033[m\033[K\n' -- \
 		-o --color=always --overlapping -e he -e she in
+}
+
+@test "overlapping: --show-all-patterns names every pattern occurring on the line" {
+	he_she
+	expect_all 0 'she,hers,he:ushers\nhis,she,he:hishe\nhers,he,she:hershe\n' -- \
+		--show-all-patterns --overlapping "${PATS[@]}" a
+	expect_all 0 'she:ushers\nhis,he:hishe\nhers,he:hershe\n' -- --show-all-patterns "${PATS[@]}" a
+	expect_all 0 '2,4,1:ushers\n3,2,1:hishe\n4,1,2:hershe\n' -- \
+		--show-all-patterns=number --overlapping "${PATS[@]}" a
 }
 
 @test "overlapping: --engine=pcre2 cannot, an error" {
