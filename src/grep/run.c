@@ -113,6 +113,8 @@ void run_report_result(struct run *r, const char *name, const struct search_resu
 	const struct config *cfg = r->cfg;
 	if (res->selected > 0)
 		r->matched = true;
+	if (r->stats)
+		run_stats_add(r->stats, &res->stats, &res->seen, res->selected > 0);
 	if (res->read_error) {
 		run_complain(r, name, res->read_why ? res->read_why : strerror(res->read_errno));
 		r->trouble = true;
@@ -163,5 +165,6 @@ int run_search_path(const char *path, bool command_line, void *ctx)
 		lseek(in.fd, (off_t)(in.start + res.stop_offset), SEEK_SET);
 	input_close(&in);
 	run_report_result(r, name, &res);
+	pattern_ids_free(&res.seen);
 	return r->stop;
 }

@@ -17,6 +17,7 @@
 #include "input.h"
 #include "print.h"
 #include "search.h"
+#include "stats.h"
 #include "walk.h"
 
 struct run {
@@ -27,6 +28,8 @@ struct run {
 	bool matched;
 	bool trouble;
 	bool stop;      /* the run is over: -q selected a line, or stdout failed */
+	struct run_stats *stats; /* the inputs' statistics are added up here
+				    (stats_wanted), or NULL */
 };
 
 /* What run_open decided about an input. */
@@ -62,7 +65,8 @@ void run_report_open(struct run *r, const char *name, bool command_line, enum op
 		     int err);
 
 /* Reports a searched input: its read error messages, the -c count or
- * -l/-L name, then "binary file matches"; records the exit status.  Sets
+ * -l/-L name, then "binary file matches"; records the exit status and
+ * adds its statistics (r->stats).  Sets
  * r->stop when nothing more is to be searched: -q selected a line, or a
  * write of stdout failed. */
 void run_report_result(struct run *r, const char *name, const struct search_result *res);

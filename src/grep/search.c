@@ -32,15 +32,19 @@ static void keep_checkpoint(struct file_search *f, uint64_t at, intmax_t lines)
 		.run_open = f->run_open,
 		.used = f->s->used,
 		.encoding_error = f->bin.encoding_error,
+		.stats = f->res->stats,
+		.seen_ids = f->res->seen.n,
+		.seen_end = f->seen_end,
+		.tail_open = f->tail_open,
 	};
 }
 
 void search_checkpoint_mapped(struct file_search *f, size_t ls, size_t pos)
 {
 	intmax_t lines = 0;
-	if (f->cfg->line_number && f->cnt_pos == ls) /* outputting it counted up to ls */
+	if (f->count_lines && f->cnt_pos == ls) /* outputting it counted up to ls */
 		lines = f->cnt_lines + (pos > ls && f->buf[pos - 1] == f->eol);
-	else if (f->cfg->line_number)
+	else if (f->count_lines)
 		lines = search_lineno_at(f, pos) - 1;
 	keep_checkpoint(f, f->base + pos, lines);
 }
@@ -65,6 +69,11 @@ static bool back_to_checkpoint(struct file_search *f, struct input *in)
 	f->run_open = c->run_open;
 	f->s->used = c->used;
 	f->bin.encoding_error = c->encoding_error;
+	f->res->stats = c->stats;
+	if (f->counting)
+		search_stats_back(f, c->seen_ids);
+	f->seen_end = c->seen_end;
+	f->tail_open = c->tail_open;
 	f->out_mark = c->out_mark;
 	f->guarded = false;
 	return true;
@@ -88,6 +97,8 @@ static bool empty_line_selected(const struct file_search *f)
 static bool turn_binary(struct file_search *f, struct input *in, const struct window *w)
 {
 	enum binary_next next = binary_nul_found(&f->bin, f->selected);
+	if (f->counting)
+		f->binary_offset = input_first_nul(in, w ? w->offset : in->offset);
 	if (next == BINARY_DROP)
 		return true;
 	bool skip_zero_reads = !empty_line_selected(f);
@@ -135,6 +146,8 @@ static struct file_search *begin_search(struct searcher *s, struct input *in, co
 		.lastout = UINT64_MAX,
 		.used_at_start = s->used,
 		.res = res,
+		.counting = stats_wanted(cfg),
+		.count_lines = cfg->line_number || stats_wanted(cfg),
 	};
 	binary_begin(&f->bin, cfg, quiet);
 	sink_begin(f->sink, &(struct sink_begin){
@@ -142,12 +155,15 @@ static struct file_search *begin_search(struct searcher *s, struct input *in, co
 		.number_width = cfg->initial_tab ? number_width(in, cfg->line_number) : 0,
 	});
 	f->out_mark = sink_mark(f->sink);
+	if (f->counting)
+		search_stats_begin(f);
 	/* a hole makes grep take the file as binary from its first buffer */
 	if (binary_watches_nul(&f->bin) && (binary_from_start || input_has_hole(in)))
 		turn_binary(f, in, NULL);
 	if (binary_watches_nul(&f->bin))
 		input_watch_nul(in);
-	if (f->quiet && !cfg->count_matches && s->matcher->longest_span != SIZE_MAX) {
+	/* (lines in pieces are not whole for the matches a count needs) */
+	if (f->quiet && !cfg->count_matches && !f->counting && s->matcher->longest_span != SIZE_MAX) {
 		size_t keep = search_piece_margin(f) + PIECE_KEEP_EXTRA;
 		input_stream_long_lines(in, 4 * keep, keep);
 	}
@@ -173,8 +189,10 @@ static void search_one_window(struct file_search *f, struct input *in, const str
 		search_pieces(f, w->partial, w->last);
 	else
 		search_window(f);
-	if (!f->done && f->cfg->line_number)
+	if (!f->done && f->count_lines)
 		search_lineno_at(f, f->len);
+	if (f->counting)
+		search_stats_window(f);
 	/* also after a read() window: the next may be mapped, AUTO switching
 	 * at a long line */
 	f->guarded = true;
@@ -230,6 +248,13 @@ void search_input(struct searcher *s, struct input *in, const char *name, bool b
 	res->done = f->done || f->outleft <= 0;
 	res->used = s->used && !f->used_at_start;
 	res->binary_matched = binary_file_matches(&f->bin, f->selected);
-	sink_end(f->sink, &(struct sink_end){ .selected = res->selected, .binary = res->binary });
+	if (f->counting)
+		search_stats_end(f);
+	sink_end(f->sink, &(struct sink_end){
+		.selected = res->selected,
+		.binary = res->binary,
+		.stats = f->counting ? &res->stats : NULL,
+		.binary_offset = f->counting && res->binary ? f->binary_offset : UINT64_MAX,
+	});
 	free(f);
 }

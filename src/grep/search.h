@@ -22,6 +22,7 @@
 #include "matcher.h"
 #include "pattern_keys.h"
 #include "sink.h"
+#include "stats.h"
 
 /* State shared by the inputs one thread searches. */
 struct searcher {
@@ -40,6 +41,10 @@ struct searcher {
 	/* Set by another thread when the result is no longer wanted: the search
 	 * stops at its next window.  NULL: never. */
 	const atomic_bool *cancel;
+	/* When statistics are kept (stats_wanted): this thread's set of the
+	 * patterns named in the input being searched (empty between inputs);
+	 * NULL otherwise. */
+	struct patterns_seen *seen;
 };
 
 struct search_result {
@@ -58,6 +63,9 @@ struct search_result {
 	bool done;             /* stopped before the end: the answer was known
 				  (-l, -L, -q, -m, a binary file's first match) */
 	bool used;             /* this input set searcher.used */
+	struct search_stats stats; /* when stats_wanted (stats.h) */
+	struct pattern_ids seen;   /* ... the patterns its matches named; the
+				      caller frees it (pattern_ids_free) */
 };
 
 /* Searches one opened input whose display name is `name`: its events go to

@@ -183,19 +183,22 @@ static bool output_matches(struct file_search *f, size_t ls, size_t le, enum sin
  * not count as output for adjacency. */
 static bool output_line(struct file_search *f, size_t ls, size_t le, enum sink_line_kind kind)
 {
-	intmax_t lineno = f->cfg->line_number ? search_lineno_at(f, ls) : 0;
+	intmax_t lineno = f->count_lines ? search_lineno_at(f, ls) : 0;
 	if (f->cfg->only_matching) {
 		if (!output_matches(f, ls, le, kind, lineno))
 			return false;
 	} else {
 		if (!binary_admits_line(&f->bin, f->buf + ls, le - ls))
 			return false;
+		struct sink_hits hits;
 		f->out_mark = sink_line(f->sink, &(struct sink_line){
 			.bytes = f->buf + ls,
 			.len = le - ls,
 			.lineno = lineno,
 			.offset = f->base + ls,
 			.kind = kind,
+			/* select_line counted the line just before */
+			.hits = kind == SINK_SELECTED ? search_stats_hits(f, &hits) : NULL,
 		});
 	}
 	f->lastout = f->base + le;
@@ -284,6 +287,8 @@ static void select_line(struct file_search *f, size_t ls, size_t le, bool run_st
 	/* printed before it is counted: a checkpoint between its context
 	 * lines (output_before_context) must not hold the count */
 	intmax_t n = cfg->count_matches && !cfg->invert ? count_line_matches(f, ls, le) : 1;
+	if (f->counting)
+		search_stats_line(f, ls, le);
 	if (!f->quiet) {
 		if (context_on(cfg) && run_start)
 			output_before_context(f, ls);
@@ -337,7 +342,7 @@ void search_window(struct file_search *f)
 			skip_lines(f, stop);
 			size_t le = line_end(f, match_last);
 			select_line(f, stop, le, true);
-			if (m->spans_eol && f->cfg->line_number)
+			if (m->spans_eol && f->count_lines)
 				number_as_one_line(f, stop, le);
 			p = le;
 			continue;
