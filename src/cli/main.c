@@ -18,6 +18,7 @@
 
 #include "config.h"
 #include "input.h"
+#include "json.h"
 #include "matcher.h"
 #include "opts.h"
 #include "pattern_keys.h"
@@ -25,6 +26,7 @@
 #include "print.h"
 #include "run.h"
 #include "search.h"
+#include "stats.h"
 #include "walk.h"
 
 /* Threads to use: --threads, else one per CPU this process may run on. */
@@ -107,73 +109,111 @@ static void search_file_list(const struct config *cfg, struct run *r, walk_file_
 		fclose(list);
 }
 
+/* Builds the matcher cfg calls for, and the pattern names when they are
+ * wanted (*keys, else NULL), timed for the statistics (rs, or NULL).
+ * Returns NULL after printing why. */
+static struct matcher *build_matcher(struct config *cfg, struct pattern_keys **keys,
+				     struct run_stats *rs)
+{
+	static struct pattern_keys keys_store;
+	const char *error = "memory exhausted";
+	struct matcher *m = NULL;
+	uint64_t t0 = rs ? stats_now() : 0;
+	*keys = pattern_keys_wanted(cfg) ? &keys_store : NULL;
+	if (!*keys || pattern_keys_init(*keys, cfg) == 0)
+		m = matcher_for_config(cfg, &cfg->patterns, thread_count(cfg), &error);
+	if (!m) {
+		fprintf(stderr, "acgrep: %s\n", error);
+		if (*keys)
+			pattern_keys_free(*keys);
+		return NULL;
+	}
+	if (*keys)
+		pattern_keys_link(*keys, m);
+	if (rs)
+		rs->compile_nanos = stats_now() - t0;
+	return m;
+}
+
+/* Searches the run's inputs: the operands (standard input, or . with -r,
+ * without any), then --files-from's list; on worker threads when they can
+ * help. */
+static void search_inputs(struct config *cfg, struct run *r)
+{
+	r->walk = (struct walk_options){
+		.recurse = (int)cfg->recurse,
+		.includes = cfg->includes, .n_includes = cfg->n_includes,
+		.excludes = cfg->excludes, .n_excludes = cfg->n_excludes,
+		.exclude_dirs = cfg->exclude_dirs, .n_exclude_dirs = cfg->n_exclude_dirs,
+		.filter_order = cfg->filter_order,
+	};
+	bool recurse = cfg->recurse != RECURSE_NONE;
+	struct stat out_st, null_st;
+	r->searcher.dev_null = fstat(STDOUT_FILENO, &out_st) == 0 && stat("/dev/null", &null_st) == 0 &&
+			       out_st.st_ino == null_st.st_ino && out_st.st_dev == null_st.st_dev;
+	unsigned threads = thread_count(cfg);
+	struct pool *pool = pool_usable(cfg, threads) && worth_threads(cfg)
+				    ? pool_new(r, threads, cfg->segment_size) : NULL;
+	walk_file_fn on_file = pool ? pool_add_path : run_search_path;
+	walk_error_fn on_error = pool ? pool_walk_error : run_walk_error;
+	void *ctx = pool ? (void *)pool : (void *)r;
+	if (cfg->n_files == 0 && !cfg->files_from) {
+		r->walk.omit_dot_slash = recurse;
+		search_operand(recurse ? "." : "-", r, on_file, on_error, ctx);
+	}
+	for (size_t i = 0; i < cfg->n_files && !r->stop; i++)
+		search_operand(cfg->files[i], r, on_file, on_error, ctx);
+	if (cfg->files_from && !r->stop)
+		search_file_list(cfg, r, on_file, on_error, ctx);
+	if (pool)
+		pool_finish(pool);
+}
+
 int main(int argc, char **argv)
 {
 	static struct config cfg;
+	static struct run_stats stats;
+	uint64_t start = stats_now();
 	setlocale(LC_ALL, "");
 	int status = opts_parse(argc, argv, &cfg);
 	if (status >= 0)
 		return status;
 	input_guard_install();
 
-	struct run r = { .cfg = &cfg };
-	const char *error = NULL;
-	static struct pattern_keys keys_store;
-	struct pattern_keys *keys = pattern_keys_wanted(&cfg) ? &keys_store : NULL;
+	struct run r = { .cfg = &cfg, .stats = stats_wanted(&cfg) ? &stats : NULL };
+	struct pattern_keys *keys = NULL;
 	struct matcher *m = NULL;
-	if (keys && pattern_keys_init(keys, &cfg) != 0)
-		error = "memory exhausted";
+	if (r.stats && run_stats_init(r.stats, start, cfg.patterns.count) != 0)
+		opts_oom();
 	else
-		m = matcher_for_config(&cfg, &cfg.patterns, thread_count(&cfg), &error);
-	if (!m)
-		fprintf(stderr, "acgrep: %s\n", error);
-	if (m && keys)
-		pattern_keys_link(keys, m);
-	if (!m || printer_init(&r.pr, &cfg, m, keys) != 0) {
-		if (m) /* the printer's buffer */
+		m = build_matcher(&cfg, &keys, r.stats);
+	if (!m || printer_init(&r.pr, &cfg, m, keys) != 0 || output_sink(&r.pr, &r.searcher.sink) != 0) {
+		if (m) /* the printer's buffer, or the JSON sink's */
 			opts_oom();
+		printer_free(&r.pr);
 		matcher_free(m);
 		if (keys)
 			pattern_keys_free(keys);
+		if (r.stats)
+			run_stats_free(r.stats);
 		opts_free(&cfg);
 		return 2;
 	}
 	r.searcher = (struct searcher){
-		.cfg = &cfg, .matcher = m, .keys = keys, .sink = printer_sink(&r.pr),
+		.cfg = &cfg, .matcher = m, .keys = keys, .sink = r.searcher.sink,
+		.seen = r.stats ? &r.stats->main_seen : NULL,
 	};
-	r.walk = (struct walk_options){
-		.recurse = (int)cfg.recurse,
-		.includes = cfg.includes, .n_includes = cfg.n_includes,
-		.excludes = cfg.excludes, .n_excludes = cfg.n_excludes,
-		.exclude_dirs = cfg.exclude_dirs, .n_exclude_dirs = cfg.n_exclude_dirs,
-		.filter_order = cfg.filter_order,
-	};
-	bool recurse = cfg.recurse != RECURSE_NONE;
-	struct stat out_st, null_st;
-	r.searcher.dev_null = fstat(STDOUT_FILENO, &out_st) == 0 && stat("/dev/null", &null_st) == 0 &&
-			      out_st.st_ino == null_st.st_ino && out_st.st_dev == null_st.st_dev;
-	unsigned threads = thread_count(&cfg);
-	struct pool *pool = pool_usable(&cfg, threads) && worth_threads(&cfg)
-				    ? pool_new(&r, threads, cfg.segment_size) : NULL;
-	walk_file_fn on_file = pool ? pool_add_path : run_search_path;
-	walk_error_fn on_error = pool ? pool_walk_error : run_walk_error;
-	void *ctx = pool ? (void *)pool : (void *)&r;
-	if (cfg.n_files == 0 && !cfg.files_from) {
-		r.walk.omit_dot_slash = recurse;
-		search_operand(recurse ? "." : "-", &r, on_file, on_error, ctx);
-	}
-	for (size_t i = 0; i < cfg.n_files && !r.stop; i++)
-		search_operand(cfg.files[i], &r, on_file, on_error, ctx);
-	if (cfg.files_from && !r.stop)
-		search_file_list(&cfg, &r, on_file, on_error, ctx);
-	if (pool)
-		pool_finish(pool);
+	search_inputs(&cfg, &r);
+	if (r.stats && !printer_failed())
+		stats_report(&r.pr, r.stats);
 	printer_flush(&r.pr);
 	r.trouble |= printer_failed();
 	printer_free(&r.pr);
 	matcher_free(m);
 	if (keys)
 		pattern_keys_free(keys);
+	if (r.stats)
+		run_stats_free(r.stats);
 	opts_free(&cfg);
 	if (r.trouble && !(cfg.quiet && r.matched))
 		return 2;

@@ -99,6 +99,8 @@ const struct option opts_long_options[] = {
 	/* table-anchor: per-pattern counts, --overlapping, --all-patterns */
 
 	/* table-anchor: --json and --stats */
+	{"json", no_argument, NULL, OPT_JSON},
+	{"stats", no_argument, NULL, OPT_STATS},
 
 	/* table-anchor: scaling out (issue 16) */
 	/* the marker opts_argv_build puts in place of a grep-ambiguous
@@ -115,7 +117,7 @@ enum {
 
 #define MARKER "--\1ambiguous"
 
-_Static_assert(N_ALL == N_GREP + 14, "grep's table is the head of opts_long_options");
+_Static_assert(N_ALL == N_GREP + 16, "grep's table is the head of opts_long_options");
 
 /* getopt_long's lookup of the option NAME (its first `len` bytes) among
  * the first `n` entries of the table: the index of the option meant, or

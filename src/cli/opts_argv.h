@@ -32,6 +32,7 @@ enum {
 	/* enum-anchor: per-pattern counts, --overlapping, --all-patterns */
 
 	/* enum-anchor: --json and --stats */
+	OPT_JSON, OPT_STATS,
 
 	/* enum-anchor: scaling out (issue 16) */
 	/* An argument that GNU grep finds ambiguous; see opts_argv_ambiguous. */
