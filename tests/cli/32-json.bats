@@ -7,6 +7,7 @@
 # and threads they are the same bytes.
 
 load helpers
+load report
 
 setup() {
 	common_setup
@@ -19,20 +20,6 @@ CHECK=$BATS_TEST_DIRNAME/json_check.py
 # mask_times: the timing fields zeroed (they are all a test cannot know).
 mask_times() {
 	sed -E -e 's/"(secs|nanos)":[0-9]+/"\1":0/g' -e 's/"human":"[0-9]+\.[0-9]{6}s"/"human":"0.000000s"/g'
-}
-
-# expect_masked: the last run_ac's stdout, timing masked, is exactly stdin.
-expect_masked() {
-	mask_times <"$OUTD/ac.out" >"$OUTD/ac.masked"
-	cat >"$OUTD/expected"
-	if ! cmp -s "$OUTD/expected" "$OUTD/ac.masked"; then
-		{
-			echo "stdout is not as expected: $(_ac_where)"
-			diff "$OUTD/expected" "$OUTD/ac.masked"
-			cat "$OUTD/ac.err"
-		} | fail
-		return 1
-	fi
 }
 
 # json_valid CHECK-ARGS -- ACGREP-ARGS...: acgrep --json ACGREP-ARGS parsed
@@ -60,26 +47,6 @@ VARIANTS=(
 	"--scan-path=hash" "--simd=scalar" "--mmap" "--no-mmap --buffer-size=1"
 	"--threads=1" "--threads=3 --segment-size=7"
 )
-
-# same_everywhere ARGS...: acgrep --json ARGS gives the same bytes (timing
-# masked) and status in C and C.UTF-8 and on every VARIANTS entry.
-same_everywhere() {
-	local ref st v loc
-	run_ac --json "$@"
-	ref=$(mask_times <"$OUTD/ac.out")
-	st=$ac_status
-	for loc in C C.UTF-8; do
-		for v in "${VARIANTS[@]}"; do
-			# shellcheck disable=SC2086 # v is a word list
-			LC_ALL=$loc run_ac --json $v "$@"
-			if [[ $(mask_times <"$OUTD/ac.out") != "$ref" || $ac_status != "$st" ]]; then
-				echo "# differs under LC_ALL=$loc $v" >&2
-				diff <(echo "$ref") <(mask_times <"$OUTD/ac.out") | head -n 10 >&2
-				return 1
-			fi
-		done
-	done
-}
 
 # A file of 3,000 lines, some with several matches, some not UTF-8, a few
 # with control characters.
@@ -200,7 +167,7 @@ for line in sys.stdin:
 	local opts
 	for opts in "" -i -w -v "-C 1" "-m 5 -A 2" -x; do
 		# shellcheck disable=SC2086
-		note_case "$opts" same_everywhere $opts -f pats in in2 || return 1
+		note_case "$opts" same_everywhere --json $opts -f pats in in2 || return 1
 	done
 }
 
