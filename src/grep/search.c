@@ -148,6 +148,7 @@ static struct file_search *begin_search(struct searcher *s, struct input *in, co
 		.res = res,
 		.counting = stats_wanted(cfg),
 		.count_lines = cfg->line_number || stats_wanted(cfg),
+		.binary_offset = UINT64_MAX,
 	};
 	binary_begin(&f->bin, cfg, quiet);
 	sink_begin(f->sink, &(struct sink_begin){
@@ -155,8 +156,6 @@ static struct file_search *begin_search(struct searcher *s, struct input *in, co
 		.number_width = cfg->initial_tab ? number_width(in, cfg->line_number) : 0,
 	});
 	f->out_mark = sink_mark(f->sink);
-	if (f->counting)
-		search_stats_begin(f);
 	/* a hole makes grep take the file as binary from its first buffer */
 	if (binary_watches_nul(&f->bin) && (binary_from_start || input_has_hole(in)))
 		turn_binary(f, in, NULL);
@@ -173,6 +172,8 @@ static struct file_search *begin_search(struct searcher *s, struct input *in, co
 		input_read_windows(in);
 	/* where the input stands: a mapping faulting in the first input_next */
 	keep_checkpoint(f, in->mapped ? in->map_offset + in->map_pos : in->offset + in->consumed, 0);
+	if (f->counting)
+		search_stats_begin(f);
 	return f;
 }
 

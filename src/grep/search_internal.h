@@ -49,10 +49,12 @@ struct ahead_hits {
 				 these, or matches may span lines) */
 };
 
-/* The matches of the line last selected, for the sink (search_stats.c). */
+/* The matches of the line being selected, for the sink (search_stats.c). */
 struct line_hits {
 	struct matcher_hit *v;
 	size_t n, cap;
+	uint64_t at;         /* the input offset of the line they are of, or
+				UINT64_MAX */
 	bool whole;          /* all of them are in v (none was left out for
 				want of memory) */
 };
@@ -93,6 +95,7 @@ struct file_search {
 	uint64_t seen_end;   /* input offset just past the last selected line */
 	bool tail_open;      /* the last byte searched ends no line */
 	uint64_t start_mark; /* the sink's mark at the input's begin */
+	uint64_t origin;     /* input offset where the search began */
 	uint64_t started;    /* stats_now() then */
 	uint64_t binary_offset; /* where the input turned binary (sink_end) */
 	struct line_hits hits;
@@ -145,12 +148,18 @@ intmax_t search_lineno_at(struct file_search *f, size_t pos);
 
 /* search_stats.c: the statistics of one input (stats.h), when counting. */
 
-/* Sets up counting for the search of f (after its begin event). */
+/* Sets up counting for the search of f, its begin event sent and its
+ * first checkpoint (where the search begins) kept. */
 void search_stats_begin(struct file_search *f);
 
-/* The line [ls, le) is selected: counts it and its matches (none under
- * -v), marks their patterns seen and keeps them in f->hits for the sink. */
+/* The line [ls, le) is selected, and was output if it is to be: counts it
+ * and its matches (none under -v), lists their patterns. */
 void search_stats_line(struct file_search *f, size_t ls, size_t le);
+
+/* The matches of the selected line [ls, le), being output, for the sink:
+ * *out filled, or NULL when they could not all be kept. */
+const struct sink_hits *search_stats_hits(struct file_search *f, size_t ls, size_t le,
+					  struct sink_hits *out);
 
 /* The window f->buf[f->start..f->len) was searched, up to its end or, when
  * the search is done, up to the last line it selected or output: counts
@@ -164,16 +173,6 @@ void search_stats_back(struct file_search *f, size_t n_seen);
 /* The search ended: its time and output bytes, a last line without
  * terminator.  Frees what counting holds. */
 void search_stats_end(struct file_search *f);
-
-/* The hits to hand over with the line just selected, or NULL. */
-static inline const struct sink_hits *search_stats_hits(const struct file_search *f,
-							struct sink_hits *out)
-{
-	if (!f->counting || !f->hits.whole)
-		return NULL;
-	*out = (struct sink_hits){ .v = f->hits.v, .n = f->hits.n };
-	return out;
-}
 
 /* search.c: search_checkpoint's work in a mapped window. */
 void search_checkpoint_mapped(struct file_search *f, size_t ls, size_t pos);

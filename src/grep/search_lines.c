@@ -197,8 +197,7 @@ static bool output_line(struct file_search *f, size_t ls, size_t le, enum sink_l
 			.lineno = lineno,
 			.offset = f->base + ls,
 			.kind = kind,
-			/* select_line counted the line just before */
-			.hits = kind == SINK_SELECTED ? search_stats_hits(f, &hits) : NULL,
+			.hits = kind == SINK_SELECTED && f->counting ? search_stats_hits(f, ls, le, &hits) : NULL,
 		});
 	}
 	f->lastout = f->base + le;
@@ -287,8 +286,6 @@ static void select_line(struct file_search *f, size_t ls, size_t le, bool run_st
 	/* printed before it is counted: a checkpoint between its context
 	 * lines (output_before_context) must not hold the count */
 	intmax_t n = cfg->count_matches && !cfg->invert ? count_line_matches(f, ls, le) : 1;
-	if (f->counting)
-		search_stats_line(f, ls, le);
 	if (!f->quiet) {
 		if (context_on(cfg) && run_start)
 			output_before_context(f, ls);
@@ -297,6 +294,8 @@ static void select_line(struct file_search *f, size_t ls, size_t le, bool run_st
 		output_line(f, ls, le, SINK_SELECTED);
 		f->pending = cfg->after > 0 ? cfg->after : 0;
 	}
+	if (f->counting)
+		search_stats_line(f, ls, le);
 	f->selected += n;
 	f->outleft--;
 	f->s->used = true; /* as grep: even unprinted output parts groups */

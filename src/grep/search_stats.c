@@ -8,8 +8,11 @@
  * output.  A search that stops early counts up to the last line it
  * selected or output.  The patterns named are listed per input (the
  * thread's set, empty between inputs, tells the new ones), so that the
- * run adds up only those of inputs it reports.  The matches of a selected line are kept for the
- * sink (sink_line.hits), so that a JSON record needs no second pass.
+ * run adds up only those of inputs it reports.  The matches of a selected
+ * line are found when it is output (or counted, if it is not) and kept
+ * for the sink (sink_line.hits), so that a JSON record needs no second
+ * pass; the line is counted after its output, so that a checkpoint
+ * between its context lines does not hold its counts.
  */
 #include "search_internal.h"
 
@@ -23,54 +26,28 @@ void search_stats_begin(struct file_search *f)
 {
 	f->started = stats_now();
 	f->start_mark = f->out_mark;
-	f->binary_offset = UINT64_MAX;
+	f->origin = f->ck.at;
+	f->hits.at = UINT64_MAX;
 }
 
-/* search_stats_line's count of the line's matches. */
-struct line_count {
-	struct file_search *f;
-	uint64_t matches;
-	bool out_of_memory;
-};
-
-/* Keeps a hit in f->hits; when there is no room for it, the list is not
- * whole and the sink finds the matches itself. */
-static void keep_hit(struct line_hits *h, const struct matcher_hit *hit)
+/* Keeps a hit of the line in f->hits (false when out of memory). */
+static bool keep_hit(struct line_hits *h, const struct matcher_hit *hit)
 {
-	if (!h->whole)
-		return;
 	if (h->n == h->cap) {
 		struct matcher_hit *v = grow_array(h->v, &h->cap, h->n + 1, sizeof *v, 16);
-		if (!v) {
-			h->whole = false;
-			return;
-		}
+		if (!v)
+			return false;
 		h->v = v;
 	}
 	h->v[h->n++] = *hit;
+	return true;
 }
 
-/* Notes that the input's matches named pattern id: the thread's set says
- * whether it is new to this input, the result lists it then. */
-static bool note_pattern(struct file_search *f, uint32_t id)
+static int line_hit(const struct matcher_hit *hit, void *ctx)
 {
-	struct patterns_seen *seen = f->s->seen;
-	if (!seen || !patterns_seen_add(seen, id) || pattern_ids_add(&f->res->seen, id))
-		return true;
-	patterns_seen_update(seen, &(struct pattern_ids){ .v = &id, .n = 1 }, false);
-	return false;
-}
-
-static int count_hit(const struct matcher_hit *hit, void *ctx)
-{
-	struct line_count *lc = ctx;
-	lc->matches++;
-	if (!note_pattern(lc->f, hit->pattern)) {
-		lc->out_of_memory = true;
-		return 1;
-	}
-	keep_hit(&lc->f->hits, hit);
-	return 0;
+	struct line_hits *h = ctx;
+	h->whole = keep_hit(h, hit);
+	return !h->whole;
 }
 
 /* Bytes of lines scanned ahead at a time: enough for the engine's vector
@@ -113,8 +90,8 @@ static bool scan_ahead(struct file_search *f, size_t ls)
 }
 
 /* The line [ls, le)'s matches from the scan ahead, by the rules of
- * stats_line_matches, through count_hit. */
-static void count_ahead(struct file_search *f, size_t ls, size_t le, struct line_count *lc)
+ * stats_line_matches, into f->hits. */
+static void hits_ahead(struct file_search *f, size_t ls, size_t le)
 {
 	struct ahead_hits *a = &f->ahead;
 	uint64_t at = f->base + ls, content = le - ls - (f->buf[le - 1] == f->eol);
@@ -128,35 +105,69 @@ static void count_ahead(struct file_search *f, size_t ls, size_t le, struct line
 		bool takes_eol = f->s->matcher->match_takes_eol && hit.end == content;
 		if (hit.start >= content && !takes_eol)
 			break;
-		if ((hit.end > hit.start || takes_eol) && (count_hit(&hit, lc) || takes_eol))
+		if ((hit.end > hit.start || takes_eol) && (line_hit(&hit, &f->hits) || takes_eol))
 			break;
 	}
+}
+
+/* Finds the matches of the selected line [ls, le) into f->hits (none under
+ * -v, where a selected line holds none). */
+static void find_hits(struct file_search *f, size_t ls, size_t le)
+{
+	struct ahead_hits *a = &f->ahead;
+	f->hits.n = 0;
+	f->hits.whole = true;
+	f->hits.at = f->base + ls;
+	if (f->cfg->invert)
+		return;
+	a->off |= f->s->matcher->spans_eol;
+	if (!a->off && (f->base + ls >= a->from && f->base + le <= a->to ? true : scan_ahead(f, ls)))
+		hits_ahead(f, ls, le);
+	else
+		stats_line_matches(f->s->matcher, f->buf + ls, le - ls, f->eol, line_hit, &f->hits);
+	search_failed(f);
+}
+
+const struct sink_hits *search_stats_hits(struct file_search *f, size_t ls, size_t le,
+					  struct sink_hits *out)
+{
+	if (f->hits.at != f->base + ls)
+		find_hits(f, ls, le);
+	if (!f->hits.whole)
+		return NULL;
+	*out = (struct sink_hits){ .v = f->hits.v, .n = f->hits.n };
+	return out;
+}
+
+/* Lists pattern id among those the input's matches named, when the
+ * thread's set says it is new to the input.  False when out of memory. */
+static bool note_pattern(struct file_search *f, uint32_t id)
+{
+	struct patterns_seen *seen = f->s->seen;
+	if (!seen || !patterns_seen_add(seen, id) || pattern_ids_add(&f->res->seen, id))
+		return true;
+	patterns_seen_update(seen, &(struct pattern_ids){ .v = &id, .n = 1 }, false);
+	return false;
 }
 
 void search_stats_line(struct file_search *f, size_t ls, size_t le)
 {
 	struct search_stats *st = &f->res->stats;
+	if (f->hits.at != f->base + ls)
+		find_hits(f, ls, le);
+	bool whole = f->hits.whole;
+	for (size_t i = 0; whole && i < f->hits.n; i++)
+		whole = note_pattern(f, f->hits.v[i].pattern);
+	f->hits.at = UINT64_MAX; /* the next line's to find */
 	st->matched_lines++;
+	st->matches += f->hits.n;
 	f->seen_end = f->base + le;
-	f->hits.n = 0;
-	f->hits.whole = true;
-	if (f->cfg->invert)
-		return; /* a line selected under -v holds no match */
-	struct line_count lc = { .f = f };
-	struct ahead_hits *a = &f->ahead;
-	a->off |= f->s->matcher->spans_eol;
-	if (!a->off && (f->base + ls >= a->from && f->base + le <= a->to ? true : scan_ahead(f, ls)))
-		count_ahead(f, ls, le, &lc);
-	else
-		stats_line_matches(f->s->matcher, f->buf + ls, le - ls, f->eol, count_hit, &lc);
-	st->matches += lc.matches;
-	if (lc.out_of_memory && !search_failed(f)) { /* the counts cannot be exact: the input fails */
+	if (!whole && !search_failed(f)) { /* the counts cannot be exact: the input fails */
 		f->res->read_error = true;
 		f->res->read_errno = ENOMEM;
 		f->res->read_why = "memory exhausted";
 		f->done = true;
 	}
-	search_failed(f);
 }
 
 void search_stats_back(struct file_search *f, size_t n_seen)
@@ -167,6 +178,9 @@ void search_stats_back(struct file_search *f, size_t n_seen)
 				     false);
 	if (n_seen < l->n)
 		l->n = n_seen;
+	/* the bytes read again are taken as new */
+	f->ahead.from = f->ahead.to = 0;
+	f->hits.at = UINT64_MAX;
 }
 
 void search_stats_window(struct file_search *f)
@@ -182,7 +196,9 @@ void search_stats_window(struct file_search *f)
 	if (end <= f->base + f->start)
 		return;
 	size_t pos = (size_t)(end - f->base);
-	f->res->stats.bytes_searched += pos - f->start;
+	/* from where the search began, not added up per window: after a
+	 * rewind to a checkpoint inside a window the count is still whole */
+	f->res->stats.bytes_searched = end - f->origin;
 	f->tail_open = f->buf[pos - 1] != f->eol;
 	if (f->count_lines) {
 		search_lineno_at(f, pos);

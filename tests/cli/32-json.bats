@@ -425,3 +425,15 @@ if a != r:
 EOF
 	done
 }
+
+@test "json: a file that shrinks while searched: the records of the lines still there" {
+	local io
+	for io in --mmap --no-mmap ""; do
+		python3 -c 'open("big", "wb").write(b"".join(b"line %09d match\n" % i for i in range(200000)))'
+		# shellcheck disable=SC2086
+		blocked_run a "truncate -s 2100000 big" "$ACGREP" $io --threads=1 --json match big || return 1
+		python3 "$CHECK" "$OUTD/a.out" >/dev/null || { echo "# $io" >&2; return 1; }
+		grep -q '"bytes_searched":2100000,"bytes_printed":[0-9]*,"matched_lines":100000,"matches":100000}' \
+			"$OUTD/a.out" || { echo "# $io" >&2; tail -n 2 "$OUTD/a.out" >&2; return 1; }
+	done
+}

@@ -272,3 +272,18 @@ open("bin", "wb").write(b"".join(lines))'
 	expect_out ''
 	expect_stderr_matches '^PROG: --stats cannot be combined with --engine=pcre2: it cannot tell which pattern matched$'
 }
+
+@test "stats: a file that shrinks while searched counts each line once" {
+	local io n
+	for io in --mmap --no-mmap ""; do
+		python3 -c 'open("big", "wb").write(b"".join(b"line %09d match\n" % i for i in range(200000)))'
+		# shellcheck disable=SC2086
+		blocked_run a "truncate -s 2100000 big" "$ACGREP" $io --threads=1 --stats match big || return 1
+		n=$(grep -c '^line ' "$OUTD/a.out")
+		((n > 0 && n <= 100000)) || { echo "# $io: $n lines" >&2; return 1; }
+		grep -qx "$n matched lines" "$OUTD/a.out" || { echo "# $io" >&2; tail -n 12 "$OUTD/a.out" >&2; return 1; }
+		grep -qx "$n lines searched" "$OUTD/a.out"
+		grep -qx "$((n * 21)) bytes searched" "$OUTD/a.out" || { echo "# $io" >&2; tail -n 12 "$OUTD/a.out" >&2; return 1; }
+		grep -qx "$((n * 21)) bytes printed" "$OUTD/a.out"
+	done
+}
