@@ -133,6 +133,11 @@ static const char *const help_text[] = {
 "                            occurs in it: -l lists such FILEs, -L the others\n"
 
 /* help-anchor: --json and --stats */
+"      --json                print JSON Lines, ripgrep's records (begin, match,\n"
+"                            context, end, summary); each submatch names its\n"
+"                            pattern's number and tag\n"
+"      --stats               print statistics at the end: matches, lines, files,\n"
+"                            bytes, patterns seen, times\n"
 "\n"
 "-E, -G and -P are not supported: acgrep searches for fixed strings only.\n"
 "When FILE is '-', read standard input.  If no FILE is given, read standard\n"

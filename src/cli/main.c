@@ -19,6 +19,7 @@
 
 #include "config.h"
 #include "input.h"
+#include "json.h"
 #include "matcher.h"
 #include "merge.h"
 #include "opts.h"
@@ -29,6 +30,7 @@
 #include "range.h"
 #include "run.h"
 #include "search.h"
+#include "stats.h"
 #include "tally.h"
 #include "walk.h"
 
@@ -113,34 +115,31 @@ static void search_file_list(const struct config *cfg, struct run *r, walk_file_
 }
 
 /* The matcher of the run: the compiled set of --compiled, or one built
- * from cfg's patterns; and `keys` (when not NULL) for its patterns.  NULL
- * after saying why on stderr. */
-static struct matcher *build_matcher(struct config *cfg, struct pattern_keys *keys)
+ * from cfg's patterns; and the pattern names when they are wanted (*keys,
+ * else NULL); timed for the statistics (rs, or NULL).  NULL after saying
+ * why on stderr. */
+static struct matcher *build_matcher(struct config *cfg, struct pattern_keys **keys,
+				     struct run_stats *rs)
 {
-	const char *error = NULL;
+	static struct pattern_keys keys_store;
+	const char *error = "memory exhausted";
 	struct matcher *m = NULL;
-	if (keys && pattern_keys_init(keys, cfg) != 0)
-		error = "memory exhausted";
-	else if (cfg->compiled) /* --compiled: mapped by opts, checked against the options */
-		m = opts_compiled_take(cfg);
-	else
-		m = matcher_for_config(cfg, &cfg->patterns, thread_count(cfg), &error);
-	if (!m)
+	uint64_t t0 = rs ? stats_now() : 0;
+	*keys = pattern_keys_wanted(cfg) ? &keys_store : NULL;
+	if (!*keys || pattern_keys_init(*keys, cfg) == 0)
+		m = cfg->compiled ? opts_compiled_take(cfg) /* mapped and checked by opts */
+				  : matcher_for_config(cfg, &cfg->patterns, thread_count(cfg), &error);
+	if (!m) {
 		fprintf(stderr, "acgrep: %s\n", error);
-	if (m && keys)
-		pattern_keys_link(keys, m);
+		if (*keys)
+			pattern_keys_free(*keys);
+		return NULL;
+	}
+	if (*keys)
+		pattern_keys_link(*keys, m);
+	if (rs)
+		rs->compile_nanos = stats_now() - t0;
 	return m;
-}
-
-static struct walk_options walk_options_of(const struct config *cfg)
-{
-	return (struct walk_options){
-		.recurse = (int)cfg->recurse,
-		.includes = cfg->includes, .n_includes = cfg->n_includes,
-		.excludes = cfg->excludes, .n_excludes = cfg->n_excludes,
-		.exclude_dirs = cfg->exclude_dirs, .n_exclude_dirs = cfg->n_exclude_dirs,
-		.filter_order = cfg->filter_order,
-	};
 }
 
 /* --count-per-pattern, --all-patterns: this thread's counts and the
@@ -154,9 +153,71 @@ static bool setup_tally(struct run *r, const struct config *cfg, const struct pa
 	return r->searcher.tally && r->tally;
 }
 
+static struct walk_options walk_options_of(const struct config *cfg)
+{
+	return (struct walk_options){
+		.recurse = (int)cfg->recurse,
+		.includes = cfg->includes, .n_includes = cfg->n_includes,
+		.excludes = cfg->excludes, .n_excludes = cfg->n_excludes,
+		.exclude_dirs = cfg->exclude_dirs, .n_exclude_dirs = cfg->n_exclude_dirs,
+		.filter_order = cfg->filter_order,
+	};
+}
+
+/* Searches the run's inputs: the operands (standard input, or . with -r,
+ * without any), then --files-from's list; on worker threads when they can
+ * help; --range and --records jobs on this thread, --merge's streams. */
+static void search_inputs(struct config *cfg, struct run *r)
+{
+	r->walk = walk_options_of(cfg);
+	bool recurse = cfg->recurse != RECURSE_NONE;
+	struct stat out_st, null_st;
+	r->searcher.dev_null = fstat(STDOUT_FILENO, &out_st) == 0 && stat("/dev/null", &null_st) == 0 &&
+			       out_st.st_ino == null_st.st_ino && out_st.st_dev == null_st.st_dev;
+	unsigned threads = thread_count(cfg);
+	/* ranges, records and merges: one input at a time on this thread */
+	bool by_range = cfg->has_range || cfg->records;
+	struct pool *pool = !by_range && !cfg->merge && pool_usable(cfg, threads) && worth_threads(cfg)
+				    ? pool_new(r, threads, cfg->segment_size) : NULL;
+	walk_file_fn on_file = pool ? pool_add_path : by_range ? range_search_path : run_search_path;
+	walk_error_fn on_error = pool ? pool_walk_error : by_range ? range_walk_error : run_walk_error;
+	void *ctx = pool ? (void *)pool : (void *)r;
+	if (cfg->merge)
+		merge_run(r);
+	else if (by_range && !range_begin(r))
+		r->trouble = r->stop = true;
+	if (cfg->n_files == 0 && !cfg->files_from && !cfg->merge && !r->stop) {
+		r->walk.omit_dot_slash = recurse;
+		search_operand(recurse ? "." : "-", r, on_file, on_error, ctx);
+	}
+	for (size_t i = 0; i < cfg->n_files && !r->stop && !cfg->merge; i++)
+		search_operand(cfg->files[i], r, on_file, on_error, ctx);
+	if (cfg->files_from && !r->stop && !cfg->merge)
+		search_file_list(cfg, r, on_file, on_error, ctx);
+	if (pool)
+		pool_finish(pool);
+	if (by_range)
+		range_end(r);
+}
+
+/* Frees what main set up for the run. */
+static void run_free(struct run *r, struct matcher *m, struct pattern_keys *keys)
+{
+	tally_free(r->searcher.tally);
+	tally_run_free(r->tally);
+	printer_free(&r->pr);
+	matcher_free(m);
+	if (keys)
+		pattern_keys_free(keys);
+	if (r->stats)
+		run_stats_free(r->stats);
+}
+
 int main(int argc, char **argv)
 {
 	static struct config cfg;
+	static struct run_stats stats;
+	uint64_t start = stats_now();
 	setlocale(LC_ALL, "");
 	int status = opts_parse(argc, argv, &cfg);
 	if (status >= 0)
@@ -168,65 +229,33 @@ int main(int argc, char **argv)
 	}
 	input_guard_install();
 
-	struct run r = { .cfg = &cfg };
-	static struct pattern_keys keys_store;
-	struct pattern_keys *keys = pattern_keys_wanted(&cfg) ? &keys_store : NULL;
-	struct matcher *m = build_matcher(&cfg, keys);
-	if (!m || printer_init(&r.pr, &cfg, m, keys) != 0 || !setup_tally(&r, &cfg, keys)) {
-		if (m) /* the printer's buffer, the tallies */
+	struct run r = { .cfg = &cfg, .stats = stats_wanted(&cfg) ? &stats : NULL };
+	struct pattern_keys *keys = NULL;
+	struct matcher *m = NULL;
+	if (r.stats && run_stats_init(r.stats, start, cfg.patterns.count) != 0)
+		opts_oom();
+	else
+		m = build_matcher(&cfg, &keys, r.stats);
+	if (!m || printer_init(&r.pr, &cfg, m, keys) != 0 ||
+	    output_sink(&r.pr, &r.searcher.sink) != 0 || !setup_tally(&r, &cfg, keys)) {
+		if (m) /* the printer's buffer, the JSON sink's, the tallies */
 			opts_oom();
-		tally_free(r.searcher.tally);
-		tally_run_free(r.tally);
-		printer_free(&r.pr);
-		matcher_free(m);
-		if (keys)
-			pattern_keys_free(keys);
+		run_free(&r, m, keys);
 		opts_free(&cfg);
 		return 2;
 	}
 	r.searcher = (struct searcher){
 		.cfg = &cfg, .matcher = m, .keys = keys, .tally = r.searcher.tally,
-		.sink = printer_sink(&r.pr),
+		.sink = r.searcher.sink, .seen = r.stats ? &r.stats->main_seen : NULL,
 	};
-	r.walk = walk_options_of(&cfg);
-	bool recurse = cfg.recurse != RECURSE_NONE;
-	struct stat out_st, null_st;
-	r.searcher.dev_null = fstat(STDOUT_FILENO, &out_st) == 0 && stat("/dev/null", &null_st) == 0 &&
-			      out_st.st_ino == null_st.st_ino && out_st.st_dev == null_st.st_dev;
-	unsigned threads = thread_count(&cfg);
-	/* ranges, records and merges: one input at a time on this thread */
-	bool by_range = cfg.has_range || cfg.records;
-	struct pool *pool = !by_range && !cfg.merge && pool_usable(&cfg, threads) && worth_threads(&cfg)
-				    ? pool_new(&r, threads, cfg.segment_size) : NULL;
-	walk_file_fn on_file = pool ? pool_add_path : by_range ? range_search_path : run_search_path;
-	walk_error_fn on_error = pool ? pool_walk_error : by_range ? range_walk_error : run_walk_error;
-	void *ctx = pool ? (void *)pool : (void *)&r;
-	if (cfg.merge)
-		merge_run(&r);
-	else if (by_range && !range_begin(&r))
-		r.trouble = r.stop = true;
-	if (cfg.n_files == 0 && !cfg.files_from && !cfg.merge && !r.stop) {
-		r.walk.omit_dot_slash = recurse;
-		search_operand(recurse ? "." : "-", &r, on_file, on_error, ctx);
-	}
-	for (size_t i = 0; i < cfg.n_files && !r.stop && !cfg.merge; i++)
-		search_operand(cfg.files[i], &r, on_file, on_error, ctx);
-	if (cfg.files_from && !r.stop && !cfg.merge)
-		search_file_list(&cfg, &r, on_file, on_error, ctx);
-	if (pool)
-		pool_finish(pool);
-	if (by_range)
-		range_end(&r);
+	search_inputs(&cfg, &r);
 	if (r.tally && !printer_failed() && tally_run_finish(r.tally, &r.pr))
 		r.matched = true;
+	if (r.stats && !printer_failed())
+		stats_report(&r.pr, r.stats);
 	printer_flush(&r.pr);
 	r.trouble |= printer_failed();
-	printer_free(&r.pr);
-	tally_free(r.searcher.tally);
-	tally_run_free(r.tally);
-	matcher_free(m);
-	if (keys)
-		pattern_keys_free(keys);
+	run_free(&r, m, keys);
 	opts_free(&cfg);
 	if (cfg.records) /* the job's own status: its stream is whole (range.h) */
 		return r.trouble ? 2 : 0;

@@ -106,6 +106,8 @@ const struct option opts_long_options[] = {
 	{"all-patterns", no_argument, NULL, OPT_ALL_PATTERNS},
 
 	/* table-anchor: --json and --stats */
+	{"json", no_argument, NULL, OPT_JSON},
+	{"stats", no_argument, NULL, OPT_STATS},
 
 	/* table-anchor: scaling out (issue 16) */
 	{"range", required_argument, NULL, OPT_RANGE},
@@ -128,7 +130,7 @@ enum {
 
 #define MARKER "--\1ambiguous"
 
-_Static_assert(N_ALL == N_GREP + 27, "grep's table is the head of opts_long_options");
+_Static_assert(N_ALL == N_GREP + 29, "grep's table is the head of opts_long_options");
 
 /* getopt_long's lookup of the option NAME (its first `len` bytes) among
  * the first `n` entries of the table: the index of the option meant, or

@@ -34,6 +34,7 @@ enum {
 	OPT_COUNT_PER_PATTERN, OPT_INCLUDE_ZERO, OPT_OVERLAPPING, OPT_ALL_PATTERNS,
 
 	/* enum-anchor: --json and --stats */
+	OPT_JSON, OPT_STATS,
 
 	/* enum-anchor: scaling out (issue 16) */
 	OPT_RANGE, OPT_RANGES, OPT_RECORDS, OPT_MERGE,

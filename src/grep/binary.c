@@ -14,7 +14,8 @@ void binary_begin(struct binary_policy *b, const struct config *cfg, bool quiet)
 	*b = (struct binary_policy){
 		.mode = cfg->binary,
 		.detect_nul = cfg->binary != BINARY_TEXT && !cfg->null_data,
-		.check_encoding = cfg->utf8_locale && cfg->binary != BINARY_TEXT,
+		/* JSON carries any bytes (base64), so no line is kept back for them */
+		.check_encoding = cfg->utf8_locale && cfg->binary != BINARY_TEXT && !cfg->json,
 		.counting = cfg->count || cfg->count_matches || cfg->count_per_pattern,
 		.reports = !quiet,
 		.eol = config_eol(cfg),

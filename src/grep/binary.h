@@ -6,9 +6,9 @@
  * input_window_has_nul, input_has_hole), unless -a or -z;
  * --binary-files=without-match then drops it, otherwise nothing more is
  * printed (counts go on), NUL ends lines, and a line selected from then
- * on makes it a "binary file matches".  In a UTF-8 locale (not under -a)
- * a line to be printed that is not valid UTF-8 is suppressed, and makes
- * it one too.  Knows nothing of reading (input.c), of how lines are found
+ * on makes it a "binary file matches".  In a UTF-8 locale (not under -a,
+ * nor --json, whose records carry any bytes) a line to be printed that is
+ * not valid UTF-8 is suppressed, and makes it one too.  Knows nothing of reading (input.c), of how lines are found
  * (search.c) or of the message's wording (run.c).
  */
 #ifndef ACGREP_BINARY_H

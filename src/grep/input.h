@@ -272,6 +272,13 @@ void input_zap_nul(struct input *in, bool skip_zero_reads);
  * read of a pipe, whose reads are whatever it gives, is kept. */
 uint64_t input_grep_drops(const struct input *in, uint64_t at, size_t n);
 
+/* The input offset of the first NUL byte at or after input offset `from`
+ * (a window's start, where the input turned binary; 0 when it did so at
+ * its start): looked for in the mapping or the read() buffer, then, in a
+ * regular file, by pread().  `from` itself when none is found there (a
+ * pipe's bytes not read yet, a decoded input).  Consumes nothing. */
+uint64_t input_first_nul(const struct input *in, uint64_t from);
+
 /* True when `in` and the file descriptor `fd` name the same regular file
  * (same st_dev and st_ino; grep's "input file is also the output" check). */
 bool input_same_file(const struct input *in, int fd);

@@ -156,3 +156,36 @@ bool input_has_hole(const struct input *in)
 		(void)lseek(in->fd, pos, SEEK_SET);
 	return hole >= 0 && (uint64_t)hole < in->size_at_open;
 }
+
+uint64_t input_first_nul(const struct input *in, uint64_t from)
+{
+	uint64_t at = from;
+	if (in->mapped) {
+		uint64_t end = in->map_offset + (in->map_len - in->map_skip);
+		if (at >= in->map_offset && at < end) {
+			const char *p = in->map + in->map_skip + (at - in->map_offset);
+			const char *z = memchr(p, '\0', (size_t)(end - at));
+			if (z)
+				return at + (uint64_t)(z - p);
+			at = end;
+		}
+	} else if (in->buf && at >= in->offset && at < in->offset + in->len) {
+		const char *p = in->buf + (at - in->offset);
+		const char *z = memchr(p, '\0', (size_t)(in->offset + in->len - at));
+		if (z)
+			return at + (uint64_t)(z - p);
+		at = in->offset + in->len;
+	}
+	if (!in->is_regular || in->decomp)
+		return from; /* what is ahead is not in memory and cannot be read again */
+	char buf[4096];
+	for (;;) {
+		ssize_t got = pread(in->fd, buf, sizeof buf, (off_t)(in->start + in->skipped + at));
+		if (got <= 0)
+			return from;
+		const char *z = memchr(buf, '\0', (size_t)got);
+		if (z)
+			return at + (uint64_t)(z - buf);
+		at += (uint64_t)got;
+	}
+}

@@ -26,6 +26,7 @@
 #include "pool.h"
 #include "pool_internal.h"
 #include "grow.h"
+#include "json.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -40,8 +41,8 @@ bool pool_usable(const struct config *cfg, unsigned threads)
 
 bool pool_can_split(const struct config *cfg)
 {
-	return !cfg->line_number && cfg->max_count < 0 && cfg->before < 0 && cfg->after < 0 &&
-	       cfg->io != IO_MMAP;
+	return !cfg->line_number && !cfg->json && cfg->max_count < 0 && cfg->before < 0 &&
+	       cfg->after < 0 && cfg->io != IO_MMAP;
 }
 
 static void await_turn(struct pool *p)
@@ -248,10 +249,13 @@ static bool start_worker(struct pool *p)
 	w->pool = p;
 	w->pr.flush_to = segment_write;
 	w->pr.flush_ctx = w;
-	w->searcher.sink = printer_sink(&w->pr);
 	w->searcher.output_before = worker_output_before;
 	w->searcher.output_before_ctx = w;
-	if (pthread_create(&p->threads[p->started], NULL, worker_main, w) != 0) {
+	if (p->run->stats) /* each thread its own: see search.h */
+		w->searcher.seen = patterns_seen_init(&w->seen, p->run->stats->seen.n) == 0 ? &w->seen : NULL;
+	if (output_sink(&w->pr, &w->searcher.sink) != 0 || (p->run->stats && !w->searcher.seen) ||
+	    pthread_create(&p->threads[p->started], NULL, worker_main, w) != 0) {
+		patterns_seen_free(&w->seen);
 		printer_free(&w->pr);
 		tally_free(w->searcher.tally);
 		free(w);
@@ -351,6 +355,7 @@ static void *worker_main(void *arg)
 		p->busy--;
 	}
 	pthread_mutex_unlock(&p->mu);
+	patterns_seen_free(&w->seen);
 	printer_free(&w->pr);
 	tally_free(w->searcher.tally);
 	input_thread_done();

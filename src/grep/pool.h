@@ -34,8 +34,8 @@ struct pool;
 bool pool_usable(const struct config *cfg, unsigned threads);
 
 /* Whether a file may be split into segments searched apart: nothing in the
- * output depends on what came before a line in its file (no -n, no -m, no
- * context), and it is read() (--mmap hands a whole file out as one window,
+ * output depends on what came before a line in its file (no -n, no --json
+ * with its line numbers, no -m, no context), and it is read() (--mmap hands a whole file out as one window,
  * which decides what a NUL byte makes binary). */
 bool pool_can_split(const struct config *cfg);
 

@@ -70,15 +70,21 @@ static void drop_segments(struct pool *p, struct job *j, size_t keep)
 		sg->out = NULL;
 		sg->out_len = 0;
 		tally_rows_free(&sg->res.tally);
+		pattern_ids_free(&sg->res.seen);
 	}
 	wake_turns(p);
 	pthread_mutex_unlock(&p->mu);
 }
 
 /* Adds segment result r to the file's result t: what run_report_result and
- * the group separators need (the stop decisions read each segment's own). */
-static void fold_result(struct search_result *t, const struct search_result *r)
+ * the group separators need (the stop decisions read each segment's own);
+ * the patterns r's matches named go to the run's statistics at once, and
+ * r's list is freed. */
+static void fold_result(struct pool *p, struct search_result *t, struct search_result *r)
 {
+	if (p->run->stats)
+		patterns_seen_update(&p->run->stats->seen, &r->seen, true);
+	pattern_ids_free(&r->seen);
 	t->selected = r->without_match ? 0 : t->selected + r->selected;
 	t->binary_matched |= r->binary_matched;
 	if (r->read_error && !t->read_error) {
@@ -88,6 +94,7 @@ static void fold_result(struct search_result *t, const struct search_result *r)
 	}
 	t->truncated |= r->truncated;
 	t->used |= r->used;
+	search_stats_add(&t->stats, &r->stats);
 }
 
 /* The rest of a split file from file offset `lo` on, up to where the file
@@ -107,7 +114,7 @@ static void search_rest(struct pool *p, struct job *j, uint64_t lo, bool binary,
 	search_input(&r->searcher, &in, name, binary, &res);
 	input_close(&in);
 	printer_flush(&r->pr);
-	fold_result(total, &res);
+	fold_result(p, total, &res);
 	tally_run_take(r->tally, &res);
 }
 
@@ -144,7 +151,7 @@ static void report_job(struct pool *p, struct job *j)
 	for (; k < j->n_segs; k++) {
 		commit_segment(p, &j->segs[k]);
 		struct search_result *res = &j->segs[k].res;
-		fold_result(&total, res);
+		fold_result(p, &total, res);
 		tally_run_take(r->tally, res);
 		if (res->done || res->read_error || res->truncated || res->binary ||
 		    tally_run_settled(r->tally, total.selected > 0))

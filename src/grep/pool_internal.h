@@ -80,6 +80,7 @@ struct worker {
 	struct pool *pool;
 	struct printer pr;
 	struct searcher searcher;
+	struct patterns_seen seen; /* the searcher's, when statistics are kept */
 	struct job *job;
 	struct segment *seg;
 };

@@ -6,6 +6,7 @@
  * "\33[<cap>m\33[K" ... "\33[m\33[K" taken from GREP_COLORS.
  */
 #include "print.h"
+#include "json.h"
 
 #include "grow.h"
 
@@ -42,6 +43,8 @@ void printer_free(struct printer *pr)
 	free(pr->buf);
 	pr->buf = NULL;
 	pattern_field_free(&pr->field);
+	json_state_free(pr->json);
+	pr->json = NULL;
 }
 
 /* Set by the first failed write of stdout, on any thread: the message is
@@ -103,15 +106,12 @@ void printer_flush(struct printer *pr)
 	}
 }
 
-/* The printer's position in its output: bytes handed on plus buffered. */
-static uint64_t printer_position(const struct printer *pr)
+uint64_t printer_position(const struct printer *pr)
 {
 	return pr->emitted + pr->len;
 }
 
-/* Forgets what was printed after position `pos` (printer_position), when
- * all of it is still buffered. */
-static bool printer_rewind(struct printer *pr, uint64_t pos)
+bool printer_rewind(struct printer *pr, uint64_t pos)
 {
 	if (pos < pr->emitted || pos > pr->emitted + pr->len)
 		return false;
@@ -232,13 +232,16 @@ static const char digit_pairs[201] =
 	"8081828384858687888990919293949596979899";
 
 /* Writes v in decimal at o and returns the position just past it; the same
- * digits as printf's "%ju".  o must have room for DECIMAL_MAX bytes (all
- * may be written; only the digits count). */
-#define DECIMAL_MAX 20
+ * digits as printf's "%ju".  o must have room for DECIMAL_MAX bytes.  The
+ * digits are counted first and written in place from the last, two per
+ * division. */
+#define DECIMAL_MAX PRINTER_DECIMAL_MAX
 static inline char *put_decimal(char *o, uintmax_t v)
 {
-	char tmp[2 * DECIMAL_MAX];
-	char *p = tmp + DECIMAL_MAX;
+	size_t n = 1;
+	for (uintmax_t t = 10; n < DECIMAL_MAX && v >= t; t *= 10)
+		n++;
+	char *p = o + n;
 	while (v >= 100) {
 		unsigned d = (unsigned)(v % 100) * 2;
 		v /= 100;
@@ -247,15 +250,17 @@ static inline char *put_decimal(char *o, uintmax_t v)
 		p[1] = digit_pairs[d + 1];
 	}
 	if (v >= 10) {
-		p -= 2;
-		p[0] = digit_pairs[v * 2];
-		p[1] = digit_pairs[v * 2 + 1];
+		p[-2] = digit_pairs[v * 2];
+		p[-1] = digit_pairs[v * 2 + 1];
 	} else {
-		*--p = (char)('0' + v);
+		p[-1] = (char)('0' + v);
 	}
-	/* a fixed-size copy (no call); the bytes past the digits are junk */
-	memcpy(o, p, DECIMAL_MAX);
-	return o + (tmp + DECIMAL_MAX - p);
+	return o + n;
+}
+
+char *printer_decimal(char *o, uintmax_t v)
+{
+	return put_decimal(o, v);
 }
 
 /* A -n or -b number, right-aligned in pr->number_width (-T) inside its colour. */

@@ -21,6 +21,8 @@
 #include "pattern_keys.h"
 #include "sink.h"
 
+struct json_state;
+
 struct printer {
 	const struct config *cfg;
 	const struct matcher *matcher;
@@ -38,6 +40,7 @@ struct printer {
 	void *flush_ctx;
 	bool holding;             /* printer_hold: nothing is handed on */
 	uint64_t hold_from;       /* where the held output starts */
+	struct json_state *json;  /* the JSON sink's (json.c), or NULL */
 };
 
 /* Sets up the output buffer and, with --show-pattern, the pattern field;
@@ -93,5 +96,19 @@ bool printer_failed(void);
 
 /* Appends bytes already formatted (another printer's output) as they are. */
 void printer_append(struct printer *pr, const char *p, size_t len);
+
+/* The printer's position in its output: bytes handed on plus buffered
+ * (a sink's mark). */
+uint64_t printer_position(const struct printer *pr);
+
+/* Forgets what was printed after position `pos` (printer_position): true,
+ * or false, and nothing changed, when part of it was handed on already. */
+bool printer_rewind(struct printer *pr, uint64_t pos);
+
+/* Writes v in decimal at o (as "%ju") and returns the position just past
+ * it; o must have room for PRINTER_DECIMAL_MAX bytes, all of which may be
+ * written. */
+#define PRINTER_DECIMAL_MAX 20
+char *printer_decimal(char *o, uintmax_t v);
 
 #endif

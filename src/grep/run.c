@@ -118,6 +118,8 @@ void run_report_result(struct run *r, const char *name, struct search_result *re
 		r->searcher.used = false;
 	if (cfg->count_per_pattern ? v.matched : selected)
 		r->matched = true;
+	if (r->stats) /* files with matches: those that qualify (--all-patterns) */
+		run_stats_add(r->stats, &res->stats, &res->seen, selected);
 	if (res->read_error || v.failed) {
 		run_complain(r, name, v.failed ? "memory exhausted"
 				  : res->read_why ? res->read_why : strerror(res->read_errno));
@@ -171,5 +173,6 @@ int run_search_path(const char *path, bool command_line, void *ctx)
 		lseek(in.fd, (off_t)(in.start + res.stop_offset), SEEK_SET);
 	input_close(&in);
 	run_report_result(r, name, &res);
+	pattern_ids_free(&res.seen);
 	return r->stop;
 }

@@ -17,6 +17,7 @@
 #include "input.h"
 #include "print.h"
 #include "search.h"
+#include "stats.h"
 #include "walk.h"
 
 struct run {
@@ -29,6 +30,8 @@ struct run {
 	bool trouble;
 	bool stop;      /* the run is over: -q selected a line, or stdout failed */
 	uint64_t records; /* --records: the F, O and W records written (range.c) */
+	struct run_stats *stats; /* the inputs' statistics are added up here
+				    (stats_wanted), or NULL */
 };
 
 /* What run_open decided about an input. */
@@ -65,10 +68,11 @@ void run_report_open(struct run *r, const char *name, bool command_line, enum op
 
 /* Reports a searched input: its read error messages, the -c count or
  * -l/-L name (or its per-key rows), then "binary file matches"; records
- * the exit status.  With --all-patterns an input without every key
- * reports as one without a selected line, and its held output is
- * forgotten.  Takes res's tally rows.  Sets r->stop when nothing more is
- * to be searched: -q selected a line, or a write of stdout failed. */
+ * the exit status and adds its statistics (r->stats).  With
+ * --all-patterns an input without every key reports as one without a
+ * selected line, and its held output is forgotten.  Takes res's tally
+ * rows.  Sets r->stop when nothing more is to be searched: -q selected a
+ * line, or a write of stdout failed. */
 void run_report_result(struct run *r, const char *name, struct search_result *res);
 
 /* "acgrep: NAME: WHAT" on stderr after flushing stdout (silenced by -s;

@@ -32,6 +32,10 @@ static void keep_checkpoint(struct file_search *f, uint64_t at, intmax_t lines)
 		.run_open = f->run_open,
 		.used = f->s->used,
 		.encoding_error = f->bin.encoding_error,
+		.stats = f->res->stats,
+		.seen_ids = f->res->seen.n,
+		.seen_end = f->seen_end,
+		.tail_open = f->tail_open,
 	};
 	if (f->s->tally)
 		tally_checkpoint(f->s->tally);
@@ -40,9 +44,9 @@ static void keep_checkpoint(struct file_search *f, uint64_t at, intmax_t lines)
 void search_checkpoint_mapped(struct file_search *f, size_t ls, size_t pos)
 {
 	intmax_t lines = 0;
-	if (f->cfg->line_number && f->cnt_pos == ls) /* outputting it counted up to ls */
+	if (f->count_lines && f->cnt_pos == ls) /* outputting it counted up to ls */
 		lines = f->cnt_lines + (pos > ls && f->buf[pos - 1] == f->eol);
-	else if (f->cfg->line_number)
+	else if (f->count_lines)
 		lines = search_lineno_at(f, pos) - 1;
 	keep_checkpoint(f, f->base + pos, lines);
 }
@@ -69,6 +73,11 @@ static bool back_to_checkpoint(struct file_search *f, struct input *in)
 	f->bin.encoding_error = c->encoding_error;
 	if (f->s->tally)
 		tally_rewind(f->s->tally);
+	f->res->stats = c->stats;
+	if (f->counting)
+		search_stats_back(f, c->seen_ids);
+	f->seen_end = c->seen_end;
+	f->tail_open = c->tail_open;
 	f->out_mark = c->out_mark;
 	f->guarded = false;
 	return true;
@@ -92,6 +101,8 @@ static bool empty_line_selected(const struct file_search *f)
 static bool turn_binary(struct file_search *f, struct input *in, const struct window *w)
 {
 	enum binary_next next = binary_nul_found(&f->bin, f->selected);
+	if (f->counting)
+		f->binary_offset = input_first_nul(in, w ? w->offset : in->offset);
 	if (next == BINARY_DROP)
 		return true;
 	bool skip_zero_reads = !empty_line_selected(f);
@@ -140,6 +151,9 @@ static struct file_search *begin_search(struct searcher *s, struct input *in, co
 		.lastout = UINT64_MAX,
 		.used_at_start = s->used,
 		.res = res,
+		.counting = stats_wanted(cfg),
+		.count_lines = cfg->line_number || stats_wanted(cfg),
+		.binary_offset = UINT64_MAX,
 	};
 	binary_begin(&f->bin, cfg, quiet);
 	sink_begin(f->sink, &(struct sink_begin){
@@ -152,8 +166,9 @@ static struct file_search *begin_search(struct searcher *s, struct input *in, co
 		turn_binary(f, in, NULL);
 	if (binary_watches_nul(&f->bin))
 		input_watch_nul(in);
-	/* counts of matches need a line whole */
-	if (f->quiet && !cfg->count_matches && !s->tally && s->matcher->longest_span != SIZE_MAX) {
+	/* counts of matches need a line whole (lines in pieces are not) */
+	if (f->quiet && !cfg->count_matches && !s->tally && !f->counting &&
+	    s->matcher->longest_span != SIZE_MAX) {
 		size_t keep = search_piece_margin(f) + PIECE_KEEP_EXTRA;
 		input_stream_long_lines(in, 4 * keep, keep);
 	}
@@ -163,6 +178,8 @@ static struct file_search *begin_search(struct searcher *s, struct input *in, co
 		input_read_windows(in);
 	/* where the input stands: a mapping faulting in the first input_next */
 	keep_checkpoint(f, in->mapped ? in->map_offset + in->map_pos : in->offset + in->consumed, 0);
+	if (f->counting)
+		search_stats_begin(f);
 	return f;
 }
 
@@ -179,8 +196,10 @@ static void search_one_window(struct file_search *f, struct input *in, const str
 		search_pieces(f, w->partial, w->last);
 	else
 		search_window(f);
-	if (!f->done && f->cfg->line_number)
+	if (!f->done && f->count_lines)
 		search_lineno_at(f, f->len);
+	if (f->counting)
+		search_stats_window(f);
 	/* also after a read() window: the next may be mapped, AUTO switching
 	 * at a long line */
 	f->guarded = true;
@@ -249,6 +268,13 @@ void search_input(struct searcher *s, struct input *in, const char *name, bool b
 			res->read_why = "memory exhausted";
 		}
 	}
-	sink_end(f->sink, &(struct sink_end){ .selected = res->selected, .binary = res->binary });
+	if (f->counting)
+		search_stats_end(f);
+	sink_end(f->sink, &(struct sink_end){
+		.selected = res->selected,
+		.binary = res->binary,
+		.stats = f->counting ? &res->stats : NULL,
+		.binary_offset = f->counting && res->binary ? f->binary_offset : UINT64_MAX,
+	});
 	free(f);
 }

@@ -22,6 +22,7 @@
 #include "matcher.h"
 #include "pattern_keys.h"
 #include "sink.h"
+#include "stats.h"
 #include "tally.h"
 
 /* State shared by the inputs one thread searches. */
@@ -42,6 +43,10 @@ struct searcher {
 	/* Set by another thread when the result is no longer wanted: the search
 	 * stops at its next window.  NULL: never. */
 	const atomic_bool *cancel;
+	/* When statistics are kept (stats_wanted): this thread's set of the
+	 * patterns named in the input being searched (empty between inputs);
+	 * NULL otherwise. */
+	struct patterns_seen *seen;
 };
 
 struct search_result {
@@ -63,6 +68,9 @@ struct search_result {
 	intmax_t lines;        /* the input's line terminators (-n; 0 without it)
 				  when the search read it to its end, else -1 */
 	struct tally_rows tally; /* with searcher.tally: the keys' rows (owned) */
+	struct search_stats stats; /* when stats_wanted (stats.h) */
+	struct pattern_ids seen;   /* ... the patterns its matches named; the
+				      caller frees it (pattern_ids_free) */
 };
 
 /* Searches one opened input whose display name is `name`: its events go to

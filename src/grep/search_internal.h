@@ -26,6 +26,37 @@ struct checkpoint {
 	intmax_t selected, outleft, pending;
 	intmax_t lines;       /* -n: line terminators before `at` */
 	bool done, run_open, used, encoding_error;
+	struct search_stats stats;
+	size_t seen_ids;      /* patterns listed in the result's seen */
+	uint64_t seen_end;
+	bool tail_open;
+};
+
+/* Matches found ahead of the lines selected (search_stats.c): a matcher
+ * call over a few KiB of whole lines runs the engine's vector scan, where
+ * a call per short line would mostly run its scalar tail.  Bounds are
+ * input offsets. */
+struct ahead_hit {
+	uint64_t start, end;
+	uint32_t pattern;
+};
+
+struct ahead_hits {
+	struct ahead_hit *v;
+	size_t n, cap, next;  /* next: the first one past the lines asked about */
+	uint64_t from, to;    /* the input bytes the scan covered */
+	bool off;             /* lines are scanned one by one (no memory for
+				 these, or matches may span lines) */
+};
+
+/* The matches of the line being selected, for the sink (search_stats.c). */
+struct line_hits {
+	struct matcher_hit *v;
+	size_t n, cap;
+	uint64_t at;         /* the input offset of the line they are of, or
+				UINT64_MAX */
+	bool whole;          /* all of them are in v (none was left out for
+				want of memory) */
 };
 
 struct file_search {
@@ -58,6 +89,17 @@ struct file_search {
 	bool guarded;        /* the window is mapped: a checkpoint after each line */
 	struct checkpoint ck;
 	struct search_result *res;
+	/* statistics (stats.h), kept when `counting` (search_stats.c) */
+	bool counting;
+	bool count_lines;    /* lines are numbered: -n, or counting */
+	uint64_t seen_end;   /* input offset just past the last selected line */
+	bool tail_open;      /* the last byte searched ends no line */
+	uint64_t start_mark; /* the sink's mark at the input's begin */
+	uint64_t origin;     /* input offset where the search began */
+	uint64_t started;    /* stats_now() then */
+	uint64_t binary_offset; /* where the input turned binary (sink_end) */
+	struct line_hits hits;
+	struct ahead_hits ahead;
 };
 
 /* Whether a matcher call of this thread ran out of memory since the last
@@ -103,6 +145,34 @@ size_t search_piece_margin(const struct file_search *f);
 /* Line number of the line starting at buf[pos] (counted from the last
  * position asked about). */
 intmax_t search_lineno_at(struct file_search *f, size_t pos);
+
+/* search_stats.c: the statistics of one input (stats.h), when counting. */
+
+/* Sets up counting for the search of f, its begin event sent and its
+ * first checkpoint (where the search begins) kept. */
+void search_stats_begin(struct file_search *f);
+
+/* The line [ls, le) is selected, and was output if it is to be: counts it
+ * and its matches (none under -v), lists their patterns. */
+void search_stats_line(struct file_search *f, size_t ls, size_t le);
+
+/* The matches of the selected line [ls, le), being output, for the sink:
+ * *out filled, or NULL when they could not all be kept. */
+const struct sink_hits *search_stats_hits(struct file_search *f, size_t ls, size_t le,
+					  struct sink_hits *out);
+
+/* The window f->buf[f->start..f->len) was searched, up to its end or, when
+ * the search is done, up to the last line it selected or output: counts
+ * its bytes and lines. */
+void search_stats_window(struct file_search *f);
+
+/* Back to a checkpoint: the patterns listed after its first n_seen are
+ * forgotten. */
+void search_stats_back(struct file_search *f, size_t n_seen);
+
+/* The search ended: its time and output bytes, a last line without
+ * terminator.  Frees what counting holds. */
+void search_stats_end(struct file_search *f);
 
 /* search.c: search_checkpoint's work in a mapped window. */
 void search_checkpoint_mapped(struct file_search *f, size_t ls, size_t pos);

@@ -187,19 +187,21 @@ static bool output_matches(struct file_search *f, size_t ls, size_t le, enum sin
  * not count as output for adjacency. */
 static bool output_line(struct file_search *f, size_t ls, size_t le, enum sink_line_kind kind)
 {
-	intmax_t lineno = f->cfg->line_number ? search_lineno_at(f, ls) : 0;
+	intmax_t lineno = f->count_lines ? search_lineno_at(f, ls) : 0;
 	if (f->cfg->only_matching) {
 		if (!output_matches(f, ls, le, kind, lineno))
 			return false;
 	} else {
 		if (!binary_admits_line(&f->bin, f->buf + ls, le - ls))
 			return false;
+		struct sink_hits hits;
 		f->out_mark = sink_line(f->sink, &(struct sink_line){
 			.bytes = f->buf + ls,
 			.len = le - ls,
 			.lineno = lineno,
 			.offset = f->base + ls,
 			.kind = kind,
+			.hits = kind == SINK_SELECTED && f->counting ? search_stats_hits(f, ls, le, &hits) : NULL,
 		});
 	}
 	f->lastout = f->base + le;
@@ -320,6 +322,8 @@ static void select_line(struct file_search *f, size_t ls, size_t le, bool run_st
 		output_line(f, ls, le, SINK_SELECTED);
 		f->pending = cfg->after > 0 ? cfg->after : 0;
 	}
+	if (f->counting)
+		search_stats_line(f, ls, le);
 	f->selected += n;
 	f->outleft--;
 	f->s->used = true; /* as grep: even unprinted output parts groups */
@@ -365,7 +369,7 @@ void search_window(struct file_search *f)
 			skip_lines(f, stop);
 			size_t le = line_end(f, match_last);
 			select_line(f, stop, le, true);
-			if (m->spans_eol && f->cfg->line_number)
+			if (m->spans_eol && f->count_lines)
 				number_as_one_line(f, stop, le);
 			p = le;
 			continue;

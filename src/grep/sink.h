@@ -17,6 +17,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "stats.h"
+
+struct matcher_hit;
+
 /* An input's search begins. */
 struct sink_begin {
 	const char *name;     /* display name ("(standard input)", --label) */
@@ -28,6 +32,14 @@ enum sink_line_kind {
 	SINK_CONTEXT,         /* a context line (-A, -B, -C) */
 };
 
+/* A line's matches as -o outputs them: the non-empty ones, in order, none
+ * past the line's text (but a whole-line match that takes its terminator,
+ * matcher.match_takes_eol); offsets from the line's start. */
+struct sink_hits {
+	const struct matcher_hit *v;
+	size_t n;
+};
+
 /* A line to output whole (not under -o). */
 struct sink_line {
 	const char *bytes;    /* the line, with its terminator if it has one */
@@ -35,6 +47,10 @@ struct sink_line {
 	intmax_t lineno;      /* 1-based line number; 0 when not counted (no -n) */
 	uint64_t offset;      /* input offset of bytes[0] (grep -b) */
 	enum sink_line_kind kind;
+	/* A selected line's matches when the search found them (statistics
+	 * are kept: stats_wanted), else NULL: a receiver that needs them asks
+	 * the matcher. */
+	const struct sink_hits *hits;
 };
 
 /* -o: a match to output on its own, one of a line's in order. */
@@ -53,6 +69,11 @@ struct sink_match {
 struct sink_end {
 	intmax_t selected;    /* selected lines (-c's count, --count-matches's) */
 	bool binary;          /* the input was binary by its end */
+	/* What the search counted (stats_wanted), else NULL. */
+	const struct search_stats *stats;
+	/* With stats: the input offset of the NUL byte that made the input
+	 * binary (input_first_nul); UINT64_MAX when it did not turn binary. */
+	uint64_t binary_offset;
 };
 
 /* line, match and group_break return the mark after them, as mark would:

@@ -8,33 +8,11 @@
 
 load helpers
 
+# (blocked_run is helpers.bash's)
+
 # numbered FROM TO: lines "line NNNNNNNNN match", 21 bytes each.
 numbered() {
 	awk -v a="$1" -v b="$2" 'BEGIN { for (i = a; i <= b; i++) printf "line %09d match\n", i }'
-}
-
-# blocked_run NAME CHANGE PROG ARGS...: runs PROG ARGS, its stdout a FIFO
-# read only after PROG blocked writing to it and the command CHANGE ran.
-# Leaves $OUTD/NAME.out, NAME.err and NAME.rc.
-blocked_run() {
-	local name=$1 change=$2 pid reader st=0
-	shift 2
-	rm -f out.fifo gate.fifo
-	mkfifo out.fifo gate.fifo
-	{ read -r _ <gate.fifo && cat >"$OUTD/$name.out"; } <out.fifo &
-	reader=$!
-	"$@" >out.fifo 2>"$OUTD/$name.err" &
-	pid=$!
-	if ! threads_asleep $pid; then
-		kill $pid $reader
-		fail "$name: $* never blocked writing"
-		return 1
-	fi
-	eval "$change"
-	echo go >gate.fifo
-	wait $pid || st=$?
-	wait $reader
-	echo $st >"$OUTD/$name.rc"
 }
 
 # same_blocked LABEL CHANGE SETUP -- ACGREP-EXTRA -- ARGS...: blocked_run

@@ -245,6 +245,30 @@ threads_asleep() {
 	return 1
 }
 
+# blocked_run NAME CHANGE PROG ARGS...: runs PROG ARGS, its stdout a FIFO
+# read only after PROG blocked writing to it and the command CHANGE ran.
+# Leaves $OUTD/NAME.out, NAME.err and NAME.rc.
+blocked_run() {
+	local name=$1 change=$2 pid reader st=0
+	shift 2
+	rm -f out.fifo gate.fifo
+	mkfifo out.fifo gate.fifo
+	{ read -r _ <gate.fifo && cat >"$OUTD/$name.out"; } <out.fifo &
+	reader=$!
+	"$@" >out.fifo 2>"$OUTD/$name.err" &
+	pid=$!
+	if ! threads_asleep $pid; then
+		kill $pid $reader
+		fail "$name: $* never blocked writing"
+		return 1
+	fi
+	eval "$change"
+	echo go >gate.fifo
+	wait $pid || st=$?
+	wait $reader
+	echo $st >"$OUTD/$name.rc"
+}
+
 # ---------------------------------------------------------------- exact runs
 
 # run_ac ARGS...: run the binary under test; stdout to $OUTD/ac.out,
