@@ -6,18 +6,12 @@
  * "\33[<cap>m\33[K" ... "\33[m\33[K" taken from GREP_COLORS.
  */
 #include "print.h"
+#include "print_internal.h"
 #include "json.h"
 
-#include "grow.h"
-
-#include <errno.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-
-#define OUT_BUFFER (256u << 10)
 
 /* The separator after a line head's parts: selected lines, context lines. */
 #define SEP_SELECTED ':'
@@ -47,127 +41,10 @@ void printer_free(struct printer *pr)
 	pr->json = NULL;
 }
 
-/* Set by the first failed write of stdout, on any thread: the message is
- * printed once and nothing more is written. */
-static atomic_bool write_failed;
-
-bool printer_failed(void)
-{
-	return atomic_load_explicit(&write_failed, memory_order_relaxed);
-}
-
-void printer_fail(const char *why, int err)
-{
-	if (atomic_exchange(&write_failed, true))
-		return;
-	if (err)
-		fprintf(stderr, "acgrep: %s: %s\n", why, strerror(err));
-	else
-		fprintf(stderr, "acgrep: %s\n", why);
-}
-
-/* Writes p[0..len) to stdout whole, unless a write has failed. */
-static void write_all(const char *p, size_t len)
-{
-	size_t done = 0;
-	while (done < len && !printer_failed()) {
-		ssize_t n = write(STDOUT_FILENO, p + done, len - done);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			printer_fail("write error", n < 0 ? errno : EIO);
-			return;
-		}
-		done += (size_t)n;
-	}
-}
-
-/* Hands p[0..len) on: to flush_to, or straight to stdout. */
-static void emit(struct printer *pr, const char *p, size_t len)
-{
-	if (pr->flush_to)
-		pr->flush_to(pr->flush_ctx, p, len);
-	else
-		write_all(p, len);
-}
-
-void printer_flush(struct printer *pr)
-{
-	if (pr->holding)
-		return;
-	if (pr->len)
-		emit(pr, pr->buf, pr->len);
-	pr->emitted += pr->len;
-	pr->len = 0;
-	if (pr->cap > OUT_BUFFER) { /* what a hold grew it to */
-		char *b = realloc(pr->buf, OUT_BUFFER);
-		pr->buf = b ? b : pr->buf;
-		pr->cap = b ? OUT_BUFFER : pr->cap;
-	}
-}
-
-uint64_t printer_position(const struct printer *pr)
-{
-	return pr->emitted + pr->len;
-}
-
-bool printer_rewind(struct printer *pr, uint64_t pos)
-{
-	if (pos < pr->emitted || pos > pr->emitted + pr->len)
-		return false;
-	pr->len = (size_t)(pos - pr->emitted);
-	return true;
-}
-
-void printer_write(const char *p, size_t len)
-{
-	write_all(p, len);
-}
-
-void printer_hold(struct printer *pr)
-{
-	pr->holding = true;
-	pr->hold_from = printer_position(pr);
-}
-
-void printer_settle(struct printer *pr, bool keep)
-{
-	if (pr->holding && !keep)
-		printer_rewind(pr, pr->hold_from);
-	pr->holding = false;
-}
-
-/* The slow path of out(): fills and flushes the buffer until the rest
- * fits.  Bytes reach flush_to or stdout only from the printer's own buffer,
- * never from the caller's memory: that may be a mapped file, which faults
- * when the file shrinks, and a fault must be taken here, on the searching
- * thread holding no lock (DESIGN.md, "Input"), not inside flush_to or a
- * write(2) (which would fail with EFAULT). */
-static void out_slow(struct printer *pr, const void *p, size_t n)
-{
-	const char *s = p;
-	char *grown = pr->holding ? grow_array(pr->buf, &pr->cap, pr->len + n, 1, OUT_BUFFER) : NULL;
-	if (pr->holding && !grown) { /* see printer_hold */
-		printer_fail("memory exhausted", 0);
-		return;
-	}
-	pr->buf = grown ? grown : pr->buf;
-	while (n > pr->cap - pr->len) {
-		size_t room = pr->cap - pr->len;
-		memcpy(pr->buf + pr->len, s, room);
-		pr->len += room;
-		s += room;
-		n -= room;
-		printer_flush(pr);
-	}
-	memcpy(pr->buf + pr->len, s, n);
-	pr->len += n;
-}
-
 static inline void out(struct printer *pr, const void *p, size_t n)
 {
 	if (n > pr->cap - pr->len) {
-		out_slow(pr, p, n);
+		printer_out_slow(pr, p, n);
 		return;
 	}
 	memcpy(pr->buf + pr->len, p, n);
@@ -182,7 +59,7 @@ void printer_append(struct printer *pr, const char *p, size_t len)
 static inline void out_char(struct printer *pr, char c)
 {
 	if (pr->len == pr->cap)
-		out_slow(pr, &c, 1);
+		printer_out_slow(pr, &c, 1);
 	else
 		pr->buf[pr->len++] = c;
 }
