@@ -93,11 +93,13 @@ static const char *const help_text[] = {
 /* help-anchor: scaling out (issue 16) */
 "\n"
 "Compiled pattern sets (acgrep extensions):\n"
-"      --save-compiled=FILE  compile the patterns (-e, -f or PATTERNS) for the\n"
-"                            options given into FILE and exit, searching nothing\n"
-"      --compiled=FILE       take the patterns compiled in FILE instead of -e,\n"
-"                            -f or PATTERNS (every operand is then a FILE);\n"
-"                            -i, -w, -x, -z and the locale must be as compiled\n"
+"      --save-compiled=FILE  compile the patterns (-e, -f, --tagged-file or\n"
+"                            PATTERNS) for the options given, tags included,\n"
+"                            into FILE and exit, searching nothing\n"
+"      --compiled=FILE       take the patterns and tags compiled in FILE instead\n"
+"                            of -e, -f, --tagged-file or PATTERNS (every operand\n"
+"                            is then a FILE); -i, -w, -x, -z and the locale must\n"
+"                            be as compiled\n"
 "\n",
 "Byte ranges and merging (acgrep extensions):\n"
 "      --range=START:END     search only the lines of each FILE that start in\n"

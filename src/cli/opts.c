@@ -499,8 +499,8 @@ static int finish(int argc, char **argv, struct config *cfg, struct parse_state 
 	status = opts_compiled_finish(cfg, st->have_keys);
 	if (status >= 0)
 		return status;
-	if (cfg->save_compiled) /* the set is written whatever a search would do */
-		return opts_report_finish(cfg);
+	if (cfg->save_compiled) /* the set is written whatever a search would do, tags included */
+		return opts_tags_finish(&st->tb, cfg, false) != 0 ? 2 : opts_report_finish(cfg);
 	if (cfg->list != LIST_NONMATCHING && cannot_select(cfg))
 		return 1;
 	bool no_pattern = cfg->patterns.count == 0;

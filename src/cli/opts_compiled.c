@@ -2,7 +2,8 @@
  *
  * --save-compiled=FILE writes the set compiled from -e, -f or the PATTERNS
  * operand for the options given, and exits, as --generate does: it takes
- * no FILE operand.  --compiled=FILE takes the place of -e, -f and the
+ * no FILE operand; the tags of --tagged-file go into the set.
+ * --compiled=FILE takes the place of -e, -f, --tagged-file and the
  * PATTERNS operand: every operand is a FILE to search.  The set is mapped
  * when the options are final (the locale's included), so that it is
  * checked against them; like a -f file, one that cannot be used ends the
@@ -50,12 +51,13 @@ int opts_compiled_finish(struct config *cfg, bool have_keys)
 	if (!cfg->compiled_path)
 		return -1;
 	if (have_keys) {
-		fputs(PROG ": --compiled cannot be combined with -e or -f\n", stderr);
+		fputs(PROG ": --compiled cannot be combined with -e, -f or --tagged-file\n", stderr);
 		return 2;
 	}
 	char why[256];
 	struct pattern_set list;
-	struct matcher *m = matcher_load(cfg, cfg->compiled_path, &list, why, sizeof why);
+	struct pattern_tags tags;
+	struct matcher *m = matcher_load(cfg, cfg->compiled_path, &list, &tags, why, sizeof why);
 	if (!m) {
 		fprintf(stderr, PROG ": %s: %s\n", cfg->compiled_path, why);
 		return 2;
@@ -63,6 +65,7 @@ int opts_compiled_finish(struct config *cfg, bool have_keys)
 	free(cfg->patterns.storage); /* the builder's empty list */
 	free(cfg->patterns.end);
 	cfg->patterns = list;
+	cfg->tags = tags; /* none were built: --tagged-file is refused above */
 	cfg->compiled = m;
 	return -1;
 }
@@ -88,4 +91,6 @@ struct matcher *opts_compiled_take(struct config *cfg)
 void opts_compiled_free(struct config *cfg)
 {
 	matcher_free(opts_compiled_take(cfg));
+	if (cfg->compiled_path) /* views into the set, freed with its matcher */
+		cfg->tags = (struct pattern_tags){ .of = NULL };
 }

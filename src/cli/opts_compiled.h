@@ -21,25 +21,28 @@
  * when applied, or OPTS_NOT_COMPILED. */
 int opts_compiled_option(struct config *cfg, int c, const char *arg);
 
-/* After every option, the pattern list (have_keys: some -e or -f was
- * given) and the locale: checks how these options combine with the rest,
- * and with --compiled maps the set: cfg->compiled is its matcher and
- * cfg->patterns a view of its list.  Returns -1, or an exit status after
- * printing why not ("acgrep: FILE: compiled with -i; this search is
- * without it", 2). */
+/* After every option, the pattern list (have_keys: some -e, -f or
+ * --tagged-file was given) and the locale: checks how these options
+ * combine with the rest, and with --compiled maps the set: cfg->compiled
+ * is its matcher, cfg->patterns a view of its list and cfg->tags of its
+ * tags (cfg->tags.of NULL when it was saved without).  Returns -1, or an
+ * exit status after printing why not ("acgrep: FILE: compiled with -i;
+ * this search is without it", 2). */
 int opts_compiled_finish(struct config *cfg, bool have_keys);
 
 /* --save-compiled's run: compiles cfg's patterns (on up to `threads`
- * threads) and writes the set.  Returns the exit status: 0, or 2 after
- * printing why not. */
+ * threads) and writes the set, with cfg->tags when there are any (opts
+ * finishes them first).  Returns the exit status: 0, or 2 after printing
+ * why not. */
 int opts_compiled_save(const struct config *cfg, unsigned threads);
 
 /* Hands the mapped matcher over to the caller (NULL without --compiled);
- * cfg->patterns, its view, is left empty. */
+ * cfg->patterns, its view, is left empty; cfg->tags stays a view into it,
+ * valid until the caller frees the matcher. */
 struct matcher *opts_compiled_take(struct config *cfg);
 
-/* For opts_free: frees a matcher not taken and forgets the view in
- * cfg->patterns (which opts_free must then not free). */
+/* For opts_free: frees a matcher not taken and forgets the views in
+ * cfg->patterns and cfg->tags (which opts_free must then not free). */
 void opts_compiled_free(struct config *cfg);
 
 #endif

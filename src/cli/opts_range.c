@@ -141,10 +141,11 @@ static uint64_t pattern_hash(const struct pattern_set *ps)
 }
 
 /* The pattern reports of opts_report.c (issue 15) that a merge cannot
- * rebuild from record streams. */
+ * rebuild from record streams.  A compiled set's tags ask for none: they
+ * came with the set, not from this command line's --tagged-file. */
 static bool pattern_reports(const struct config *cfg)
 {
-	return cfg->tags.of || cfg->show_pattern != SHOW_PATTERN_NONE || cfg->show_all_patterns ||
+	return (cfg->tags.of && !cfg->compiled_path) || cfg->show_pattern != SHOW_PATTERN_NONE || cfg->show_all_patterns ||
 	       cfg->count_per_pattern || cfg->include_zero || cfg->json || cfg->stats ||
 	       cfg->overlapping || cfg->all_patterns;
 }

@@ -70,7 +70,8 @@ struct pattern_tags {
 	uint32_t *of;             /* per pattern: its index in names (an
 				     untagged one, of -e or -f, is tagged
 				     with its own text); NULL when no tagged
-				     list was given */
+				     list was given, nor a compiled set
+				     saved with one */
 };
 
 /* --show-pattern=WHAT: what names a match's pattern in the output. */
@@ -166,8 +167,10 @@ struct config {
 	/* Compiled pattern sets (acgrep extensions; matcher_file.h). */
 	const char *save_compiled;  /* --save-compiled=FILE: write it, search nothing */
 	const char *compiled_path;  /* --compiled=FILE, or NULL */
-	/* With --compiled, its matcher, mapped by opts; `patterns` is then a
-	 * view of its pattern list (not from malloc).  main takes both over. */
+	/* With --compiled, its matcher, mapped by opts; `patterns` and `tags`
+	 * are then views of its pattern list and tags (not from malloc,
+	 * valid while the matcher lives).  main takes the matcher and the
+	 * list over; the tags stay here until main frees the matcher. */
 	struct matcher *compiled;
 	struct opts_private *opts_private; /* opts.c's own allocations; opaque, freed by opts_free */
 };

@@ -7,7 +7,10 @@
  * pattern_set holds them); "GRgv" the list id of each pattern the
  * automaton holds, when patterns holding NUL were dropped (matcher.c);
  * "GRnw" and "GRbd" -i's lists of patterns holding DFA-narrow characters
- * and patterns that are not valid UTF-8 (matcher_fold.c), as list ids.
+ * and patterns that are not valid UTF-8 (matcher_fold.c), as list ids;
+ * "GRtt", "GRte" and "GRto", when a tagged list was given, the distinct
+ * tags (as struct pattern_set holds them) and each listed pattern's tag
+ * (struct pattern_tags).
  */
 #include "matcher_file.h"
 
@@ -32,10 +35,11 @@
  * the same patterns give. */
 struct file_meta {
 	uint32_t ignore_case, word, line, utf8, null_data, binary_text, engine, scan_path;
-	uint32_t grep_kwset, spans_eol, holds_nul, has_given, fold, fold_filter, fold_ascii, zero;
-	uint64_t list_count, list_bytes, n_engine, n_narrow, n_bad;
+	uint32_t grep_kwset, spans_eol, holds_nul, has_given, fold, fold_filter, fold_ascii;
+	uint32_t tagged, tags_nul, zero; /* tags_nul: some tag holds a NUL */
+	uint64_t list_count, list_bytes, n_engine, n_narrow, n_bad, n_tags, tag_bytes;
 };
-_Static_assert(sizeof(struct file_meta) == 16 * 4 + 5 * 8, "struct file_meta has no padding");
+_Static_assert(sizeof(struct file_meta) == 18 * 4 + 7 * 8, "struct file_meta has no padding");
 
 #define T_META SECFILE_TAG('G', 'R', 'm', 't')
 #define T_LIST_TEXT SECFILE_TAG('G', 'R', 'l', 't')
@@ -43,6 +47,9 @@ _Static_assert(sizeof(struct file_meta) == 16 * 4 + 5 * 8, "struct file_meta has
 #define T_GIVEN SECFILE_TAG('G', 'R', 'g', 'v')
 #define T_NARROW SECFILE_TAG('G', 'R', 'n', 'w')
 #define T_BAD SECFILE_TAG('G', 'R', 'b', 'd')
+#define T_TAG_TEXT SECFILE_TAG('G', 'R', 't', 't')
+#define T_TAG_END SECFILE_TAG('G', 'R', 't', 'e')
+#define T_TAG_OF SECFILE_TAG('G', 'R', 't', 'o')
 
 /* The image a loaded matcher points into. */
 struct matcher_image {
@@ -83,8 +90,9 @@ static int add_fold_list(struct secfile_writer *w, uint32_t tag, const struct ma
 
 static void meta_fill(const struct config *cfg, const struct matcher_ac *m, struct file_meta *mt)
 {
-	const struct pattern_set *ps = &cfg->patterns;
+	const struct pattern_set *ps = &cfg->patterns, *tags = &cfg->tags.names;
 	const struct fold_state *f = m->fold;
+	bool tagged = cfg->tags.of != NULL;
 	*mt = (struct file_meta){
 		.ignore_case = cfg->ignore_case, .word = cfg->word_regexp, .line = cfg->line_regexp,
 		.utf8 = cfg->utf8_locale, .null_data = cfg->null_data,
@@ -94,7 +102,9 @@ static void meta_fill(const struct config *cfg, const struct matcher_ac *m, stru
 		.fold = f != NULL, .fold_filter = f && f->filter, .fold_ascii = f && f->ascii,
 		.list_count = ps->count, .list_bytes = (size_t)ps->end[ps->count - 1] + 1,
 		.n_engine = ac_pattern_count(m->ac), .n_narrow = f ? f->n_narrow : 0,
-		.n_bad = f ? f->n_bad : 0,
+		.n_bad = f ? f->n_bad : 0, .tagged = tagged, .tags_nul = tagged && tags->holds_nul,
+		.n_tags = tagged ? tags->count : 0,
+		.tag_bytes = tagged ? (size_t)tags->end[tags->count - 1] + 1 : 0,
 	};
 }
 
@@ -113,6 +123,12 @@ static int sections_add(struct secfile_writer *w, const struct config *cfg, cons
 	if (m->fold) {
 		rc |= add_fold_list(w, T_NARROW, m, m->fold->narrow, m->fold->n_narrow);
 		rc |= add_fold_list(w, T_BAD, m, m->fold->bad, m->fold->n_bad);
+	}
+	if (mt.tagged) {
+		const struct pattern_tags *t = &cfg->tags;
+		rc |= secfile_add(w, T_TAG_TEXT, t->names.storage, (size_t)mt.tag_bytes);
+		rc |= secfile_add(w, T_TAG_END, t->names.end, t->names.count * sizeof *t->names.end);
+		rc |= secfile_add(w, T_TAG_OF, t->of, ps->count * sizeof *t->of);
 	}
 	return rc ? -1 : 0;
 }
@@ -244,7 +260,7 @@ static bool meta_ok(const struct file_meta *mt)
 	const uint32_t flags[] = {
 		mt->ignore_case, mt->word, mt->line, mt->utf8, mt->null_data, mt->binary_text,
 		mt->grep_kwset, mt->spans_eol, mt->holds_nul, mt->has_given, mt->fold,
-		mt->fold_filter, mt->fold_ascii,
+		mt->fold_filter, mt->fold_ascii, mt->tagged, mt->tags_nul,
 	};
 	for (size_t i = 0; i < sizeof flags / sizeof *flags; i++)
 		if (flags[i] > 1)
@@ -256,28 +272,79 @@ static bool meta_ok(const struct file_meta *mt)
 	       (!mt->fold || (mt->ignore_case && mt->utf8));
 }
 
-/* The pattern list: each pattern inside the storage, after the one before
+/* The list of sections text_tag and end_tag (count >= 1 patterns in
+ * `bytes` bytes): each pattern inside the storage, after the one before
  * and followed by a NUL (released as it is read, as secfile_release
- * does).  Fills *list: NULL, or what is wrong. */
-static const char *list_load(const struct secfile *sf, const struct file_meta *mt,
-			     struct pattern_set *list)
+ * does).  Fills *list and returns true, or false when it is not so. */
+static bool list_view(const struct secfile *sf, uint32_t text_tag, uint32_t end_tag, size_t count,
+		      size_t bytes, bool holds_nul, struct pattern_set *list)
 {
-	size_t count = (size_t)mt->list_count, bytes = (size_t)mt->list_bytes, step = SECFILE_CHUNK / 4;
-	const char *text = secfile_section(sf, T_LIST_TEXT, bytes);
-	const uint32_t *end = secfile_section(sf, T_LIST_END, count * sizeof *end);
+	size_t step = SECFILE_CHUNK / 4;
+	const char *text = secfile_section(sf, text_tag, bytes);
+	const uint32_t *end = secfile_section(sf, end_tag, count * sizeof *end);
 	if (!text || !end || end[count - 1] + (size_t)1 != bytes)
-		return "pattern list";
+		return false;
 	for (size_t a = 0, start = 0; a < count; a += step) {
 		size_t b = count - a > step ? a + step : count;
 		for (size_t i = a; i < b; start = (size_t)end[i++] + 1)
 			if (end[i] < start || end[i] >= bytes || text[end[i]] != '\0')
-				return "pattern list";
+				return false;
 		secfile_release(sf, end + a, (b - a) * sizeof *end);
 		secfile_release(sf, text + (a ? end[a - 1] : 0), end[b - 1] - (a ? end[a - 1] : 0));
 	}
 	*list = (struct pattern_set){
-		.storage = unconst(text), .end = unconst(end), .count = count, .holds_nul = mt->holds_nul,
+		.storage = unconst(text), .end = unconst(end), .count = count, .holds_nul = holds_nul,
 	};
+	return true;
+}
+
+/* The pattern list: fills *list; NULL, or what is wrong. */
+static const char *list_load(const struct secfile *sf, const struct file_meta *mt,
+			     struct pattern_set *list)
+{
+	return list_view(sf, T_LIST_TEXT, T_LIST_END, (size_t)mt->list_count, (size_t)mt->list_bytes,
+			 mt->holds_nul, list)
+		       ? NULL
+		       : "pattern list";
+}
+
+/* Whether each of the n tags of `of` is below n_tags and the tags are
+ * named in order of first use, every one of them (released as read). */
+static bool tags_of_ok(const struct secfile *sf, const uint32_t *of, size_t n, size_t n_tags)
+{
+	size_t step = SECFILE_CHUNK / 4, named = 0;
+	for (size_t a = 0; a < n; a += step) {
+		size_t b = n - a > step ? a + step : n;
+		for (size_t i = a; i < b; i++) {
+			if (of[i] > named || of[i] >= n_tags)
+				return false;
+			named += of[i] == named;
+		}
+		secfile_release(sf, of + a, (b - a) * sizeof *of);
+	}
+	return named == n_tags;
+}
+
+/* The tags of the list (tags->of NULL when it had none): NULL, or what
+ * is wrong. */
+static const char *tags_load(const struct secfile *sf, const struct file_meta *mt,
+			     struct pattern_tags *tags)
+{
+	*tags = (struct pattern_tags){ .of = NULL };
+	if (!mt->tagged)
+		return mt->n_tags || mt->tag_bytes || mt->tags_nul ? "tags" : NULL;
+	/* tag names as the list's patterns: 32-bit offsets; at most one per pattern */
+	if (mt->n_tags < 1 || mt->n_tags > mt->list_count || mt->tag_bytes > (uint64_t)UINT32_MAX + 1 ||
+	    mt->tag_bytes > SIZE_MAX / 2)
+		return "tags";
+	size_t count = (size_t)mt->list_count;
+	const uint32_t *of = secfile_section(sf, T_TAG_OF, count * sizeof *of);
+	struct pattern_set names;
+	if (!of || !tags_of_ok(sf, of, count, (size_t)mt->n_tags) ||
+	    !list_view(sf, T_TAG_TEXT, T_TAG_END, (size_t)mt->n_tags, (size_t)mt->tag_bytes,
+		       mt->tags_nul, &names))
+		return "tags";
+	*tags = (struct pattern_tags){ .names = names, .of = unconst(of) };
 	return NULL;
 }
 
@@ -341,12 +408,14 @@ static struct fold_state *fold_load(const struct secfile *sf, const struct file_
 /* The parts of the matcher of sf's sections in m: NULL, or what is
  * corrupt ("memory exhausted" when memory is). */
 static const char *parts_load(const struct config *cfg, const struct secfile *sf,
-			      const struct file_meta *mt, struct matcher_ac *m, struct pattern_set *list)
+			      const struct file_meta *mt, struct matcher_ac *m, struct pattern_set *list,
+			      struct pattern_tags *tags)
 {
 	const char *what;
 	if (!(m->ac = ac_load(sf, (enum simd_level)cfg->simd, &what)))
 		return what;
-	if ((what = list_load(sf, mt, list)) || (what = given_load(sf, mt, m->ac, &m->given)))
+	if ((what = list_load(sf, mt, list)) || (what = given_load(sf, mt, m->ac, &m->given)) ||
+	    (what = tags_load(sf, mt, tags)))
 		return what;
 	if (mt->fold && !(m->fold = fold_load(sf, mt, list, ac_max_pattern_len(m->ac), &what)))
 		return what;
@@ -355,7 +424,8 @@ static const char *parts_load(const struct config *cfg, const struct secfile *sf
 
 /* The matcher of sf's sections for cfg's options: NULL with why. */
 static struct matcher_ac *sections_load(const struct config *cfg, const struct secfile *sf,
-					struct pattern_set *list, char *why, size_t why_len)
+					struct pattern_set *list, struct pattern_tags *tags, char *why,
+					size_t why_len)
 {
 	const struct file_meta *raw = secfile_section(sf, T_META, sizeof *raw);
 	struct file_meta mt;
@@ -368,7 +438,7 @@ static struct matcher_ac *sections_load(const struct config *cfg, const struct s
 	if (options_check(cfg, &mt, why, why_len) != 0)
 		return NULL;
 	struct matcher_ac *m = calloc(1, sizeof *m);
-	const char *what = m ? parts_load(cfg, sf, &mt, m, list) : "memory exhausted";
+	const char *what = m ? parts_load(cfg, sf, &mt, m, list, tags) : "memory exhausted";
 	if (what) {
 		if (strcmp(what, "memory exhausted") == 0)
 			snprintf(why, why_len, "memory exhausted");
@@ -390,12 +460,13 @@ static struct matcher_ac *sections_load(const struct config *cfg, const struct s
 
 /* matcher_load_image over img, which the matcher owns from then on. */
 static struct matcher *image_load(const struct config *cfg, struct matcher_image *img,
-				  struct pattern_set *list, char *why, size_t why_len)
+				  struct pattern_set *list, struct pattern_tags *tags, char *why,
+				  size_t why_len)
 {
 	struct secfile sf;
 	struct matcher_ac *m = NULL;
 	if (secfile_open(&sf, img->base, img->size, img->mapped ? SECFILE_DROP : 0, why, why_len) == 0)
-		m = sections_load(cfg, &sf, list, why, why_len);
+		m = sections_load(cfg, &sf, list, tags, why, why_len);
 	if (!m) {
 		matcher_image_release(img);
 		return NULL;
@@ -405,7 +476,8 @@ static struct matcher *image_load(const struct config *cfg, struct matcher_image
 }
 
 struct matcher *matcher_load_image(const struct config *cfg, const void *p, size_t size,
-				   struct pattern_set *list, char *why, size_t why_len)
+				   struct pattern_set *list, struct pattern_tags *tags, char *why,
+				   size_t why_len)
 {
 	struct matcher_image *img = malloc(sizeof *img);
 	if (!img) {
@@ -413,11 +485,11 @@ struct matcher *matcher_load_image(const struct config *cfg, const void *p, size
 		return NULL;
 	}
 	*img = (struct matcher_image){ .base = p, .size = size, .mapped = false };
-	return image_load(cfg, img, list, why, why_len);
+	return image_load(cfg, img, list, tags, why, why_len);
 }
 
 struct matcher *matcher_load(const struct config *cfg, const char *path, struct pattern_set *list,
-			     char *why, size_t why_len)
+			     struct pattern_tags *tags, char *why, size_t why_len)
 {
 	struct stat st;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -444,5 +516,5 @@ struct matcher *matcher_load(const struct config *cfg, const char *path, struct 
 		return NULL;
 	}
 	*img = (struct matcher_image){ .base = p, .size = (size_t)st.st_size, .mapped = true };
-	return image_load(cfg, img, list, why, why_len);
+	return image_load(cfg, img, list, tags, why, why_len);
 }

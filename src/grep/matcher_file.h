@@ -2,13 +2,13 @@
  * once, then mapped by any number of searches instead of compiling.
  *
  * Owns: what a compiled pattern set holds beyond the automaton (the
- * options it was built for, the pattern list as given, the matcher's own
- * tables: the ids of dropped patterns, -i's folding lists), writing it
- * (to a new file renamed over FILE, so that searches mapping the old one
- * go on unharmed), and mapping it read-only and checking it against a
- * search's options.  The container and the automaton's part are the
- * engine's (secfile.h, ac_file.h).  Only the Aho-Corasick engine has a
- * compiled form.
+ * options it was built for, the pattern list as given and its tags, the
+ * matcher's own tables: the ids of dropped patterns, -i's folding lists),
+ * writing it (to a new file renamed over FILE, so that searches mapping
+ * the old one go on unharmed), and mapping it read-only and checking it
+ * against a search's options.  The container and the automaton's part
+ * are the engine's (secfile.h, ac_file.h).  Only the Aho-Corasick engine
+ * has a compiled form.
  */
 #ifndef ACGREP_MATCHER_FILE_H
 #define ACGREP_MATCHER_FILE_H
@@ -20,7 +20,7 @@
 
 /* Compiles cfg->patterns (read, not taken; at least one) for cfg's
  * options, as matcher_for_config would with `threads`, and writes the
- * compiled set to `path`.  Returns 0, or -1 with why it could not, for
+ * compiled set to `path`, with cfg->tags when cfg->tags.of is set.  Returns 0, or -1 with why it could not, for
  * "acgrep: PATH: WHY", in why[0..why_len) ("No space left on device",
  * "memory exhausted"). */
 int matcher_save(const struct config *cfg, unsigned threads, const char *path, char *why,
@@ -31,7 +31,8 @@ int matcher_save(const struct config *cfg, unsigned threads, const char *path, c
  * (-i, -w, -x, -z, the locale's UTF-8 or not, --binary-files=text where
  * a pattern holds a NUL, the engine, a --scan-path given); *list is then
  * a view of its pattern list as given (cfg->patterns' place: not from
- * malloc, valid until matcher_free).  The file's pages are read as the
+ * malloc, valid until matcher_free), and *tags of its tags (cfg->tags'
+ * place, the same; tags->of NULL when it was saved without).  The file's pages are read as the
  * search needs them, but for one pass over all of it that checks the
  * checksum and that the tables are sound (secfile.h, ac_file.h): a
  * corrupt file is refused, never crashes a search.  Returns NULL with
@@ -39,12 +40,13 @@ int matcher_save(const struct config *cfg, unsigned threads, const char *path, c
  * with -i; this search is without it", "corrupt compiled pattern set
  * (checksum mismatch)", "No such file or directory", ...). */
 struct matcher *matcher_load(const struct config *cfg, const char *path, struct pattern_set *list,
-			     char *why, size_t why_len);
+			     struct pattern_tags *tags, char *why, size_t why_len);
 
 /* matcher_load over the image p[0..size) of a compiled set in memory,
  * which must stay as it is until matcher_free (for the tests and the
  * fuzz target). */
 struct matcher *matcher_load_image(const struct config *cfg, const void *p, size_t size,
-				   struct pattern_set *list, char *why, size_t why_len);
+				   struct pattern_set *list, struct pattern_tags *tags, char *why,
+				   size_t why_len);
 
 #endif

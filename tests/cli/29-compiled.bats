@@ -12,41 +12,51 @@ setup() {
 	skip_if_grep "--compiled"
 }
 
-# same_compiled "SET OPTIONS" "SEARCH OPTIONS" PATFILE [FILE...]: compiles
-# PATFILE with SET OPTIONS into $OUTD/set.acs, then compares `$ACGREP SET
-# SEARCH -f PATFILE FILE...` with `$ACGREP SET SEARCH --compiled=set.acs
-# FILE...` (options split on spaces): stdout bytes, stderr and status.
-same_compiled() {
-	local -a set search
+# same_compiled_keys "SET OPTIONS" "SEARCH OPTIONS" "LIST OPTIONS"
+# [FILE...]: compiles the list of LIST OPTIONS (-e, -f, --tagged-file)
+# with SET OPTIONS into $OUTD/set.acs, then compares `$ACGREP SET SEARCH
+# LIST FILE...` with `$ACGREP SET SEARCH --compiled=set.acs FILE...`
+# (options split on spaces): stdout bytes, stderr and status.
+same_compiled_keys() {
+	local -a set search keys
 	read -r -a set <<<"$1"
 	read -r -a search <<<"$2"
-	local pats=$3 s1=0 s2=0 s3=0
+	read -r -a keys <<<"$3"
+	local s1=0 s2=0 s3=0
 	shift 3
-	"$ACGREP" "${set[@]}" --save-compiled="$OUTD/set.acs" -f "$pats" >"$OUTD/save.out" 2>&1 || s1=$?
+	"$ACGREP" "${set[@]}" --save-compiled="$OUTD/set.acs" "${keys[@]}" >"$OUTD/save.out" 2>&1 || s1=$?
 	if [[ $s1 != 0 || -s $OUTD/save.out ]]; then
-		{ echo "--save-compiled ${set[*]} failed ($s1):"; cat "$OUTD/save.out"; } | fail
+		{ echo "--save-compiled ${set[*]} ${keys[*]} failed ($s1):"; cat "$OUTD/save.out"; } | fail
 		return 1
 	fi
-	"$ACGREP" "${set[@]}" "${search[@]}" -f "$pats" "$@" <"${SAG_STDIN:-/dev/null}" \
+	"$ACGREP" "${set[@]}" "${search[@]}" "${keys[@]}" "$@" <"${SAG_STDIN:-/dev/null}" \
 		>"$OUTD/f.out" 2>"$OUTD/f.err" || s2=$?
 	"$ACGREP" "${set[@]}" "${search[@]}" --compiled="$OUTD/set.acs" "$@" <"${SAG_STDIN:-/dev/null}" \
 		>"$OUTD/c.out" 2>"$OUTD/c.err" || s3=$?
 	if ! cmp -s "$OUTD/f.out" "$OUTD/c.out" || ! cmp -s "$OUTD/f.err" "$OUTD/c.err" ||
 		[[ $s2 != "$s3" ]]; then
 		{
-			echo "compiled differs [LC_ALL=$LC_ALL]: set ${set[*]}; search ${search[*]} $*"
+			echo "compiled differs [LC_ALL=$LC_ALL]: set ${set[*]}; search ${search[*]} $*; list ${keys[*]}"
 			echo "status $s2 vs $s3"
-			echo "--- -f stdout:"
+			echo "--- list stdout:"
 			_hex "$OUTD/f.out"
 			echo "--- --compiled stdout:"
 			_hex "$OUTD/c.out"
-			echo "--- -f stderr:"
+			echo "--- list stderr:"
 			cat "$OUTD/f.err"
 			echo "--- --compiled stderr:"
 			cat "$OUTD/c.err"
 		} | fail
 		return 1
 	fi
+}
+
+# same_compiled "SET OPTIONS" "SEARCH OPTIONS" PATFILE [FILE...]:
+# same_compiled_keys with the list of -f PATFILE.
+same_compiled() {
+	local set_options=$1 search_options=$2 pats=$3
+	shift 3
+	same_compiled_keys "$set_options" "$search_options" "-f $pats" "$@"
 }
 
 words_setup() {
@@ -233,9 +243,12 @@ words_setup() {
 	fixture in 'a\n'
 	"$ACGREP" --save-compiled=set.acs -f pats
 	expect 2 '' -- --compiled=set.acs -e a in
-	expect_stderr_matches '^PROG: --compiled cannot be combined with -e or -f$'
+	expect_stderr_matches '^PROG: --compiled cannot be combined with -e, -f or --tagged-file$'
 	expect 2 '' -- --compiled=set.acs -f pats in
-	expect_stderr_matches '^PROG: --compiled cannot be combined with -e or -f$'
+	expect_stderr_matches '^PROG: --compiled cannot be combined with -e, -f or --tagged-file$'
+	printf 't\ta\n' >tags.tsv
+	expect 2 '' -- --compiled=set.acs --tagged-file=tags.tsv in
+	expect_stderr_matches '^PROG: --compiled cannot be combined with -e, -f or --tagged-file$'
 	expect 2 '' -- --compiled=set.acs --save-compiled=x.acs in
 	expect_stderr_matches '^PROG: --compiled and --save-compiled cannot be combined$'
 	expect 2 '' -- --save-compiled=x.acs -f pats in
@@ -311,9 +324,16 @@ put() {
 
 @test "compiled: another format version, byte order or word size" {
 	good_set
-	cp "$OUTD/good.acs" v2 && put v2 12 2
-	expect 2 '' -- --compiled=v2 in
-	expect_stderr_matches '^PROG: v2: compiled pattern set format version 2; this acgrep reads version 1$'
+	# the version's low byte: 12 little-endian, 15 big-endian (mark 01 02 03 04)
+	local low=12
+	[[ $(od -An -tx1 -j8 -N1 "$OUTD/good.acs" | tr -d ' ') == 01 ]] && low=15
+	# version 1 had no tags: a set saved with --tagged-file then lost them
+	cp "$OUTD/good.acs" v1 && put v1 "$low" 1
+	expect 2 '' -- --compiled=v1 in
+	expect_stderr_matches '^PROG: v1: compiled pattern set format version 1; this acgrep reads version 2$'
+	cp "$OUTD/good.acs" v3 && put v3 "$low" 3
+	expect 2 '' -- --compiled=v3 in
+	expect_stderr_matches '^PROG: v3: compiled pattern set format version 3; this acgrep reads version 2$'
 	# the byte-order mark, 01020304 in the writer's order, reversed
 	cp "$OUTD/good.acs" order
 	local b
@@ -330,4 +350,76 @@ put() {
 	if ((word == 8)); then put word 16 4; else put word 16 10; fi
 	expect 2 '' -- --compiled=word in
 	expect_stderr_matches "^PROG: word: compiled pattern set for $((word == 8 ? 32 : 64))-bit words; this acgrep uses $((word * 8))-bit words$"
+}
+
+# A tagged list: a tag of two patterns, a pattern holding NUL (dropped
+# unless -a, so that the engine's ids are not the list's), a pattern -i
+# folds, one in UTF-8; and a text that holds each.
+tags_setup() {
+	fixture iocs.tsv 'nul\ta\0b\nevil\tbad.example\nevil\t10.0.0.1\nphish\t\t\tlogin-now\ndup\tbad.example\nwide\t\303\251t\303\251\ncase\tFoo\n'
+	fixture log 'ok line\nGET bad.example from 10.0.0.1\nlogin-now please\nnothing\n10.0.0.1 and login-now\n\303\211T\303\211 \303\251t\303\251\nFOO foo\n'
+	fixture pats 'ok\n'
+}
+
+@test "compiled: a tagged list keeps its tags, named as --tagged-file names them" {
+	tags_setup
+	local set out io
+	for set in "" -i; do
+		for out in --show-pattern --show-pattern=text --show-pattern=number "-o --show-pattern" \
+			"-o --show-pattern=number" --show-all-patterns -c; do
+			for io in --mmap --no-mmap "--threads=3 --segment-size=7"; do
+				in_both_locales note_case "$set / $out / $io" \
+					same_compiled_keys "$set" "$out $io" --tagged-file=iocs.tsv log || return 1
+			done
+		done
+	done
+	"$ACGREP" --save-compiled=set.acs --tagged-file=iocs.tsv
+	expect 0 'evil:GET bad.example from 10.0.0.1\nphish:login-now please\nevil:10.0.0.1 and login-now\nwide:\303\211T\303\211 \303\251t\303\251\n' \
+		-- --compiled=set.acs --show-pattern log
+	"$ACGREP" -i --save-compiled=set.acs --tagged-file=iocs.tsv
+	expect 0 'evil:bad.example\nevil:10.0.0.1\nphish:login-now\nevil:10.0.0.1\nphish:login-now\nwide:\303\251t\303\251\ncase:FOO\ncase:foo\n' \
+		-- -i -o --compiled=set.acs --show-pattern log
+	expect 0 '2:bad.example\n3:10.0.0.1\n4:login-now\n3:10.0.0.1\n4:login-now\n6:\303\251t\303\251\n7:FOO\n7:foo\n' \
+		-- -i -o --compiled=set.acs --show-pattern=number log
+}
+
+@test "compiled: -e, -f and tagged lists mixed keep every pattern's tag" {
+	tags_setup
+	local keys io
+	for keys in "-e nothing --tagged-file=iocs.tsv -f pats" "--tagged-file=iocs.tsv -e evil -e ok" \
+		"-f pats --tagged-file=iocs.tsv --tagged-file=iocs.tsv"; do
+		for io in --mmap --no-mmap "--threads=3 --segment-size=7"; do
+			in_both_locales note_case "$keys / $io" \
+				same_compiled_keys "" "--show-pattern $io" "$keys" log || return 1
+			in_both_locales note_case "$keys / $io" \
+				same_compiled_keys -i "-o --show-pattern=number $io" "$keys" log || return 1
+		done
+	done
+	"$ACGREP" --save-compiled=set.acs -e nothing --tagged-file=iocs.tsv -f pats
+	expect 0 'ok:ok line\nevil:GET bad.example from 10.0.0.1\nphish:login-now please\nnothing:nothing\nevil:10.0.0.1 and login-now\nwide:\303\211T\303\211 \303\251t\303\251\n' \
+		-- --compiled=set.acs --show-pattern log
+}
+
+@test "compiled: a set saved without tags names a pattern by its text" {
+	tags_setup
+	"$ACGREP" --save-compiled=set.acs -e login-now -e 10.0.0.1
+	expect 0 '10.0.0.1:GET bad.example from 10.0.0.1\nlogin-now:login-now please\n10.0.0.1:10.0.0.1 and login-now\n' \
+		-- --compiled=set.acs --show-pattern log
+	local out
+	for out in --show-pattern --show-pattern=number "-o --show-all-patterns"; do
+		in_both_locales note_case "$out" same_compiled_keys "" "$out" "-e login-now -e 10.0.0.1" log ||
+			return 1
+	done
+}
+
+@test "compiled: a tagged set's tags are no pattern report for --records" {
+	tags_setup
+	"$ACGREP" --save-compiled=set.acs --tagged-file=iocs.tsv
+	cut -f2- iocs.tsv | sed 's/^\t*//' >list
+	"$ACGREP" --records -f list log >"$OUTD/want"
+	run_ac --compiled=set.acs --records log
+	expect_status 0
+	cmp -s "$OUTD/want" "$OUTD/ac.out" || fail "--records differs from -f's: $(cat "$OUTD/ac.out")"
+	expect 2 '' -- --compiled=set.acs --records --show-pattern log
+	expect_stderr_matches '^PROG: --records and --merge do not make acgrep'
 }

@@ -6,7 +6,8 @@
  * loading it; and, when it loads, the queries a search makes of the
  * matcher (matcher_find exact and not from several offsets, matcher_each,
  * matcher_identify of each listed pattern, pattern_keys over the list
- * view) over a text made of the set's own patterns and fixed bytes.  A
+ * and tags views, every pattern's tag and name) over a text made of the
+ * set's own patterns and fixed bytes.  A
  * refused image must come with a message; an accepted one must answer
  * every query with matches inside the text naming patterns of its list,
  * and never read outside the image (ASan) or loop.  Most changed bytes
@@ -88,8 +89,28 @@ static int each_cb(const struct matcher_hit *h, void *ctx)
 	return ++c->n > 4096; /* enough: an empty pattern matches everywhere */
 }
 
-/* The queries of a search over the loaded matcher. */
-static void search(const struct config *cfg, const struct matcher *m, const struct pattern_set *list)
+/* What --show-pattern prints for pattern i, read through (ASan checks the
+ * names lie in the image); a row past the keys aborts. */
+static void names_of(const struct pattern_keys *k, uint32_t i)
+{
+	static const enum show_pattern whats[] = { SHOW_PATTERN_TAG, SHOW_PATTERN_TEXT,
+						   SHOW_PATTERN_NUMBER };
+	if (pattern_keys_key(k, i) >= k->n_keys)
+		abort();
+	for (size_t w = 0; w < sizeof whats / sizeof *whats; w++) {
+		struct pattern name;
+		uint64_t number;
+		pattern_keys_name(k, i, whats[w], &name, &number);
+		volatile unsigned char sum = 0;
+		for (size_t b = 0; b < name.len; b++)
+			sum ^= (unsigned char)name.bytes[b];
+		(void)sum;
+	}
+}
+
+/* The queries of a search over the loaded matcher, and its tags. */
+static void search(const struct config *cfg, const struct matcher *m, const struct pattern_set *list,
+		   const struct pattern_tags *tags)
 {
 	static char text[4096];
 	size_t len = make_text(list, text, sizeof text);
@@ -103,12 +124,15 @@ static void search(const struct config *cfg, const struct matcher *m, const stru
 	matcher_each(m, text, len, 0, each_cb, &c);
 	struct config view = *cfg;
 	view.patterns = *list;
+	view.tags = *tags;
 	struct pattern_keys keys;
 	if (pattern_keys_init(&keys, &view) == 0) {
 		pattern_keys_link(&keys, m);
-		for (size_t i = 0; i < list->count; i++)
+		for (size_t i = 0; i < list->count; i++) {
 			if (keys.first[i] > i)
 				abort();
+			names_of(&keys, (uint32_t)i);
+		}
 	}
 	pattern_keys_free(&keys);
 	matcher_take_failure();
@@ -137,13 +161,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	};
 	char why[256] = "";
 	struct pattern_set list;
-	struct matcher *m = matcher_load_image(&cfg, img, n, &list, why, sizeof why);
+	struct pattern_tags tags;
+	struct matcher *m = matcher_load_image(&cfg, img, n, &list, &tags, why, sizeof why);
 	if (!m && !why[0]) {
 		fprintf(stderr, "refused without a message\n");
 		abort();
 	}
 	if (m)
-		search(&cfg, m, &list);
+		search(&cfg, m, &list, &tags);
 	matcher_free(m);
 	free(img);
 	setlocale(LC_ALL, "C");

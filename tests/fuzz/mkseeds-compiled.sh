@@ -8,7 +8,9 @@
 # the Teddy, memchr and DFA paths need no prefilter table, the bitmap
 # path adds 8 KiB and the hash path 32 KiB (one seed each).  Each seed
 # also comes with the reseal bit set, so that changes the fuzzer makes go
-# past the checksum.  Usage: tests/fuzz/mkseeds-compiled.sh [REPO_ROOT]
+# past the checksum.  Three sets carry tags (--tagged-file before -f:
+# tagged and untagged patterns, one holding NUL).  Usage:
+# tests/fuzz/mkseeds-compiled.sh [REPO_ROOT]
 set -eu
 root=${1:-$(cd "$(dirname "$0")/../.." && pwd)}
 acgrep=${ACGREP:-$root/acgrep}
@@ -23,6 +25,8 @@ printf '\303\251t\303\251\nstra\303\237e\n\341\262\200x\na\377z\nK\n' >"$tmp/utf
 printf 'a\0b\ncd\n' >"$tmp/nul"
 printf 'needle\n' >"$tmp/one"
 printf 'she\nhis\nhers\n' >"$tmp/three"
+printf 'evil\tshe\nphish\this\nevil\t\they\n' >"$tmp/tags"
+printf 'nul\ta\0b\nx\tcd\n' >"$tmp/nul-tags"
 
 # seed OPTION_BYTE PATTERN_FILE ACGREP_OPTIONS...: the set, and the same
 # with the reseal bit (64).
@@ -55,4 +59,7 @@ seed 128 "$tmp/words" --scan-path=dfa
 seed 0 "$tmp/words" --scan-path=teddy
 seed 1 "$tmp/words" -i --scan-path=bitmap
 seed 0 "$tmp/three" --scan-path=hash
+seed 0 "$tmp/words" --tagged-file="$tmp/tags"
+seed 17 "$tmp/utf8" -i --tagged-file="$tmp/tags"
+seed 0 "$tmp/one" --tagged-file="$tmp/nul-tags"
 echo "mkseeds-compiled: $(find "$out" -type f | wc -l) seeds in $out"

@@ -12,7 +12,10 @@
  * match_takes_eol) and pattern_keys over the list view.  Then each
  * option the set was compiled with, changed, is refused with its message;
  * the matcher's sections changed (and the checksum resealed) are refused
- * as corrupt.  Prints "N passed, N failed"; exits non-zero on failure.
+ * as corrupt.  A set saved with tags loads them as they were (beside
+ * dropped NUL patterns, under -i too), one saved without loads none, and
+ * a changed tags section is refused.  Prints "N passed, N failed"; exits
+ * non-zero on failure.
  */
 #include <locale.h>
 #include <stdbool.h>
@@ -167,8 +170,10 @@ static void run_case(const struct ccase *c)
 		char why[256] = "";
 		CHECK(matcher_save(&cfg, 1, path, why, sizeof why) == 0, "%s: save: %s", c->name, why);
 		struct pattern_set list;
-		struct matcher *b = matcher_load(&cfg, path, &list, why, sizeof why);
+		struct pattern_tags tags;
+		struct matcher *b = matcher_load(&cfg, path, &list, &tags, why, sizeof why);
 		CHECK(b != NULL, "%s (path %d): load: %s", c->name, scan, why);
+		CHECK(!b || !tags.of, "%s (path %d): saved without tags, loaded without", c->name, scan);
 		struct pattern_set copy = pattern_list(c->pats, c->n_pats);
 		const char *error = NULL;
 		struct matcher *a = matcher_for_config(&cfg, &copy, 1, &error);
@@ -189,6 +194,7 @@ static void mismatches(void)
 	struct config cfg = case_config(&nul, 0);
 	char why[256];
 	struct pattern_set list;
+	struct pattern_tags tags;
 	CHECK(matcher_save(&cfg, 1, path, why, sizeof why) == 0, "save: %s", why);
 	static const struct {
 		const char *flag, *why;
@@ -210,7 +216,7 @@ static void mismatches(void)
 		c.binary = f == 'a' ? BINARY_TEXT : BINARY_BINARY;
 		c.engine = f == 'p' ? ENGINE_PCRE2 : ENGINE_AC;
 		c.scan_path = f == 's' ? AC_PATH_DFA : 0;
-		struct matcher *m = matcher_load(&c, path, &list, why, sizeof why);
+		struct matcher *m = matcher_load(&c, path, &list, &tags, why, sizeof why);
 		CHECK(!m && !strcmp(why, want[i].why), "-%c: %s", f, m ? "loaded" : why);
 		matcher_free(m);
 	}
@@ -219,7 +225,7 @@ static void mismatches(void)
 	struct config p = case_config(&plain, 0);
 	CHECK(matcher_save(&p, 1, path, why, sizeof why) == 0, "save: %s", why);
 	p.binary = BINARY_TEXT;
-	struct matcher *m = matcher_load(&p, path, &list, why, sizeof why);
+	struct matcher *m = matcher_load(&p, path, &list, &tags, why, sizeof why);
 	CHECK(m != NULL, "-a without NUL patterns: %s", m ? "" : why);
 	matcher_free(m);
 	pattern_list_free(&p.patterns);
@@ -241,31 +247,24 @@ static uint8_t *file_image(size_t *size)
 	return img;
 }
 
-/* The matcher's own sections changed (and resealed) are corrupt. */
-static void corrupt_sections(void)
+/* A change to a saved set: the u32 `value` at byte `at` of section `tag`,
+ * and the message that refuses it. */
+struct edit {
+	uint32_t tag;
+	size_t at;
+	uint32_t value;
+	const char *why;
+};
+
+/* cfg's set, saved, then changed by each edit (and resealed), is refused
+ * with the edit's message. */
+static void refused_edits(const struct config *cfg, const struct edit *edits, size_t n_edits)
 {
-	static const struct ccase c = { .name = "given", .pats = { P("a\0b"), P("xy"), P("zz") },
-					.n_pats = 3 };
-	struct config cfg = case_config(&c, 0);
 	char why[256];
-	CHECK(matcher_save(&cfg, 1, path, why, sizeof why) == 0, "save: %s", why);
+	CHECK(matcher_save(cfg, 1, path, why, sizeof why) == 0, "save: %s", why);
 	size_t size;
 	uint8_t *img = file_image(&size), *copy = aligned_alloc(64, (size + 64) & ~(size_t)63);
-	static const struct {
-		uint32_t tag;
-		size_t at;
-		uint32_t value;
-		const char *why;
-	} edits[] = {
-		{ SECFILE_TAG('G', 'R', 'm', 't'), 0, 2, "corrupt compiled pattern set (options)" },
-		{ SECFILE_TAG('G', 'R', 'l', 'e'), 4, 99, "corrupt compiled pattern set (pattern list)" },
-		{ SECFILE_TAG('G', 'R', 'l', 'e'), 8, 2, "corrupt compiled pattern set (pattern list)" },
-		{ SECFILE_TAG('G', 'R', 'g', 'v'), 0, 2, "corrupt compiled pattern set (pattern ids)" },
-		{ SECFILE_TAG('G', 'R', 'g', 'v'), 4, 7, "corrupt compiled pattern set (pattern ids)" },
-		{ SECFILE_TAG('A', 'C', 'f', 'l'), 4, 5,
-		  "corrupt compiled pattern set (automaton: links or outputs)" },
-	};
-	for (size_t i = 0; i < sizeof edits / sizeof *edits; i++) {
+	for (size_t i = 0; i < n_edits; i++) {
 		memcpy(copy, img, size);
 		struct secfile f;
 		size_t n;
@@ -277,13 +276,121 @@ static void corrupt_sections(void)
 		memcpy(s + edits[i].at, &edits[i].value, 4);
 		secfile_reseal(copy, size);
 		struct pattern_set list;
-		struct matcher *m = matcher_load_image(&cfg, copy, size, &list, why, sizeof why);
+		struct pattern_tags tags;
+		struct matcher *m = matcher_load_image(cfg, copy, size, &list, &tags, why, sizeof why);
 		CHECK(!m && !strcmp(why, edits[i].why), "edit %zu: %s", i, m ? "loaded" : why);
 		matcher_free(m);
 	}
 	free(copy);
 	free(img);
+}
+
+/* The matcher's own sections changed (and resealed) are corrupt. */
+static void corrupt_sections(void)
+{
+	static const struct ccase c = { .name = "given", .pats = { P("a\0b"), P("xy"), P("zz") },
+					.n_pats = 3 };
+	struct config cfg = case_config(&c, 0);
+	static const struct edit edits[] = {
+		{ SECFILE_TAG('G', 'R', 'm', 't'), 0, 2, "corrupt compiled pattern set (options)" },
+		{ SECFILE_TAG('G', 'R', 'l', 'e'), 4, 99, "corrupt compiled pattern set (pattern list)" },
+		{ SECFILE_TAG('G', 'R', 'l', 'e'), 8, 2, "corrupt compiled pattern set (pattern list)" },
+		{ SECFILE_TAG('G', 'R', 'g', 'v'), 0, 2, "corrupt compiled pattern set (pattern ids)" },
+		{ SECFILE_TAG('G', 'R', 'g', 'v'), 4, 7, "corrupt compiled pattern set (pattern ids)" },
+		{ SECFILE_TAG('A', 'C', 'f', 'l'), 4, 5,
+		  "corrupt compiled pattern set (automaton: links or outputs)" },
+	};
+	refused_edits(&cfg, edits, sizeof edits / sizeof *edits);
 	pattern_list_free(&cfg.patterns);
+}
+
+/* The tagged list: a NUL pattern (dropped but with -a, so that list ids
+ * and the engine's differ), a tag used twice, an empty tag and one
+ * holding a NUL. */
+static const struct ccase tagged_case = {
+	.name = "tagged", .pats = { P("a\0b"), P("xy"), P("Zz"), P("xy"), P("q") }, .n_pats = 5,
+};
+static const struct pattern tag_names[] = { P("nul"), P("t"), P(""), P("q\0r") };
+static uint32_t tag_of[] = { 0, 1, 2, 1, 3 };
+
+static struct config tagged_config(const char *flags)
+{
+	struct ccase c = tagged_case;
+	c.flags = flags;
+	struct config cfg = case_config(&c, 0);
+	cfg.tags = (struct pattern_tags){ .names = pattern_list(tag_names, 4), .of = tag_of };
+	return cfg;
+}
+
+/* The loaded tags are cfg's, and name the patterns and matches alike. */
+static void same_tags(const struct config *cfg, const struct pattern_set *list,
+		      const struct pattern_tags *tags, const struct matcher *m)
+{
+	const struct pattern_set *names = &cfg->tags.names;
+	const char *f = cfg->ignore_case ? "-i" : cfg->word_regexp ? "-w" : "";
+	CHECK(tags->names.count == names->count && tags->names.holds_nul, "tags %s: the names", f);
+	for (size_t i = 0; i < names->count && i < tags->names.count; i++) {
+		struct pattern a = pattern_at(names, i), b = pattern_at(&tags->names, i);
+		CHECK(a.len == b.len && !memcmp(a.bytes, b.bytes, a.len), "tags %s: name %zu", f, i);
+	}
+	struct config view = *cfg;
+	view.patterns = *list;
+	view.tags = *tags;
+	struct pattern_keys k;
+	CHECK(pattern_keys_init(&k, &view) == 0, "keys");
+	pattern_keys_link(&k, m);
+	CHECK(k.n_keys == names->count, "tags %s: a row per tag", f);
+	for (uint32_t i = 0; i < list->count; i++) {
+		struct pattern name, want = pattern_at(names, tag_of[i]);
+		uint64_t number;
+		pattern_keys_name(&k, i, SHOW_PATTERN_TAG, &name, &number);
+		CHECK(tags->of[i] == tag_of[i] && name.len == want.len &&
+			      !memcmp(name.bytes, want.bytes, want.len),
+		      "tags %s: pattern %u's tag", f, i);
+	}
+	/* q is pattern 4 of the list, 3 of the engine's when a\0b is dropped */
+	struct matcher_hit h;
+	CHECK(matcher_find_hit(m, "xy q", 4, 0, true, &h) && pattern_keys_key(&k, h.pattern) == 1 &&
+		      matcher_find_hit(m, "xy q", 4, 3, true, &h) && pattern_keys_key(&k, h.pattern) == 3,
+	      "tags %s: a match's tag", f);
+	pattern_keys_free(&k);
+}
+
+/* A set saved with tags loads them as they were; changed, it is refused. */
+static void tags_kept(void)
+{
+	static const char *const flag_sets[] = { "", "i", "w", "a" };
+	for (size_t s = 0; s < sizeof flag_sets / sizeof *flag_sets; s++) {
+		struct config cfg = tagged_config(flag_sets[s]);
+		char why[256] = "";
+		CHECK(matcher_save(&cfg, 1, path, why, sizeof why) == 0, "tags: save: %s", why);
+		struct pattern_set list;
+		struct pattern_tags tags;
+		struct matcher *m = matcher_load(&cfg, path, &list, &tags, why, sizeof why);
+		CHECK(m && tags.of, "tags -%s: load: %s", flag_sets[s], m ? "no tags" : why);
+		if (m && tags.of)
+			same_tags(&cfg, &list, &tags, m);
+		matcher_free(m);
+		pattern_list_free(&cfg.patterns);
+		pattern_list_free(&cfg.tags.names);
+	}
+	/* byte 60 of GRmt is struct file_meta's `tagged`, 64 its `tags_nul` */
+	static const char tags[] = "corrupt compiled pattern set (tags)";
+	static const struct edit edits[] = {
+		{ SECFILE_TAG('G', 'R', 't', 'o'), 4, 4, tags },  /* no such tag */
+		{ SECFILE_TAG('G', 'R', 't', 'o'), 4, 2, tags },  /* not in order of first use */
+		{ SECFILE_TAG('G', 'R', 't', 'o'), 16, 2, tags }, /* a tag no pattern has */
+		{ SECFILE_TAG('G', 'R', 't', 'e'), 0, 99, tags },
+		{ SECFILE_TAG('G', 'R', 't', 'e'), 8, 4, tags },
+		{ SECFILE_TAG('G', 'R', 't', 't'), 0, 0x41414141, tags }, /* a NUL overwritten */
+		{ SECFILE_TAG('G', 'R', 'm', 't'), 60, 0, tags }, /* untagged, with tags' sizes */
+		{ SECFILE_TAG('G', 'R', 'm', 't'), 60, 2, "corrupt compiled pattern set (options)" },
+		{ SECFILE_TAG('G', 'R', 'm', 't'), 64, 2, "corrupt compiled pattern set (options)" },
+	};
+	struct config cfg = tagged_config("");
+	refused_edits(&cfg, edits, sizeof edits / sizeof *edits);
+	pattern_list_free(&cfg.patterns);
+	pattern_list_free(&cfg.tags.names);
 }
 
 int main(void)
@@ -301,6 +408,7 @@ int main(void)
 	setlocale(LC_ALL, "C");
 	mismatches();
 	corrupt_sections();
+	tags_kept();
 	unlink(path);
 	rmdir(dir);
 	printf("%d passed, %d failed\n", passed, failed);
