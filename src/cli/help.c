@@ -90,7 +90,6 @@ static const char *const help_text[] = {
 "      --files-from=FILE     also search the files named in FILE, one per line\n"
 "                            ('-' reads the names from standard input)\n"
 "      --files0-from=FILE    likewise, names ending in a NUL byte (find -print0)\n"
-/* help-anchor: scaling out (issue 16) */
 "\n"
 "Compiled pattern sets (acgrep extensions):\n"
 "      --save-compiled=FILE  compile the patterns (-e, -f, --tagged-file or\n"
@@ -110,7 +109,6 @@ static const char *const help_text[] = {
 "      --ranges=N            print N byte ranges START:END per FILE and exit\n"
 "\n",
 "Which pattern matched (acgrep extensions):\n"
-/* help-anchor: tags and --show-pattern */
 "      --tagged-file=FILE    take patterns from FILE's TAG<TAB>PATTERN lines;\n"
 "                            patterns of -e and -f are their own tags\n"
 "      --show-pattern[=WHAT]  print each line's first matching pattern\n"
@@ -119,8 +117,6 @@ static const char *const help_text[] = {
 "      --show-all-patterns[=WHAT]  print every pattern matching on a line\n"
 "                            before it; WHAT is 'tag' (default), 'text', or\n"
 "                            'number'\n"
-
-/* help-anchor: per-pattern counts, --overlapping, --all-patterns */
 "      --count-per-pattern   instead of lines, print for each pattern (or tag)\n"
 "                            that occurred MATCHES<TAB>LINES<TAB>FILES<TAB>NAME,\n"
 "                            summed over the FILEs; with -H per FILE:\n"
@@ -133,8 +129,6 @@ static const char *const help_text[] = {
 "                            inside or across others\n"
 "      --all-patterns        select a FILE only when every pattern (or tag)\n"
 "                            occurs in it: -l lists such FILEs, -L the others\n"
-
-/* help-anchor: --json and --stats */
 "      --json                print JSON Lines, ripgrep's records (begin, match,\n"
 "                            context, end, summary); each submatch names its\n"
 "                            pattern's number and tag\n"

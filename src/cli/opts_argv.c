@@ -94,22 +94,22 @@ const struct option opts_long_options[] = {
 	{"files0-from", required_argument, NULL, OPT_FILES0_FROM},
 	{"decompress", no_argument, NULL, OPT_DECOMPRESS},
 	{"generate", required_argument, NULL, OPT_GENERATE},
-	/* table-anchor: tags and --show-pattern */
+	/* tags and --show-pattern */
 	{"tagged-file", required_argument, NULL, OPT_TAGGED_FILE},
 	{"show-pattern", optional_argument, NULL, OPT_SHOW_PATTERN},
 	{"show-all-patterns", optional_argument, NULL, OPT_SHOW_ALL_PATTERNS},
 
-	/* table-anchor: per-pattern counts, --overlapping, --all-patterns */
+	/* per-pattern counts, --overlapping, --all-patterns */
 	{"count-per-pattern", no_argument, NULL, OPT_COUNT_PER_PATTERN},
 	{"include-zero", no_argument, NULL, OPT_INCLUDE_ZERO},
 	{"overlapping", no_argument, NULL, OPT_OVERLAPPING},
 	{"all-patterns", no_argument, NULL, OPT_ALL_PATTERNS},
 
-	/* table-anchor: --json and --stats */
+	/* --json and --stats */
 	{"json", no_argument, NULL, OPT_JSON},
 	{"stats", no_argument, NULL, OPT_STATS},
 
-	/* table-anchor: scaling out (issue 16) */
+	/* scaling out */
 	{"range", required_argument, NULL, OPT_RANGE},
 	{"ranges", required_argument, NULL, OPT_RANGES},
 	{"records", no_argument, NULL, OPT_RECORDS},

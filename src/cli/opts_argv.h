@@ -27,16 +27,16 @@ enum {
 	OPT_MMAP, OPT_NO_MMAP, OPT_ENGINE, OPT_BUFFER_SIZE, OPT_SCAN_PATH,
 	OPT_SIMD, OPT_THREADS, OPT_SEGMENT_SIZE, OPT_FILES_FROM, OPT_FILES0_FROM,
 	OPT_DECOMPRESS, OPT_GENERATE,
-	/* enum-anchor: tags and --show-pattern */
+	/* tags and --show-pattern */
 	OPT_TAGGED_FILE, OPT_SHOW_PATTERN, OPT_SHOW_ALL_PATTERNS,
 
-	/* enum-anchor: per-pattern counts, --overlapping, --all-patterns */
+	/* per-pattern counts, --overlapping, --all-patterns */
 	OPT_COUNT_PER_PATTERN, OPT_INCLUDE_ZERO, OPT_OVERLAPPING, OPT_ALL_PATTERNS,
 
-	/* enum-anchor: --json and --stats */
+	/* --json and --stats */
 	OPT_JSON, OPT_STATS,
 
-	/* enum-anchor: scaling out (issue 16) */
+	/* scaling out */
 	OPT_RANGE, OPT_RANGES, OPT_RECORDS, OPT_MERGE,
 	OPT_COMPILED, OPT_SAVE_COMPILED,
 	/* An argument that GNU grep finds ambiguous; see opts_argv_ambiguous. */

@@ -67,9 +67,8 @@ static int json_stats_finish(struct config *cfg)
 
 int opts_report_option(struct config *cfg, int c, const char *arg)
 {
-	(void)cfg, (void)arg;
 	switch (c) {
-	/* option-anchor: tags and --show-pattern */
+	/* tags and --show-pattern */
 	case OPT_SHOW_PATTERN:
 	case OPT_SHOW_ALL_PATTERNS: { /* the last of the two decides */
 		static const char *const whats[] = {"tag", "text", "number", NULL};
@@ -82,13 +81,13 @@ int opts_report_option(struct config *cfg, int c, const char *arg)
 		return -1;
 	}
 
-	/* option-anchor: per-pattern counts, --overlapping, --all-patterns */
+	/* per-pattern counts, --overlapping, --all-patterns */
 	case OPT_COUNT_PER_PATTERN: cfg->count_per_pattern = true; return -1;
 	case OPT_INCLUDE_ZERO: cfg->include_zero = true; return -1;
 	case OPT_OVERLAPPING: cfg->overlapping = true; return -1;
 	case OPT_ALL_PATTERNS: cfg->all_patterns = true; return -1;
 
-	/* option-anchor: --json and --stats */
+	/* --json and --stats */
 	case OPT_JSON:
 		cfg->json = true;
 		return -1;
@@ -103,8 +102,7 @@ int opts_report_option(struct config *cfg, int c, const char *arg)
 
 int opts_report_finish(struct config *cfg)
 {
-	(void)cfg;
-	/* finish-anchor: tags and --show-pattern */
+	/* tags and --show-pattern */
 	if (cfg->show_pattern != SHOW_PATTERN_NONE && cfg->engine == ENGINE_PCRE2) {
 		/* PCRE2's batched regexes do not say which pattern matched */
 		fprintf(stderr, PROG ": %s needs --engine=ac\n",
@@ -112,12 +110,12 @@ int opts_report_finish(struct config *cfg)
 		return 2;
 	}
 
-	/* finish-anchor: per-pattern counts, --overlapping, --all-patterns */
+	/* per-pattern counts, --overlapping, --all-patterns */
 	int per_pattern = per_pattern_finish(cfg);
 	if (per_pattern >= 0)
 		return per_pattern;
 
-	/* finish-anchor: --json and --stats */
+	/* --json and --stats */
 	if (json_stats_finish(cfg) >= 0)
 		return 2;
 
