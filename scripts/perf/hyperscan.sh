@@ -12,10 +12,10 @@
 # installed with apt-get when root), and build/ac_count with make.  For each
 # workload (default rare, the, names5, names5-i, absent10, lit32x20, words100,
 # words1k, words1k-i, absent1k, dict10k, xxab-c; -w rows are skipped: Hyperscan
-# has no word logic here), N rounds (default 5): warm the input, then run hs_count, acgrep and ac_count, in an
-# order that rotates by round, each with stdout to a file; every count is
-# checked against manifest.tsv (a mismatch stops the run and prints the
-# command).  Prints medians: hs_count's wall time and the compile, read and
+# has no word logic here), N rounds (default 5): warm the input, then run
+# hs_count, acgrep and ac_count, in an order that rotates by round, each
+# with stdout to a file; every count is checked against manifest.tsv (a
+# mismatch stops the run and prints the command).  Prints medians: hs_count's wall time and the compile, read and
 # scan times it reports itself, acgrep's wall time, ac_count's compile +
 # scan, and three ratios: acgrep's wall over Hyperscan's wall, acgrep's wall
 # over Hyperscan's engine alone (compile + scan), and acgrep's engine over
@@ -32,7 +32,7 @@ while (($#)); do
 	--runs) runs=$2; shift 2 ;;
 	--workloads) workloads=$2; shift 2 ;;
 	--acgrep) acgrep=$(realpath "$2"); shift 2 ;;
-	-h | --help) sed -n '2,24s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-h | --help) sed -n '2,23s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) die "hyperscan.sh: unknown argument $1 (try --help)" ;;
 	esac
 done
@@ -45,11 +45,8 @@ need_corpus
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/acgrep-hyperscan.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
+build_hs_count "$tmp"
 hs=$tmp/hs_count
-# count_io.h reads the input into acgrep's allocator for large buffers (table.c)
-"${CC:-cc}" -std=c11 -O2 -D_GNU_SOURCE -c -o "$tmp/table.o" "$REPO/src/engine/table.c" &&
-	"${CC:-cc}" -std=c11 -O2 -I"$REPO/src/engine" -o "$hs" "$PERF_DIR/hs_count.c" "$tmp/table.o" -lhs ||
-	die "building hs_count failed"
 hsver=$(printf '#include <hs/hs.h>\n#include <stdio.h>\nint main(void){puts(hs_version());return 0;}\n' |
 	"${CC:-cc}" -x c -o "$tmp/hsver" - -lhs && "$tmp/hsver")
 

@@ -161,6 +161,19 @@ need_quick_corpus() {
 	[[ -s $BENCH_DIR/manifest-quick.tsv ]] || "$PERF_DIR/corpus.sh" --quick
 }
 
+# build_hs_count DIR - builds scripts/perf/hs_count.c (Hyperscan's literal
+# engine as a library: libhyperscan-dev) as DIR/hs_count, with acgrep's
+# allocator for large buffers (table.c, grow.c), which count_io.h reads
+# inputs into.
+build_hs_count() {
+	need gcc:cc libhyperscan-dev:/usr/include/hs/hs.h
+	"${CC:-cc}" -std=c11 -O2 -D_GNU_SOURCE -c -o "$1/table.o" "$REPO/src/engine/table.c" &&
+		"${CC:-cc}" -std=c11 -O2 -D_GNU_SOURCE -c -o "$1/grow.o" "$REPO/src/engine/grow.c" &&
+		"${CC:-cc}" -std=c11 -O2 -I"$REPO/src/engine" -o "$1/hs_count" "$PERF_DIR/hs_count.c" \
+			"$1/table.o" "$1/grow.o" -lhs ||
+		die "building hs_count failed"
+}
+
 # results_file NAME - where a result is kept: $BENCH_DIR/results/DATE-NAME.txt
 results_file() {
 	mkdir -p "$BENCH_DIR/results"
