@@ -89,7 +89,7 @@ int ac_save(const ac_automaton *ac, struct secfile_writer *w)
 		rc |= secfile_add(w, T_PAIR, ac->pair, sizeof ac->pair);
 		rc |= secfile_add(w, T_FIRST_BYTE, ac->first_byte, sizeof ac->first_byte);
 	}
-	if (ac->path == AC_PATH_HASH)
+	if (ac->path == AC_PATH_HASH || (ac->path == AC_PATH_TEDDY && ac->window_width))
 		rc |= secfile_add(w, T_WINDOW, ac->window_bits, sizeof ac->window_bits);
 	return rc ? -1 : 0;
 }
@@ -115,7 +115,9 @@ static const char *meta_check(const struct file_meta *m)
 	case AC_PATH_MEMCHR: ok = m->rare_offset < m->min_len && m->rare_byte < 256; break;
 	case AC_PATH_TEDDY:
 		ok = m->teddy_width >= 1 && m->teddy_width <= TEDDY_MAX_WIDTH &&
-		     m->teddy_offset <= m->min_len && m->teddy_width <= m->min_len - m->teddy_offset;
+		     m->teddy_offset <= m->min_len && m->teddy_width <= m->min_len - m->teddy_offset &&
+		     (m->window_width == 0 || ((m->window_width == 3 || m->window_width == 4) &&
+					       m->window_width <= m->min_len));
 		break;
 	case AC_PATH_HASH:
 		ok = (m->window_width == 3 || m->window_width == 4) && m->window_width <= m->min_len;
@@ -276,7 +278,7 @@ static const char *prefilter_load(const struct secfile *f, ac_automaton *ac)
 		memcpy(ac->pair, pair, sizeof ac->pair);
 		memcpy(ac->first_byte, fb, sizeof ac->first_byte);
 	}
-	if (ac->path == AC_PATH_HASH) {
+	if (ac->path == AC_PATH_HASH || (ac->path == AC_PATH_TEDDY && ac->window_width)) {
 		const void *bits = secfile_section(f, T_WINDOW, sizeof ac->window_bits);
 		if (!bits)
 			return "automaton: prefilter";

@@ -218,6 +218,8 @@ void ac_prefilter_build(ac_automaton *ac, enum ac_scan_path want)
 	bool teddy = want == AC_PATH_TEDDY || (want == AC_PATH_AUTO && level > SIMD_SCALAR);
 	if (teddy && teddy_pick(ac, chain, chain_len, level)) {
 		ac->path = AC_PATH_TEDDY;
+		if (!hash_pick(ac)) /* the second look at Teddy's candidates */
+			ac->window_width = 0;
 	} else if ((want == AC_PATH_AUTO || want == AC_PATH_TEDDY) && rare) {
 		ac->path = AC_PATH_MEMCHR;
 	} else if (want == AC_PATH_AUTO || want == AC_PATH_TEDDY || want == AC_PATH_HASH) {

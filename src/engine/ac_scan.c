@@ -121,17 +121,10 @@ static void scan_init(const ac_automaton *ac, struct scan *sc, size_t len)
 	sc->dense_run = 0;
 }
 
-/* Next position >= pos where a match may start, or len. */
-static size_t next_candidate(const ac_automaton *ac, const uint8_t *buf, size_t len,
-			     size_t pos, struct scan *sc)
+/* Next candidate bit at or after pos in the prefilter's bitmaps, or len. */
+static size_t next_bit(const ac_automaton *ac, const uint8_t *buf, size_t len, size_t pos,
+		       struct scan *sc)
 {
-	if (ac->path == AC_PATH_MEMCHR) {
-		if (len - pos <= ac->rare_offset)
-			return len;
-		const uint8_t *hit = memchr(buf + pos + ac->rare_offset, ac->rare_byte,
-					    len - pos - ac->rare_offset);
-		return hit ? (size_t)(hit - buf) - ac->rare_offset : len;
-	}
 	if (sc->block_len == len && pos - sc->block < 64) {
 		uint64_t m = sc->mask & (~UINT64_C(0) << (pos - sc->block));
 		if (m)
@@ -149,6 +142,41 @@ static size_t next_candidate(const ac_automaton *ac, const uint8_t *buf, size_t 
 	sc->block_len = len;
 	sc->mask = m;
 	return pos + ctz64(m);
+}
+
+/* Whether the 3-4 byte window at c is in the hashed-window table (a match
+ * may start there): Teddy's second look at a candidate, which its
+ * 1-3 byte fingerprint and mixed nibble buckets pass far more often than
+ * real prefixes occur.  No window fits when fewer bytes are left. */
+static bool window_ok(const ac_automaton *ac, const uint8_t *buf, size_t len, size_t c)
+{
+	uint32_t load = 0;
+	if (len - c < ac->window_width)
+		return false;
+	if (len - c >= 4)
+		memcpy(&load, buf + c, 4); /* a fixed size: one load, not a call */
+	else
+		memcpy(&load, buf + c, len - c);
+	unsigned h = ac_window_hash(load, ac->window_mask, ac->window_fold);
+	return (ac->window_bits[h >> 6] >> (h & 63)) & 1;
+}
+
+/* Next position >= pos where a match may start, or len. */
+static size_t next_candidate(const ac_automaton *ac, const uint8_t *buf, size_t len,
+			     size_t pos, struct scan *sc)
+{
+	if (ac->path == AC_PATH_MEMCHR) {
+		if (len - pos <= ac->rare_offset)
+			return len;
+		const uint8_t *hit = memchr(buf + pos + ac->rare_offset, ac->rare_byte,
+					    len - pos - ac->rare_offset);
+		return hit ? (size_t)(hit - buf) - ac->rare_offset : len;
+	}
+	size_t c = next_bit(ac, buf, len, pos, sc);
+	if (ac->path == AC_PATH_TEDDY && ac->window_width)
+		while (c < len && !window_ok(ac, buf, len, c))
+			c = next_bit(ac, buf, len, c + 1, sc);
+	return c;
 }
 
 /* Steps the automaton from state *sp at buf[pos] until it enters a match

@@ -11,6 +11,10 @@
 #if SIMD_X86
 #include <immintrin.h>
 
+/* The fingerprint-byte loops run at most TEDDY_MAX_WIDTH times with a
+ * constant bound: fully unrolled, their tables stay in registers. */
+#define PRAGMA_UNROLL3 _Pragma("GCC unroll 3")
+
 /* Bytes a whole block needs readable from its start. */
 static size_t block_span(const struct teddy *t)
 {
@@ -18,28 +22,31 @@ static size_t block_span(const struct teddy *t)
 }
 
 /* Each kernel's state: the nibble tables in vector registers, one per
- * fingerprint byte, and where the fingerprint starts in a match. */
+ * fingerprint byte, and where the fingerprint starts in a match.  The block
+ * functions below take the fingerprint width as a constant (one copy per
+ * width), so the per-byte loop unrolls and the tables stay in registers. */
 struct teddy16 {
 	__m128i lo[TEDDY_MAX_WIDTH], hi[TEDDY_MAX_WIDTH];
-	uint32_t width, offset;
+	uint32_t offset;
 };
 
 struct teddy32 {
 	__m256i lo[TEDDY_MAX_WIDTH], hi[TEDDY_MAX_WIDTH];
-	uint32_t width, offset;
+	uint32_t offset;
 };
 
 struct teddy64 {
 	__m512i lo[TEDDY_MAX_WIDTH], hi[TEDDY_MAX_WIDTH];
-	uint32_t width, offset;
+	uint32_t offset;
 };
 
 /* Buckets left for the 16 starts whose fingerprints begin at p. */
-SIMD_INLINE TARGET_SSSE3 __m128i buckets16(const struct teddy16 *k, const uint8_t *p)
+SIMD_INLINE TARGET_SSSE3 __m128i buckets16(const struct teddy16 *k, const uint8_t *p, uint32_t width)
 {
 	const __m128i nib = _mm_set1_epi8(0x0f);
 	__m128i acc = _mm_set1_epi8(-1);
-	for (uint32_t j = 0; j < k->width; j++) {
+	PRAGMA_UNROLL3
+	for (uint32_t j = 0; j < width; j++) {
 		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + j));
 		__m128i l = _mm_shuffle_epi8(k->lo[j], _mm_and_si128(v, nib));
 		__m128i h = _mm_shuffle_epi8(k->hi[j], _mm_and_si128(_mm_srli_epi16(v, 4), nib));
@@ -48,38 +55,47 @@ SIMD_INLINE TARGET_SSSE3 __m128i buckets16(const struct teddy16 *k, const uint8_
 	return acc;
 }
 
-SIMD_INLINE TARGET_SSSE3 uint64_t block16(const void *kernel, const uint8_t *block)
+SIMD_INLINE TARGET_SSSE3 uint64_t block16(const void *kernel, const uint8_t *block, uint32_t width)
 {
 	const struct teddy16 *k = kernel;
 	const uint8_t *p = block + k->offset;
 	uint64_t m = 0;
 	for (int q = 0; q < 4; q++) {
-		__m128i b = buckets16(k, p + 16 * q);
+		__m128i b = buckets16(k, p + 16 * q, width);
 		unsigned none = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(b, _mm_setzero_si128()));
 		m |= (uint64_t)(~none & 0xffffu) << (16 * q);
 	}
 	return m;
 }
 
+SIMD_INLINE TARGET_SSSE3 uint64_t block16_1(const void *k, const uint8_t *b) { return block16(k, b, 1); }
+SIMD_INLINE TARGET_SSSE3 uint64_t block16_2(const void *k, const uint8_t *b) { return block16(k, b, 2); }
+SIMD_INLINE TARGET_SSSE3 uint64_t block16_3(const void *k, const uint8_t *b) { return block16(k, b, 3); }
+
 TARGET_SSSE3 size_t teddy_scan_ssse3(const struct teddy *t, const uint8_t *buf, size_t len,
 				     size_t pos, uint64_t *mask)
 {
 	struct teddy16 k; /* only the tables of the fingerprint bytes are set, and read */
-	k.width = t->width;
 	k.offset = t->offset;
 	for (uint32_t j = 0; j < t->width; j++) {
 		k.lo[j] = _mm_loadu_si128((const __m128i *)(const void *)t->lo[j]);
 		k.hi[j] = _mm_loadu_si128((const __m128i *)(const void *)t->hi[j]);
 	}
-	return simd_block_loop(block16, &k, buf, len, pos, block_span(t), mask);
+	size_t span = block_span(t);
+	switch (t->width) {
+	case 1: return simd_block_loop(block16_1, &k, buf, len, pos, span, mask);
+	case 2: return simd_block_loop(block16_2, &k, buf, len, pos, span, mask);
+	default: return simd_block_loop(block16_3, &k, buf, len, pos, span, mask);
+	}
 }
 
 /* Buckets left for the 32 starts whose fingerprints begin at p. */
-SIMD_INLINE TARGET_AVX2 __m256i buckets32(const struct teddy32 *k, const uint8_t *p)
+SIMD_INLINE TARGET_AVX2 __m256i buckets32(const struct teddy32 *k, const uint8_t *p, uint32_t width)
 {
 	const __m256i nib = _mm256_set1_epi8(0x0f);
 	__m256i acc = _mm256_set1_epi8(-1);
-	for (uint32_t j = 0; j < k->width; j++) {
+	PRAGMA_UNROLL3
+	for (uint32_t j = 0; j < width; j++) {
 		__m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(p + j));
 		__m256i l = _mm256_shuffle_epi8(k->lo[j], _mm256_and_si256(v, nib));
 		__m256i h = _mm256_shuffle_epi8(k->hi[j], _mm256_and_si256(_mm256_srli_epi16(v, 4), nib));
@@ -88,56 +104,73 @@ SIMD_INLINE TARGET_AVX2 __m256i buckets32(const struct teddy32 *k, const uint8_t
 	return acc;
 }
 
-SIMD_INLINE TARGET_AVX2 uint64_t block32(const void *kernel, const uint8_t *block)
+SIMD_INLINE TARGET_AVX2 uint64_t block32(const void *kernel, const uint8_t *block, uint32_t width)
 {
 	const struct teddy32 *k = kernel;
 	const uint8_t *p = block + k->offset;
 	const __m256i zero = _mm256_setzero_si256();
-	__m256i b0 = buckets32(k, p), b1 = buckets32(k, p + 32);
+	__m256i b0 = buckets32(k, p, width), b1 = buckets32(k, p + 32, width);
 	uint64_t none = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(b0, zero)) |
 			(uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(b1, zero)) << 32;
 	return ~none;
 }
 
+SIMD_INLINE TARGET_AVX2 uint64_t block32_1(const void *k, const uint8_t *b) { return block32(k, b, 1); }
+SIMD_INLINE TARGET_AVX2 uint64_t block32_2(const void *k, const uint8_t *b) { return block32(k, b, 2); }
+SIMD_INLINE TARGET_AVX2 uint64_t block32_3(const void *k, const uint8_t *b) { return block32(k, b, 3); }
+
 TARGET_AVX2 size_t teddy_scan_avx2(const struct teddy *t, const uint8_t *buf, size_t len,
 				   size_t pos, uint64_t *mask)
 {
 	struct teddy32 k; /* only the tables of the fingerprint bytes are set, and read */
-	k.width = t->width;
 	k.offset = t->offset;
 	for (uint32_t j = 0; j < t->width; j++) {
 		k.lo[j] = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)t->lo[j]));
 		k.hi[j] = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)t->hi[j]));
 	}
-	return simd_block_loop(block32, &k, buf, len, pos, block_span(t), mask);
+	size_t span = block_span(t);
+	switch (t->width) {
+	case 1: return simd_block_loop(block32_1, &k, buf, len, pos, span, mask);
+	case 2: return simd_block_loop(block32_2, &k, buf, len, pos, span, mask);
+	default: return simd_block_loop(block32_3, &k, buf, len, pos, span, mask);
+	}
 }
 
-SIMD_INLINE TARGET_AVX512 uint64_t block64(const void *kernel, const uint8_t *block)
+SIMD_INLINE TARGET_AVX512 uint64_t block64(const void *kernel, const uint8_t *block, uint32_t width)
 {
 	const struct teddy64 *k = kernel;
 	const uint8_t *p = block + k->offset;
 	const __m512i nib = _mm512_set1_epi8(0x0f);
 	__m512i acc = _mm512_set1_epi8(-1);
-	for (uint32_t j = 0; j < k->width; j++) {
+	PRAGMA_UNROLL3
+	for (uint32_t j = 0; j < width; j++) {
 		__m512i v = _mm512_loadu_si512((const void *)(p + j));
 		__m512i l = _mm512_shuffle_epi8(k->lo[j], _mm512_and_si512(v, nib));
 		__m512i h = _mm512_shuffle_epi8(k->hi[j], _mm512_and_si512(_mm512_srli_epi16(v, 4), nib));
-		acc = _mm512_and_si512(acc, _mm512_and_si512(l, h));
+		acc = _mm512_ternarylogic_epi32(acc, l, h, 0x80); /* acc & l & h */
 	}
 	return _mm512_test_epi8_mask(acc, acc);
 }
+
+SIMD_INLINE TARGET_AVX512 uint64_t block64_1(const void *k, const uint8_t *b) { return block64(k, b, 1); }
+SIMD_INLINE TARGET_AVX512 uint64_t block64_2(const void *k, const uint8_t *b) { return block64(k, b, 2); }
+SIMD_INLINE TARGET_AVX512 uint64_t block64_3(const void *k, const uint8_t *b) { return block64(k, b, 3); }
 
 TARGET_AVX512 size_t teddy_scan_avx512(const struct teddy *t, const uint8_t *buf, size_t len,
 				       size_t pos, uint64_t *mask)
 {
 	struct teddy64 k; /* only the tables of the fingerprint bytes are set, and read */
-	k.width = t->width;
 	k.offset = t->offset;
 	for (uint32_t j = 0; j < t->width; j++) {
 		k.lo[j] = _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)(const void *)t->lo[j]));
 		k.hi[j] = _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)(const void *)t->hi[j]));
 	}
-	return simd_block_loop(block64, &k, buf, len, pos, block_span(t), mask);
+	size_t span = block_span(t);
+	switch (t->width) {
+	case 1: return simd_block_loop(block64_1, &k, buf, len, pos, span, mask);
+	case 2: return simd_block_loop(block64_2, &k, buf, len, pos, span, mask);
+	default: return simd_block_loop(block64_3, &k, buf, len, pos, span, mask);
+	}
 }
 #else
 typedef int teddy_x86_not_built; /* ISO C wants something in every file */

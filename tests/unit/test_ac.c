@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "guard_page.h"
 
 /* Every scan path, and the prefilters with each vector kernel (capped to
  * what this CPU runs: main prints which those are; "best" is the widest). */
@@ -283,6 +284,38 @@ static void boundary_sweep(void)
 		text[off] = 'Q';
 		check_case(one, 1, text, 130, 0, "sweep1");
 	}
+}
+
+/* Teddy's candidates take a second look at their 3-4 byte window (the
+ * hashed-window table) before the automaton confirms them: sets whose
+ * fingerprints pass text the windows reject ("abcz", "ABC" then a short
+ * tail), in texts ending at a guard page so that a window load past the
+ * end faults, with and without folding. */
+static void teddy_second_look(void)
+{
+	static const char *const sets[][4] = {
+		{ "abcd", "abce", "xyzw", "qrstuv" },
+		{ "abc", "abcdef", "zzz", "Zab" },
+	};
+	static const char *const texts[] = {
+		"abcz abcd xyzv ABCE", "abcdef", "xxabc", "abcd", "ab", "zzabcabcabce", "xyz", "xyzw",
+		"qrstu qrstuv QRSTUV abcabc", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaabc",
+	};
+	struct guard_page g;
+	bool mapped = guard_page_map(&g);
+	CHECK(mapped, "guard pages");
+	if (!mapped)
+		return;
+	for (size_t si = 0; si < sizeof sets / sizeof *sets; si++)
+		for (size_t ti = 0; ti < sizeof texts / sizeof *texts; ti++)
+			for (size_t cut = 0; cut < 4; cut++) {
+				size_t tlen = strlen(texts[ti]) > cut ? strlen(texts[ti]) - cut : 0;
+				char *at = (char *)g.end - tlen;
+				memcpy(at, texts[ti], tlen);
+				for (int fold = 0; fold < 2; fold++)
+					check_case(sets[si], 4, at, tlen, fold, "teddy second look");
+			}
+	guard_page_free(&g);
 }
 
 static unsigned rng_state = 12345;
@@ -629,6 +662,7 @@ int main(void)
 	ac_free(probe);
 	named();
 	boundary_sweep();
+	teddy_second_look();
 	random_cases();
 	random_many();
 	large_set();
