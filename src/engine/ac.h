@@ -144,8 +144,8 @@ bool ac_pattern_id(const ac_automaton *ac, const void *p, size_t len, uint32_t *
 /* Facts about a compiled automaton, for tests and benchmarks. */
 enum ac_scan_path ac_scan_path_used(const ac_automaton *ac);
 /* The vector kernels the prefilter may use (never SIMD_BEST): Teddy's
- * kernel of that width on the TEDDY path; on BITMAP and HASH, gathers at
- * SIMD_AVX2 and wider, scalar code below. */
+ * kernel of that level on the TEDDY path; on BITMAP and HASH, gathers at
+ * SIMD_AVX2 and SIMD_AVX512, scalar code at the others. */
 enum simd_level ac_simd_used(const ac_automaton *ac);
 size_t ac_state_count(const ac_automaton *ac);
 size_t ac_max_pattern_len(const ac_automaton *ac);
