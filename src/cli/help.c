@@ -162,10 +162,11 @@ void help_version(FILE *out)
 	fputs("Fixed-string search on an Aho-Corasick engine.\n", out);
 	static const char *const level_names[] = {
 		[SIMD_SCALAR] = "none", [SIMD_SSSE3] = "SSSE3",
-		[SIMD_AVX2] = "AVX2", [SIMD_AVX512] = "AVX-512BW",
+		[SIMD_AVX2] = "AVX2", [SIMD_AVX512] = "AVX-512BW", [SIMD_NEON] = "NEON",
 	};
+	const char *built = simd_built_names();
 	fprintf(out, "Vector kernels compiled in: %s; this CPU runs: %s.\n",
-		simd_built() ? "SSSE3 AVX2 AVX-512BW" : "none (portable build)",
+		built ? built : "none (portable build)",
 		level_names[simd_cpu_level()]);
 #ifdef ACGREP_HAVE_PCRE2
 	fputs("PCRE2 engine (--engine=pcre2) compiled in.\n", out);

@@ -36,24 +36,37 @@ enum ac_scan_path {
 	AC_PATH_HASH = 5,   /* like BITMAP, on a hash of each 3-4 byte window */
 };
 
-/* The vector kernels of the prefilters, narrowest first: what this CPU
- * runs (simd_cpu_level), what a compiled automaton uses (ac_simd_used),
- * and the cap on what ac_compile may choose (ac_limit_simd). */
+/* The vector kernels of the prefilters, the x86 ones narrowest first: what
+ * this CPU runs (simd_cpu_level), what a compiled automaton uses
+ * (ac_simd_used), and the cap on what ac_compile may choose
+ * (ac_limit_simd).  SIMD_NEON is aarch64's and not ordered against the
+ * x86 levels: simd_runs says whether this CPU runs a level. */
 enum simd_level {
 	SIMD_BEST = 0,   /* as a cap only: no cap but the CPU's own (the default) */
 	SIMD_SCALAR = 1, /* no vector kernel */
 	SIMD_SSSE3 = 2,  /* 16-byte shuffles (Teddy) */
 	SIMD_AVX2 = 3,   /* 32-byte shuffles, 8-lane gathers */
 	SIMD_AVX512 = 4, /* AVX-512BW: 64-byte shuffles, 16-lane gathers */
+	SIMD_NEON = 5,   /* aarch64 Advanced SIMD: 16-byte table lookups (Teddy) */
 };
 
-/* Whether this build has the vector kernels (SSSE3, AVX2 and AVX-512BW):
- * on x86 with GCC or Clang, unless built with `make SIMD=none`. */
+/* Whether this build has vector kernels (SSSE3, AVX2 and AVX-512BW on x86,
+ * NEON on little-endian aarch64) with GCC or Clang, unless built with
+ * `make SIMD=none`. */
 bool simd_built(void);
+
+/* The vector kernels this build has, by name ("SSSE3 AVX2 AVX-512BW" or
+ * "NEON"), or NULL when none. */
+const char *simd_built_names(void);
 
 /* The widest vector kernel this CPU (and its OS) runs and this build has;
  * SIMD_SCALAR when none. */
 enum simd_level simd_cpu_level(void);
+
+/* Whether this CPU runs the kernels of `level` (and this build has them):
+ * SIMD_SCALAR always; an x86 level up to simd_cpu_level()'s; SIMD_NEON
+ * when that is SIMD_NEON; SIMD_BEST never (a cap, not a kernel). */
+bool simd_runs(enum simd_level level);
 
 enum ac_semantics {
 	AC_FIRST_END,       /* the match that ends first (fastest) */
@@ -131,8 +144,8 @@ bool ac_pattern_id(const ac_automaton *ac, const void *p, size_t len, uint32_t *
 /* Facts about a compiled automaton, for tests and benchmarks. */
 enum ac_scan_path ac_scan_path_used(const ac_automaton *ac);
 /* The vector kernels the prefilter may use (never SIMD_BEST): Teddy's
- * kernel of that width on the TEDDY path; on BITMAP and HASH, gathers at
- * SIMD_AVX2 and wider, scalar code below. */
+ * kernel of that level on the TEDDY path; on BITMAP and HASH, gathers at
+ * SIMD_AVX2 and SIMD_AVX512, scalar code at the others. */
 enum simd_level ac_simd_used(const ac_automaton *ac);
 size_t ac_state_count(const ac_automaton *ac);
 size_t ac_max_pattern_len(const ac_automaton *ac);

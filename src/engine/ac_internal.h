@@ -99,7 +99,9 @@ static inline unsigned ac_window_hash(uint32_t load, uint32_t mask, uint32_t fol
 }
 
 /* The vector kernels allowed by the CPU and by the cap `cap`
- * (ac_limit_simd's; SIMD_BEST: the CPU's alone). */
+ * (ac_limit_simd's): the cap when this CPU runs it, else the CPU's widest
+ * (for SIMD_BEST, a level above the CPU's, or one of the other
+ * architecture). */
 enum simd_level ac_simd_allowed(enum simd_level cap);
 
 /* Chooses the scan path (`want` unless it cannot serve this set) and fills

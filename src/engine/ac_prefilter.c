@@ -203,8 +203,7 @@ static bool hash_pick(ac_automaton *ac)
 
 enum simd_level ac_simd_allowed(enum simd_level cap)
 {
-	enum simd_level cpu = simd_cpu_level();
-	return cap == SIMD_BEST || cap > cpu ? cpu : cap;
+	return simd_runs(cap) ? cap : simd_cpu_level();
 }
 
 void ac_prefilter_build(ac_automaton *ac, enum ac_scan_path want)

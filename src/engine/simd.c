@@ -4,7 +4,18 @@
 
 bool simd_built(void)
 {
-	return SIMD_X86;
+	return simd_built_names() != NULL;
+}
+
+const char *simd_built_names(void)
+{
+#if SIMD_X86
+	return "SSSE3 AVX2 AVX-512BW";
+#elif SIMD_ARM
+	return "NEON";
+#else
+	return NULL;
+#endif
 }
 
 enum simd_level simd_cpu_level(void)
@@ -17,6 +28,23 @@ enum simd_level simd_cpu_level(void)
 		return SIMD_AVX2;
 	if (__builtin_cpu_supports("ssse3"))
 		return SIMD_SSSE3;
-#endif
 	return SIMD_SCALAR;
+#elif SIMD_ARM
+	return SIMD_NEON; /* Advanced SIMD is part of every aarch64 CPU */
+#else
+	return SIMD_SCALAR;
+#endif
+}
+
+bool simd_runs(enum simd_level level)
+{
+	enum simd_level cpu = simd_cpu_level();
+	switch (level) {
+	case SIMD_SCALAR: return true;
+	case SIMD_SSSE3: case SIMD_AVX2: case SIMD_AVX512:
+		return cpu != SIMD_NEON && level <= cpu;
+	case SIMD_NEON: return cpu == SIMD_NEON;
+	case SIMD_BEST: break;
+	}
+	return false;
 }

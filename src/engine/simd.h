@@ -2,10 +2,13 @@
  * that build them, and the block loop they share.  Engine-internal: the
  * layers above see enum simd_level and simd_cpu_level through ac.h.
  *
- * The kernels need x86 and GCC/Clang's target attributes, which let one
- * binary carry every width; `make SIMD=none` (ACGREP_NO_SIMD) leaves them
- * out, as on other CPUs.  Code calls a kernel only when simd_cpu_level()
- * is at least its level.
+ * The x86 kernels need GCC/Clang's target attributes, which let one
+ * binary carry every width; the aarch64 kernel (NEON, SIMD_ARM) needs
+ * none, Advanced SIMD being part of every aarch64 CPU, and is built for
+ * little-endian aarch64 only (its bitmaps read vector lanes as a 64-bit
+ * word).  `make SIMD=none` (ACGREP_NO_SIMD) leaves them all out, as on
+ * other CPUs.  Code calls a kernel only when simd_runs() (ac.h) says this
+ * CPU runs its level.
  */
 #ifndef ACGREP_SIMD_H
 #define ACGREP_SIMD_H
@@ -26,7 +29,15 @@
 #define SIMD_X86 0
 #endif
 
-#if SIMD_X86
+#if defined(__aarch64__) && defined(__ARM_NEON) && defined(__GNUC__) && defined(__BYTE_ORDER__) && \
+	__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && !defined(ACGREP_NO_SIMD)
+#define SIMD_ARM 1
+#define SIMD_INLINE static inline __attribute__((always_inline))
+#else
+#define SIMD_ARM 0
+#endif
+
+#if SIMD_X86 || SIMD_ARM
 /* A vector kernel's candidate bitmap of the 64-byte block at p (bit i set
  * when a match may start at p + i), from its state `kernel` (its tables,
  * loaded into vector registers once per call). */

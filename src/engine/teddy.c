@@ -1,6 +1,6 @@
 /* teddy.c - building the Teddy tables, the scalar kernel and the choice of
  * vector kernel.  See teddy.h for the idea; the vector kernels live in
- * teddy_x86.c.  Never allocates.
+ * teddy_x86.c and teddy_neon.c.  Never allocates.
  */
 #include "teddy.h"
 
@@ -55,8 +55,11 @@ size_t teddy_next_block(const struct teddy *t, const uint8_t *buf, size_t len, s
 	case SIMD_AVX512: pos = teddy_scan_avx512(t, buf, len, pos, &m); break;
 	case SIMD_AVX2: pos = teddy_scan_avx2(t, buf, len, pos, &m); break;
 	case SIMD_SSSE3: pos = teddy_scan_ssse3(t, buf, len, pos, &m); break;
-	case SIMD_SCALAR: case SIMD_BEST: break;
+	case SIMD_NEON: case SIMD_SCALAR: case SIMD_BEST: break;
 	}
+#elif SIMD_ARM
+	if (t->level == SIMD_NEON)
+		pos = teddy_scan_neon(t, buf, len, pos, &m);
 #endif
 	if (m) {
 		*mask = m;

@@ -64,4 +64,10 @@ size_t teddy_scan_avx512(const struct teddy *t, const uint8_t *buf, size_t len, 
 			 uint64_t *mask);
 #endif
 
+#if SIMD_ARM
+/* The NEON kernel (teddy_neon.c), with the contract of the x86 ones. */
+size_t teddy_scan_neon(const struct teddy *t, const uint8_t *buf, size_t len, size_t pos,
+		       uint64_t *mask);
+#endif
+
 #endif

@@ -37,6 +37,7 @@ static const struct {
 	{ .name = "teddy/ssse3", .path = AC_PATH_TEDDY, .simd = SIMD_SSSE3 },
 	{ .name = "teddy/avx2", .path = AC_PATH_TEDDY, .simd = SIMD_AVX2 },
 	{ .name = "teddy/avx512", .path = AC_PATH_TEDDY, .simd = SIMD_AVX512 },
+	{ .name = "teddy/neon", .path = AC_PATH_TEDDY, .simd = SIMD_NEON },
 	{ .name = "bitmap/scalar", .path = AC_PATH_BITMAP, .simd = SIMD_SCALAR },
 	{ .name = "bitmap/avx2", .path = AC_PATH_BITMAP, .simd = SIMD_AVX2 },
 	{ .name = "hash/best", .path = AC_PATH_HASH, .simd = SIMD_BEST },
@@ -649,10 +650,28 @@ static void adopted_equals_one_by_one(void)
 	}
 }
 
+/* Each cap of the paths table picks the kernel it names where this CPU
+ * runs it, and the CPU's widest elsewhere (a cap above it, or one of the
+ * other architecture: --simd=avx2 on aarch64 runs NEON). */
+static void caps_pick_kernels(void)
+{
+	for (size_t pi = 0; pi < sizeof paths / sizeof *paths; pi++) {
+		if (paths[pi].path != AC_PATH_TEDDY)
+			continue;
+		enum simd_level cap = paths[pi].simd;
+		ac_automaton *ac = compiled((const char *const[]){ "probe" }, 1, 0, pi, "caps");
+		enum simd_level want = simd_runs(cap) ? cap : simd_cpu_level();
+		CHECK(ac_scan_path_used(ac) == AC_PATH_TEDDY && ac_simd_used(ac) == want,
+		      "%s: kernel %d, want %d", paths[pi].name, (int)ac_simd_used(ac), (int)want);
+		ac_free(ac);
+	}
+}
+
 int main(void)
 {
 	static const char *const kernels[] = {
 		[SIMD_SCALAR] = "scalar", [SIMD_SSSE3] = "SSSE3", [SIMD_AVX2] = "AVX2", [SIMD_AVX512] = "AVX-512BW",
+		[SIMD_NEON] = "NEON",
 	};
 	ac_automaton *probe = ac_new(0);
 	ac_add(probe, "probe", 5);
@@ -660,6 +679,7 @@ int main(void)
 	printf("Teddy kernels up to %s run on this CPU; wider ones are tested as that one\n",
 	       kernels[ac_simd_used(probe)]);
 	ac_free(probe);
+	caps_pick_kernels();
 	named();
 	boundary_sweep();
 	teddy_second_look();
