@@ -27,7 +27,7 @@ size_t pair_scan_avx512(const uint64_t pair[1024], const uint8_t *buf, size_t le
 			uint64_t *mask);
 
 /* The same for the HASH prefilter (bit ac_window_hash(load, wmask, fold) of
- * the table), over the blocks with 67 bytes readable. */
+ * the table), over the blocks with 72 bytes readable. */
 size_t window_scan_avx2(const uint64_t *table, uint32_t wmask, uint32_t fold, const uint8_t *buf,
 			size_t len, size_t pos, uint64_t *mask);
 size_t window_scan_avx512(const uint64_t *table, uint32_t wmask, uint32_t fold,

@@ -72,15 +72,15 @@ TARGET_AVX512 size_t pair_scan_avx512(const uint64_t pair[1024], const uint8_t *
 	return simd_block_loop(pair_block_avx512, &k, buf, len, pos, 65, mask);
 }
 
-/* The 32-bit windows starting at the 8 positions at p (p[0..11) readable),
- * masked and folded, hashed to table bit indexes. */
+/* The 32-bit windows starting at the 8 positions at p (p[0..16) readable),
+ * masked and folded, hashed to table bit indexes: one 16-byte load in both
+ * lanes, each lane's four windows picked out with a byte shuffle. */
 SIMD_INLINE TARGET_AVX2 __m256i windows8(const uint8_t *p, __m256i wmask, __m256i fold)
 {
-	__m256i w = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)p));
-	for (int k = 1; k < 4; k++) {
-		__m256i b = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)(p + k)));
-		w = _mm256_or_si256(w, _mm256_slli_epi32(b, 8 * k));
-	}
+	const __m256i pick = _mm256_setr_epi8(0, 1, 2, 3, 1, 2, 3, 4, 2, 3, 4, 5, 3, 4, 5, 6,
+					      4, 5, 6, 7, 5, 6, 7, 8, 6, 7, 8, 9, 7, 8, 9, 10);
+	__m256i bytes = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)p));
+	__m256i w = _mm256_shuffle_epi8(bytes, pick);
 	w = _mm256_or_si256(_mm256_and_si256(w, wmask), fold);
 	return _mm256_srli_epi32(_mm256_mullo_epi32(w, _mm256_set1_epi32((int)AC_WINDOW_MUL)),
 				 32 - AC_WINDOW_BITS);
@@ -106,7 +106,7 @@ TARGET_AVX2 size_t window_scan_avx2(const uint64_t *table, uint32_t wmask, uint3
 				    const uint8_t *buf, size_t len, size_t pos, uint64_t *mask)
 {
 	struct gather k = { .words = (const int *)(const void *)table, .wmask = wmask, .fold = fold };
-	return simd_block_loop(window_block_avx2, &k, buf, len, pos, 67, mask);
+	return simd_block_loop(window_block_avx2, &k, buf, len, pos, 72, mask);
 }
 
 SIMD_INLINE TARGET_AVX512 uint64_t window_block_avx512(const void *kernel, const uint8_t *block)
@@ -115,14 +115,17 @@ SIMD_INLINE TARGET_AVX512 uint64_t window_block_avx512(const void *kernel, const
 	const __m512i vmask = _mm512_set1_epi32((int)k->wmask), vfold = _mm512_set1_epi32((int)k->fold);
 	const __m512i mul = _mm512_set1_epi32((int)AC_WINDOW_MUL);
 	const __m512i low5 = _mm512_set1_epi32(31), one = _mm512_set1_epi32(1);
+	/* lanes 0 and 2 pick the windows at 0..3 of their 16 bytes, 1 and 3 those at 4..7 */
+	const __m512i pick = _mm512_add_epi8(
+		_mm512_broadcast_i32x4(_mm_setr_epi8(0, 1, 2, 3, 1, 2, 3, 4, 2, 3, 4, 5, 3, 4, 5, 6)),
+		_mm512_setr_epi32(0, 0, 0, 0, 0x04040404, 0x04040404, 0x04040404, 0x04040404,
+				  0, 0, 0, 0, 0x04040404, 0x04040404, 0x04040404, 0x04040404));
 	uint64_t m = 0;
 	for (int g = 0; g < 4; g++) {
 		const uint8_t *p = block + 16 * g;
-		__m512i w = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)p));
-		for (int b = 1; b < 4; b++) {
-			__m512i v = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(p + b)));
-			w = _mm512_or_si512(w, _mm512_slli_epi32(v, (unsigned)(8 * b)));
-		}
+		__m256i lo = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)p));
+		__m256i hi = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)(p + 8)));
+		__m512i w = _mm512_shuffle_epi8(_mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1), pick);
 		w = _mm512_or_si512(_mm512_and_si512(w, vmask), vfold);
 		__m512i idx = _mm512_srli_epi32(_mm512_mullo_epi32(w, mul), 32 - AC_WINDOW_BITS);
 		__m512i word = _mm512_i32gather_epi32(_mm512_srli_epi32(idx, 5), k->words, 4);
@@ -136,7 +139,7 @@ TARGET_AVX512 size_t window_scan_avx512(const uint64_t *table, uint32_t wmask, u
 					const uint8_t *buf, size_t len, size_t pos, uint64_t *mask)
 {
 	struct gather k = { .words = (const int *)(const void *)table, .wmask = wmask, .fold = fold };
-	return simd_block_loop(window_block_avx512, &k, buf, len, pos, 67, mask);
+	return simd_block_loop(window_block_avx512, &k, buf, len, pos, 72, mask);
 }
 #else
 typedef int pair_simd_x86_not_built; /* ISO C wants something in every file */

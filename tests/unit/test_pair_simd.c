@@ -7,7 +7,7 @@
  * start position of every text of 0 to 200 bytes, the first 64-byte block
  * with a candidate and its mask (bit i set when the table has the pair, or
  * the window's hash, at block + i), or the first block it does not handle
- * (fewer than 65 or 67 bytes readable) with mask 0.  The texts end exactly
+ * (fewer than 65 or 72 bytes readable) with mask 0.  The texts end exactly
  * at an inaccessible page, and start exactly after another: a read past
  * either end faults.  Failures name the kernel.
  */
@@ -80,7 +80,7 @@ static int candidate(const struct round *r, int window, const uint8_t *buf, size
 static size_t expected(const struct round *r, int window, const uint8_t *buf, size_t len, size_t pos,
 		       uint64_t *mask)
 {
-	size_t span = window ? 67 : 65;
+	size_t span = window ? 72 : 65;
 	for (; pos < len && len - pos >= span; pos += 64) {
 		uint64_t m = 0;
 		for (size_t i = 0; i < 64; i++)
