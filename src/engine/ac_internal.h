@@ -80,6 +80,7 @@ struct ac_automaton {
 	uint64_t window_bits[1u << (AC_WINDOW_BITS - 6)]; /* HASH: bit ac_window_hash(window):
 							     a match may start there */
 	uint32_t window_width; /* HASH: bytes in a window, 3 or 4 */
+	uint32_t window_stride; /* HASH: 1, 2, 4 or 8 (see ac_scan.c's block_mask_hash) */
 	uint32_t window_mask;  /* HASH: the window's bytes within a 32-bit load */
 	uint32_t window_fold;  /* HASH: 0x20 in those bytes under AC_FOLD_ASCII, else 0 */
 	uint8_t first_byte[256]; /* 1 if a match may start with this byte */

@@ -24,6 +24,8 @@
  * byte prefixes (at most 1/32 of its bits set); past it, like the pair
  * bitmap, it passes too much to pay and dense stepping takes over. */
 #define HASH_MAX_WINDOWS 8192
+/* The HASH prefilter looks up every stride-th window, up to this stride. */
+#define HASH_STRIDE_MAX 8
 
 /* Byte frequency rank in a mixed English/C/man-page corpus (the text of a
  * Debian system): 0 is rarest.  Picks the memchr byte and Teddy's window. */
@@ -174,15 +176,42 @@ static bool teddy_pick(ac_automaton *ac, const uint8_t *chain, size_t chain_len,
 	return true;
 }
 
-/* Fills the HASH prefilter's table from the distinct `width`-byte prefixes
- * if the set has at most HASH_MAX_WINDOWS of them; returns whether it did. */
+/* Sets the HASH table's bit of the window at `w` (window_width bytes). */
+static void window_mark(ac_automaton *ac, const uint8_t *w)
+{
+	uint32_t load = 0;
+	memcpy(&load, w, ac->window_width);
+	unsigned h = ac_window_hash(load, ac->window_mask, ac->window_fold);
+	ac->window_bits[h >> 6] |= UINT64_C(1) << (h & 63);
+}
+
+/* Fills the HASH prefilter's table: the windows at offsets 0 .. stride-1
+ * of the distinct (width + stride - 1)-byte prefixes, when they number at
+ * most HASH_MAX_WINDOWS; returns whether it did. */
+static bool hash_fill(ac_automaton *ac, uint32_t width, uint32_t stride)
+{
+	uint8_t fp[HASH_MAX_WINDOWS * 4]; /* 32 KiB: n * plen <= 8192 / stride * (stride + 3) */
+	uint8_t path[4 + HASH_STRIDE_MAX - 1];
+	uint32_t plen = width + stride - 1;
+	size_t n = 0;
+	if (!prefixes_collect(ac, AC_ROOT, 0, plen, path, fp, &n, HASH_MAX_WINDOWS / stride))
+		return false;
+	memset(ac->window_bits, 0, sizeof ac->window_bits);
+	for (size_t i = 0; i < n; i++)
+		for (uint32_t off = 0; off < stride; off++)
+			window_mark(ac, fp + i * plen + off);
+	return true;
+}
+
+/* Chooses the HASH prefilter's window (3 or 4 bytes) and stride (the
+ * largest power of two up to HASH_STRIDE_MAX that the shortest pattern
+ * leaves room for and the table holds) and fills its table; returns
+ * whether the set suits it. */
 static bool hash_pick(ac_automaton *ac)
 {
-	uint8_t fp[HASH_MAX_WINDOWS * 4]; /* 32 KiB */
 	uint32_t width = ac->min_len >= 4 ? 4 : 3;
-	uint8_t path[4], mask_bytes[4] = { 0xff, 0xff, 0xff, 0xff }, fold_bytes[4] = { 0 };
-	size_t n = 0;
-	if (ac->min_len < 3 || !prefixes_collect(ac, AC_ROOT, 0, width, path, fp, &n, HASH_MAX_WINDOWS))
+	uint8_t mask_bytes[4] = { 0xff, 0xff, 0xff, 0xff }, fold_bytes[4] = { 0 };
+	if (ac->min_len < 3)
 		return false;
 	ac->window_width = width;
 	if (width == 3)
@@ -191,14 +220,15 @@ static bool hash_pick(ac_automaton *ac)
 		memset(fold_bytes, 0x20, width);
 	memcpy(&ac->window_mask, mask_bytes, 4);
 	memcpy(&ac->window_fold, fold_bytes, 4);
-	memset(ac->window_bits, 0, sizeof ac->window_bits);
-	for (size_t i = 0; i < n; i++) {
-		uint32_t load = 0;
-		memcpy(&load, fp + i * width, width);
-		unsigned h = ac_window_hash(load, ac->window_mask, ac->window_fold);
-		ac->window_bits[h >> 6] |= UINT64_C(1) << (h & 63);
+	uint32_t stride = HASH_STRIDE_MAX;
+	while (stride > 1 && stride + width - 1 > ac->min_len)
+		stride /= 2;
+	for (; stride >= 1; stride /= 2) {
+		ac->window_stride = stride;
+		if (hash_fill(ac, width, stride))
+			return true;
 	}
-	return true;
+	return false;
 }
 
 enum simd_level ac_simd_allowed(enum simd_level cap)
