@@ -92,11 +92,12 @@ SIMD_INLINE TARGET_AVX2 uint64_t window_block_avx2(const void *kernel, const uin
 	const __m256i vmask = _mm256_set1_epi32((int)k->wmask), vfold = _mm256_set1_epi32((int)k->fold);
 	const __m256i low5 = _mm256_set1_epi32(31);
 	uint64_t m = 0;
+#pragma GCC unroll 8
 	for (int g = 0; g < 8; g++) {
 		__m256i idx = windows8(p + 8 * g, vmask, vfold);
 		__m256i word = _mm256_i32gather_epi32(k->words, _mm256_srli_epi32(idx, 5), 4);
-		__m256i bit = _mm256_srlv_epi32(word, _mm256_and_si256(idx, low5));
-		bit = _mm256_slli_epi32(bit, 31);
+		/* bit idx % 32 of the word into the sign, for movemask */
+		__m256i bit = _mm256_sllv_epi32(word, _mm256_andnot_si256(idx, low5));
 		m |= (uint64_t)(uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(bit)) << (8 * g);
 	}
 	return m;
@@ -121,6 +122,7 @@ SIMD_INLINE TARGET_AVX512 uint64_t window_block_avx512(const void *kernel, const
 		_mm512_setr_epi32(0, 0, 0, 0, 0x04040404, 0x04040404, 0x04040404, 0x04040404,
 				  0, 0, 0, 0, 0x04040404, 0x04040404, 0x04040404, 0x04040404));
 	uint64_t m = 0;
+#pragma GCC unroll 4
 	for (int g = 0; g < 4; g++) {
 		const uint8_t *p = block + 16 * g;
 		__m256i lo = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)p));
