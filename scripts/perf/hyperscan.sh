@@ -47,8 +47,10 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/acgrep-hyperscan.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 hs=$tmp/hs_count
 # count_io.h reads the input into acgrep's allocator for large buffers (table.c)
+# (table.c grows its tables with grow.c's grow_capacity)
 "${CC:-cc}" -std=c11 -O2 -D_GNU_SOURCE -c -o "$tmp/table.o" "$REPO/src/engine/table.c" &&
-	"${CC:-cc}" -std=c11 -O2 -I"$REPO/src/engine" -o "$hs" "$PERF_DIR/hs_count.c" "$tmp/table.o" -lhs ||
+	"${CC:-cc}" -std=c11 -O2 -D_GNU_SOURCE -c -o "$tmp/grow.o" "$REPO/src/engine/grow.c" &&
+	"${CC:-cc}" -std=c11 -O2 -I"$REPO/src/engine" -o "$hs" "$PERF_DIR/hs_count.c" "$tmp/table.o" "$tmp/grow.o" -lhs ||
 	die "building hs_count failed"
 hsver=$(printf '#include <hs/hs.h>\n#include <stdio.h>\nint main(void){puts(hs_version());return 0;}\n' |
 	"${CC:-cc}" -x c -o "$tmp/hsver" - -lhs && "$tmp/hsver")
