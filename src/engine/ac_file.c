@@ -283,6 +283,7 @@ static const char *prefilter_load(const struct secfile *f, ac_automaton *ac)
 		if (!bits)
 			return "automaton: prefilter";
 		memcpy(ac->window_bits, bits, sizeof ac->window_bits);
+		ac_window_derive(ac);
 	}
 	return NULL;
 }

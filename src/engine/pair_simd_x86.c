@@ -5,10 +5,16 @@
  * (the 64-bit words of pair[] are little-endian, so bit i of the table is
  * bit i % 32 of 32-bit word i / 32), shift the bit down and test it.
  * Each kernel is one 64-byte block's bitmap run by simd.h's block loop.
+ * A sparse window table (at most a few hundred bits) is first tested
+ * against two 1,024-bit summaries held in four AVX-512 registers
+ * (vpermt2d, no memory access), and gathered only for lanes that pass.
  */
 #include "pair_simd.h"
 
 #include "ac_internal.h" /* AC_WINDOW_MUL */
+#include "bits.h"
+
+#include <string.h>
 
 #if SIMD_X86
 #include <immintrin.h>
@@ -18,6 +24,7 @@
 struct gather {
 	const int *words;
 	uint32_t wmask, fold;
+	const uint32_t *folds; /* window_folds' two 1,024-bit summaries */
 };
 
 /* Candidates among the 8 positions at p. */
@@ -142,6 +149,66 @@ TARGET_AVX512 size_t window_scan_avx512(const uint64_t *table, uint32_t wmask, u
 {
 	struct gather k = { .words = (const int *)(const void *)table, .wmask = wmask, .fold = fold };
 	return simd_block_loop(window_block_avx512, &k, buf, len, pos, 72, mask);
+}
+void window_folds(const uint64_t *table, uint32_t folds[64])
+{
+	memset(folds, 0, 64 * sizeof *folds);
+	for (unsigned w = 0; w < 1u << (AC_WINDOW_BITS - 6); w++) {
+		for (uint64_t bits = table[w]; bits; bits &= bits - 1) {
+			unsigned h = w * 64 + ctz64(bits);
+			unsigned hi = h >> (AC_WINDOW_BITS - 10), lo = h & 1023;
+			folds[hi >> 5] |= 1u << (hi & 31);
+			folds[32 + (lo >> 5)] |= 1u << (lo & 31);
+		}
+	}
+}
+
+/* Candidates among 16 windows by the two summaries (no gather), then
+ * the exact table bits of the lanes that pass both, gathered only when
+ * some lane does. */
+SIMD_INLINE TARGET_AVX512 uint64_t window_block_sparse(const void *kernel, const uint8_t *block)
+{
+	const struct gather *k = kernel;
+	const __m512i vmask = _mm512_set1_epi32((int)k->wmask), vfold = _mm512_set1_epi32((int)k->fold);
+	const __m512i mul = _mm512_set1_epi32((int)AC_WINDOW_MUL);
+	const __m512i low5 = _mm512_set1_epi32(31), one = _mm512_set1_epi32(1);
+	const __m512i pick = _mm512_add_epi8(
+		_mm512_broadcast_i32x4(_mm_setr_epi8(0, 1, 2, 3, 1, 2, 3, 4, 2, 3, 4, 5, 3, 4, 5, 6)),
+		_mm512_setr_epi32(0, 0, 0, 0, 0x04040404, 0x04040404, 0x04040404, 0x04040404,
+				  0, 0, 0, 0, 0x04040404, 0x04040404, 0x04040404, 0x04040404));
+	const __m512i hi0 = _mm512_loadu_si512(k->folds), hi1 = _mm512_loadu_si512(k->folds + 16);
+	const __m512i lo0 = _mm512_loadu_si512(k->folds + 32), lo1 = _mm512_loadu_si512(k->folds + 48);
+	uint64_t m = 0;
+#pragma GCC unroll 4
+	for (int g = 0; g < 4; g++) {
+		const uint8_t *p = block + 16 * g;
+		__m256i lo = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)p));
+		__m256i hi = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)(p + 8)));
+		__m512i w = _mm512_shuffle_epi8(_mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1), pick);
+		w = _mm512_or_si512(_mm512_and_si512(w, vmask), vfold);
+		__m512i idx = _mm512_srli_epi32(_mm512_mullo_epi32(w, mul), 32 - AC_WINDOW_BITS);
+		__m512i top = _mm512_srli_epi32(idx, AC_WINDOW_BITS - 10);
+		__m512i a = _mm512_permutex2var_epi32(hi0, _mm512_srli_epi32(top, 5), hi1);
+		__m512i b = _mm512_permutex2var_epi32(lo0, _mm512_srli_epi32(idx, 5), lo1);
+		__mmask16 pass = _mm512_test_epi32_mask(a, _mm512_sllv_epi32(one, _mm512_and_si512(top, low5)));
+		__m512i bit = _mm512_sllv_epi32(one, _mm512_and_si512(idx, low5));
+		pass = _mm512_mask_test_epi32_mask(pass, b, bit);
+		if (pass) { /* rare: a gather only then */
+			__m512i word = _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), pass,
+								   _mm512_srli_epi32(idx, 5), k->words, 4);
+			m |= (uint64_t)_mm512_mask_test_epi32_mask(pass, word, bit) << (16 * g);
+		}
+	}
+	return m;
+}
+
+TARGET_AVX512 size_t window_scan_avx512_sparse(const uint64_t *table, const uint32_t folds[64],
+					       uint32_t wmask, uint32_t fold, const uint8_t *buf,
+					       size_t len, size_t pos, uint64_t *mask)
+{
+	struct gather k = { .words = (const int *)(const void *)table, .wmask = wmask, .fold = fold,
+			    .folds = folds };
+	return simd_block_loop(window_block_sparse, &k, buf, len, pos, 72, mask);
 }
 #else
 typedef int pair_simd_x86_not_built; /* ISO C wants something in every file */
