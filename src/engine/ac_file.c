@@ -32,13 +32,13 @@ struct file_meta {
 	uint32_t flags, n_patterns, n_nonempty, has_empty, empty_id;
 	uint32_t n_classes, class_shift, n_states, n_dense;
 	uint32_t path, simd; /* the scan path; the kernels it was saved with */
-	uint32_t window_width, window_mask, window_fold;
+	uint32_t window_width, window_mask, window_fold, window_stride, reserved; /* reserved: 0 */
 	uint32_t rare_offset, rare_byte, teddy_width, teddy_offset;
 	uint64_t max_len, min_len, memory;
 	uint8_t cls[256];
 	uint8_t teddy_lo[TEDDY_MAX_WIDTH][16], teddy_hi[TEDDY_MAX_WIDTH][16];
 };
-_Static_assert(sizeof(struct file_meta) == 18 * 4 + 3 * 8 + 256 + 2 * TEDDY_MAX_WIDTH * 16,
+_Static_assert(sizeof(struct file_meta) == 20 * 4 + 3 * 8 + 256 + 2 * TEDDY_MAX_WIDTH * 16,
 	       "struct file_meta has no padding");
 
 #define T_META SECFILE_TAG('A', 'C', 'm', 't')
@@ -62,7 +62,7 @@ static void meta_fill(const ac_automaton *ac, struct file_meta *m)
 		.n_states = ac->n_states, .n_dense = ac->n_dense,
 		.path = (uint32_t)ac->path, .simd = (uint32_t)ac->simd,
 		.window_width = ac->window_width, .window_mask = ac->window_mask,
-		.window_fold = ac->window_fold, .rare_offset = ac->rare_offset,
+		.window_fold = ac->window_fold, .window_stride = ac->window_stride, .rare_offset = ac->rare_offset,
 		.rare_byte = ac->rare_byte, .teddy_width = ac->teddy.width,
 		.teddy_offset = ac->teddy.offset, .max_len = ac->max_len, .min_len = ac->min_len,
 		.memory = ac->memory,
@@ -98,7 +98,7 @@ int ac_save(const ac_automaton *ac, struct secfile_writer *w)
  * NULL, or what is wrong. */
 static const char *meta_check(const struct file_meta *m)
 {
-	if (m->flags & ~(uint32_t)AC_FOLD_ASCII || m->n_classes < 1 || m->n_classes > 256 ||
+	if (m->flags & ~(uint32_t)AC_FOLD_ASCII || m->reserved || m->n_classes < 1 || m->n_classes > 256 ||
 	    m->class_shift > 8 || (1u << m->class_shift) < m->n_classes)
 		return "automaton: byte classes";
 	for (int b = 0; b < 256; b++)
@@ -120,7 +120,9 @@ static const char *meta_check(const struct file_meta *m)
 					       m->window_width <= m->min_len));
 		break;
 	case AC_PATH_HASH:
-		ok = (m->window_width == 3 || m->window_width == 4) && m->window_width <= m->min_len;
+		ok = (m->window_width == 3 || m->window_width == 4) && m->window_stride >= 1 &&
+		     m->window_stride <= 8 && !(m->window_stride & (m->window_stride - 1)) &&
+		     m->window_width + m->window_stride - 1 <= m->min_len;
 		break;
 	default: ok = false; break;
 	}
@@ -283,6 +285,7 @@ static const char *prefilter_load(const struct secfile *f, ac_automaton *ac)
 		if (!bits)
 			return "automaton: prefilter";
 		memcpy(ac->window_bits, bits, sizeof ac->window_bits);
+		ac_window_derive(ac);
 	}
 	return NULL;
 }
@@ -306,6 +309,7 @@ static void meta_apply(ac_automaton *ac, const struct file_meta *m, enum simd_le
 	ac->window_width = m->window_width;
 	ac->window_mask = m->window_mask;
 	ac->window_fold = m->window_fold;
+	ac->window_stride = m->window_stride;
 	ac->rare_offset = m->rare_offset;
 	ac->rare_byte = (uint8_t)m->rare_byte;
 	ac->teddy.width = m->teddy_width;

@@ -80,6 +80,9 @@ struct ac_automaton {
 	uint64_t window_bits[1u << (AC_WINDOW_BITS - 6)]; /* HASH: bit ac_window_hash(window):
 							     a match may start there */
 	uint32_t window_width; /* HASH: bytes in a window, 3 or 4 */
+	uint32_t window_stride; /* HASH: 1, 2, 4 or 8 (see ac_scan.c's block_mask_hash) */
+	bool window_sparse;    /* HASH: few bits set; window_folds summarise them */
+	uint32_t window_folds[64]; /* HASH: pair_simd.h's window_folds of window_bits */
 	uint32_t window_mask;  /* HASH: the window's bytes within a 32-bit load */
 	uint32_t window_fold;  /* HASH: 0x20 in those bytes under AC_FOLD_ASCII, else 0 */
 	uint8_t first_byte[256]; /* 1 if a match may start with this byte */
@@ -107,5 +110,9 @@ enum simd_level ac_simd_allowed(enum simd_level cap);
 /* Chooses the scan path (`want` unless it cannot serve this set) and fills
  * the prefilter tables, from the trie, first[] and classes (ac_prefilter.c). */
 void ac_prefilter_build(ac_automaton *ac, enum ac_scan_path want);
+
+/* What the HASH scan derives from window_bits (window_sparse and
+ * window_folds): after the table is built or loaded. */
+void ac_window_derive(ac_automaton *ac);
 
 #endif

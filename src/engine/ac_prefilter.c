@@ -14,6 +14,7 @@
  * Teddy and FDR (see teddy.h and ac_scan.c).
  */
 #include "ac_internal.h"
+#include "pair_simd.h"
 
 #include <string.h>
 
@@ -24,6 +25,12 @@
  * byte prefixes (at most 1/32 of its bits set); past it, like the pair
  * bitmap, it passes too much to pay and dense stepping takes over. */
 #define HASH_MAX_WINDOWS 8192
+/* The HASH prefilter looks up every stride-th window, up to this stride. */
+#define HASH_STRIDE_MAX 8
+/* A HASH table with at most this many bits set is summarised in two
+ * 1,024-bit tables the AVX-512 kernel holds in registers (window_folds):
+ * each passes about 1 in 10 windows, both about 1 in 100. */
+#define HASH_SPARSE_BITS 128
 
 /* Byte frequency rank in a mixed English/C/man-page corpus (the text of a
  * Debian system): 0 is rarest.  Picks the memchr byte and Teddy's window. */
@@ -174,15 +181,42 @@ static bool teddy_pick(ac_automaton *ac, const uint8_t *chain, size_t chain_len,
 	return true;
 }
 
-/* Fills the HASH prefilter's table from the distinct `width`-byte prefixes
- * if the set has at most HASH_MAX_WINDOWS of them; returns whether it did. */
-static bool hash_pick(ac_automaton *ac)
+/* Sets the HASH table's bit of the window at `w` (window_width bytes). */
+static void window_mark(ac_automaton *ac, const uint8_t *w)
 {
-	uint8_t fp[HASH_MAX_WINDOWS * 4]; /* 32 KiB */
-	uint32_t width = ac->min_len >= 4 ? 4 : 3;
-	uint8_t path[4], mask_bytes[4] = { 0xff, 0xff, 0xff, 0xff }, fold_bytes[4] = { 0 };
+	uint32_t load = 0;
+	memcpy(&load, w, ac->window_width);
+	unsigned h = ac_window_hash(load, ac->window_mask, ac->window_fold);
+	ac->window_bits[h >> 6] |= UINT64_C(1) << (h & 63);
+}
+
+/* Fills the HASH prefilter's table: the windows at offsets 0 .. stride-1
+ * of the distinct (width + stride - 1)-byte prefixes, when they number at
+ * most HASH_MAX_WINDOWS; returns whether it did. */
+static bool hash_fill(ac_automaton *ac, uint32_t width, uint32_t stride)
+{
+	uint8_t fp[HASH_MAX_WINDOWS * 4]; /* 32 KiB: n * plen <= 8192 / stride * (stride + 3) */
+	uint8_t path[4 + HASH_STRIDE_MAX - 1];
+	uint32_t plen = width + stride - 1;
 	size_t n = 0;
-	if (ac->min_len < 3 || !prefixes_collect(ac, AC_ROOT, 0, width, path, fp, &n, HASH_MAX_WINDOWS))
+	if (!prefixes_collect(ac, AC_ROOT, 0, plen, path, fp, &n, HASH_MAX_WINDOWS / stride))
+		return false;
+	memset(ac->window_bits, 0, sizeof ac->window_bits);
+	for (size_t i = 0; i < n; i++)
+		for (uint32_t off = 0; off < stride; off++)
+			window_mark(ac, fp + i * plen + off);
+	return true;
+}
+
+/* Chooses the HASH prefilter's window (3 or 4 bytes) and stride (the
+ * largest power of two up to max_stride that the shortest pattern leaves
+ * room for and the table holds) and fills its table; returns whether the
+ * set suits it. */
+static bool hash_pick(ac_automaton *ac, uint32_t max_stride)
+{
+	uint32_t width = ac->min_len >= 4 ? 4 : 3;
+	uint8_t mask_bytes[4] = { 0xff, 0xff, 0xff, 0xff }, fold_bytes[4] = { 0 };
+	if (ac->min_len < 3)
 		return false;
 	ac->window_width = width;
 	if (width == 3)
@@ -191,14 +225,30 @@ static bool hash_pick(ac_automaton *ac)
 		memset(fold_bytes, 0x20, width);
 	memcpy(&ac->window_mask, mask_bytes, 4);
 	memcpy(&ac->window_fold, fold_bytes, 4);
-	memset(ac->window_bits, 0, sizeof ac->window_bits);
-	for (size_t i = 0; i < n; i++) {
-		uint32_t load = 0;
-		memcpy(&load, fp + i * width, width);
-		unsigned h = ac_window_hash(load, ac->window_mask, ac->window_fold);
-		ac->window_bits[h >> 6] |= UINT64_C(1) << (h & 63);
+	uint32_t stride = max_stride;
+	while (stride > 1 && stride + width - 1 > ac->min_len)
+		stride /= 2;
+	for (; stride >= 1; stride /= 2) {
+		ac->window_stride = stride;
+		if (hash_fill(ac, width, stride)) {
+			ac_window_derive(ac);
+			return true;
+		}
 	}
-	return true;
+	return false;
+}
+
+void ac_window_derive(ac_automaton *ac)
+{
+	size_t set = 0;
+	for (size_t w = 0; w < sizeof ac->window_bits / sizeof *ac->window_bits; w++)
+		for (uint64_t bits = ac->window_bits[w]; bits && set <= HASH_SPARSE_BITS; bits &= bits - 1)
+			set++;
+	ac->window_sparse = set <= HASH_SPARSE_BITS;
+#if SIMD_X86
+	if (ac->window_sparse)
+		window_folds(ac->window_bits, ac->window_folds);
+#endif
 }
 
 enum simd_level ac_simd_allowed(enum simd_level cap)
@@ -217,12 +267,13 @@ void ac_prefilter_build(ac_automaton *ac, enum ac_scan_path want)
 	bool teddy = want == AC_PATH_TEDDY || (want == AC_PATH_AUTO && level > SIMD_SCALAR);
 	if (teddy && teddy_pick(ac, chain, chain_len, level)) {
 		ac->path = AC_PATH_TEDDY;
-		if (!hash_pick(ac)) /* the second look at Teddy's candidates */
+		/* the second look at Teddy's candidates: each start's own window */
+		if (!hash_pick(ac, 1))
 			ac->window_width = 0;
 	} else if ((want == AC_PATH_AUTO || want == AC_PATH_TEDDY) && rare) {
 		ac->path = AC_PATH_MEMCHR;
 	} else if (want == AC_PATH_AUTO || want == AC_PATH_TEDDY || want == AC_PATH_HASH) {
-		ac->path = hash_pick(ac) ? AC_PATH_HASH : AC_PATH_BITMAP;
+		ac->path = hash_pick(ac, HASH_STRIDE_MAX) ? AC_PATH_HASH : AC_PATH_BITMAP;
 	} else {
 		ac->path = want == AC_PATH_MEMCHR && !rare ? AC_PATH_BITMAP : want;
 	}

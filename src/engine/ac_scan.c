@@ -60,10 +60,36 @@ static uint64_t block_mask(const ac_automaton *ac, const uint8_t *p, size_t avai
 /* The same for the HASH prefilter: a position is a candidate when the hash
  * of its window is in the table; a window past the end cannot start a match
  * (every pattern is at least as long), the bytes past the end of a 3-byte
- * window are masked off. */
+ * window are masked off.  With a stride S > 1 and a whole block (67 bytes
+ * readable), only the windows at block + S*g + S-1 are looked up: the table
+ * holds every pattern's windows at offsets 0 .. S-1 and each pattern is at
+ * least S + width - 1 bytes long, so a match starting at block + S*g + j
+ * (j < S) has its window at offset S-1-j there, and a hit makes all S
+ * positions of group g candidates.  Otherwise every position is looked up,
+ * which finds those starts too (offset 0 is in the table). */
+static inline uint64_t hash_groups(const ac_automaton *ac, const uint8_t *p, uint32_t stride)
+{
+	uint64_t hits = 0;
+	for (uint32_t g = 0; g < 64; g += stride) {
+		uint32_t load;
+		memcpy(&load, p + g + stride - 1, 4);
+		unsigned h = ac_window_hash(load, ac->window_mask, ac->window_fold);
+		hits |= ((ac->window_bits[h >> 6] >> (h & 63)) & 1) << g;
+	}
+	return hits * ((UINT64_C(1) << stride) - 1); /* each hit to its group's bits */
+}
+
 static uint64_t block_mask_hash(const ac_automaton *ac, const uint8_t *p, size_t avail)
 {
 	uint64_t m = 0;
+	if (avail >= 67) {
+		switch (ac->window_stride) {
+		case 8: return hash_groups(ac, p, 8);
+		case 4: return hash_groups(ac, p, 4);
+		case 2: return hash_groups(ac, p, 2);
+		default: break;
+		}
+	}
 	for (size_t i = 0; i < 64 && i + ac->window_width <= avail; i++) {
 		uint32_t load = 0;
 		memcpy(&load, p + i, avail - i < 4 ? avail - i : 4);
@@ -81,7 +107,12 @@ static size_t pair_next_block(const ac_automaton *ac, const uint8_t *buf, size_t
 	uint64_t m = 0;
 	bool hash = ac->path == AC_PATH_HASH;
 #if SIMD_X86
-	if (ac->simd == SIMD_AVX512)
+	if (hash && ac->window_stride > 1)
+		; /* a few lookups a block: the scalar loop below */
+	else if (hash && ac->window_sparse && ac->simd == SIMD_AVX512)
+		pos = window_scan_avx512_sparse(ac->window_bits, ac->window_folds, ac->window_mask,
+						ac->window_fold, buf, len, pos, &m);
+	else if (ac->simd == SIMD_AVX512)
 		pos = hash ? window_scan_avx512(ac->window_bits, ac->window_mask, ac->window_fold, buf, len, pos, &m)
 			   : pair_scan_avx512(ac->pair, buf, len, pos, &m);
 	else if (ac->simd == SIMD_AVX2)

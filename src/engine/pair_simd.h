@@ -27,11 +27,23 @@ size_t pair_scan_avx512(const uint64_t pair[1024], const uint8_t *buf, size_t le
 			uint64_t *mask);
 
 /* The same for the HASH prefilter (bit ac_window_hash(load, wmask, fold) of
- * the table), over the blocks with 67 bytes readable. */
+ * the table), over the blocks with 72 bytes readable. */
 size_t window_scan_avx2(const uint64_t *table, uint32_t wmask, uint32_t fold, const uint8_t *buf,
 			size_t len, size_t pos, uint64_t *mask);
 size_t window_scan_avx512(const uint64_t *table, uint32_t wmask, uint32_t fold,
 			  const uint8_t *buf, size_t len, size_t pos, uint64_t *mask);
+
+/* Two 1,024-bit summaries of a HASH table (2^AC_WINDOW_BITS bits) into
+ * folds[0..64): bit h >> (AC_WINDOW_BITS - 10) of the first 32 words and
+ * bit h & 1023 of the last 32 set for every bit h set in the table. */
+void window_folds(const uint64_t *table, uint32_t folds[64]);
+
+/* window_scan_avx512's result for a sparse table, tested first against
+ * its window_folds summaries held in registers, gathering the table's
+ * words only for the lanes both pass. */
+size_t window_scan_avx512_sparse(const uint64_t *table, const uint32_t folds[64], uint32_t wmask,
+				 uint32_t fold, const uint8_t *buf, size_t len, size_t pos,
+				 uint64_t *mask);
 #endif
 
 #endif

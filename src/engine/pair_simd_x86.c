@@ -5,10 +5,16 @@
  * (the 64-bit words of pair[] are little-endian, so bit i of the table is
  * bit i % 32 of 32-bit word i / 32), shift the bit down and test it.
  * Each kernel is one 64-byte block's bitmap run by simd.h's block loop.
+ * A sparse window table (at most a few hundred bits) is first tested
+ * against two 1,024-bit summaries held in four AVX-512 registers
+ * (vpermt2d, no memory access), and gathered only for lanes that pass.
  */
 #include "pair_simd.h"
 
 #include "ac_internal.h" /* AC_WINDOW_MUL */
+#include "bits.h"
+
+#include <string.h>
 
 #if SIMD_X86
 #include <immintrin.h>
@@ -18,6 +24,7 @@
 struct gather {
 	const int *words;
 	uint32_t wmask, fold;
+	const uint32_t *folds; /* window_folds' two 1,024-bit summaries */
 };
 
 /* Candidates among the 8 positions at p. */
@@ -72,15 +79,15 @@ TARGET_AVX512 size_t pair_scan_avx512(const uint64_t pair[1024], const uint8_t *
 	return simd_block_loop(pair_block_avx512, &k, buf, len, pos, 65, mask);
 }
 
-/* The 32-bit windows starting at the 8 positions at p (p[0..11) readable),
- * masked and folded, hashed to table bit indexes. */
+/* The 32-bit windows starting at the 8 positions at p (p[0..16) readable),
+ * masked and folded, hashed to table bit indexes: one 16-byte load in both
+ * lanes, each lane's four windows picked out with a byte shuffle. */
 SIMD_INLINE TARGET_AVX2 __m256i windows8(const uint8_t *p, __m256i wmask, __m256i fold)
 {
-	__m256i w = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)p));
-	for (int k = 1; k < 4; k++) {
-		__m256i b = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)(p + k)));
-		w = _mm256_or_si256(w, _mm256_slli_epi32(b, 8 * k));
-	}
+	const __m256i pick = _mm256_setr_epi8(0, 1, 2, 3, 1, 2, 3, 4, 2, 3, 4, 5, 3, 4, 5, 6,
+					      4, 5, 6, 7, 5, 6, 7, 8, 6, 7, 8, 9, 7, 8, 9, 10);
+	__m256i bytes = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)p));
+	__m256i w = _mm256_shuffle_epi8(bytes, pick);
 	w = _mm256_or_si256(_mm256_and_si256(w, wmask), fold);
 	return _mm256_srli_epi32(_mm256_mullo_epi32(w, _mm256_set1_epi32((int)AC_WINDOW_MUL)),
 				 32 - AC_WINDOW_BITS);
@@ -92,11 +99,12 @@ SIMD_INLINE TARGET_AVX2 uint64_t window_block_avx2(const void *kernel, const uin
 	const __m256i vmask = _mm256_set1_epi32((int)k->wmask), vfold = _mm256_set1_epi32((int)k->fold);
 	const __m256i low5 = _mm256_set1_epi32(31);
 	uint64_t m = 0;
+#pragma GCC unroll 8
 	for (int g = 0; g < 8; g++) {
 		__m256i idx = windows8(p + 8 * g, vmask, vfold);
 		__m256i word = _mm256_i32gather_epi32(k->words, _mm256_srli_epi32(idx, 5), 4);
-		__m256i bit = _mm256_srlv_epi32(word, _mm256_and_si256(idx, low5));
-		bit = _mm256_slli_epi32(bit, 31);
+		/* bit idx % 32 of the word into the sign, for movemask */
+		__m256i bit = _mm256_sllv_epi32(word, _mm256_andnot_si256(idx, low5));
 		m |= (uint64_t)(uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(bit)) << (8 * g);
 	}
 	return m;
@@ -106,7 +114,7 @@ TARGET_AVX2 size_t window_scan_avx2(const uint64_t *table, uint32_t wmask, uint3
 				    const uint8_t *buf, size_t len, size_t pos, uint64_t *mask)
 {
 	struct gather k = { .words = (const int *)(const void *)table, .wmask = wmask, .fold = fold };
-	return simd_block_loop(window_block_avx2, &k, buf, len, pos, 67, mask);
+	return simd_block_loop(window_block_avx2, &k, buf, len, pos, 72, mask);
 }
 
 SIMD_INLINE TARGET_AVX512 uint64_t window_block_avx512(const void *kernel, const uint8_t *block)
@@ -115,14 +123,18 @@ SIMD_INLINE TARGET_AVX512 uint64_t window_block_avx512(const void *kernel, const
 	const __m512i vmask = _mm512_set1_epi32((int)k->wmask), vfold = _mm512_set1_epi32((int)k->fold);
 	const __m512i mul = _mm512_set1_epi32((int)AC_WINDOW_MUL);
 	const __m512i low5 = _mm512_set1_epi32(31), one = _mm512_set1_epi32(1);
+	/* lanes 0 and 2 pick the windows at 0..3 of their 16 bytes, 1 and 3 those at 4..7 */
+	const __m512i pick = _mm512_add_epi8(
+		_mm512_broadcast_i32x4(_mm_setr_epi8(0, 1, 2, 3, 1, 2, 3, 4, 2, 3, 4, 5, 3, 4, 5, 6)),
+		_mm512_setr_epi32(0, 0, 0, 0, 0x04040404, 0x04040404, 0x04040404, 0x04040404,
+				  0, 0, 0, 0, 0x04040404, 0x04040404, 0x04040404, 0x04040404));
 	uint64_t m = 0;
+#pragma GCC unroll 4
 	for (int g = 0; g < 4; g++) {
 		const uint8_t *p = block + 16 * g;
-		__m512i w = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)p));
-		for (int b = 1; b < 4; b++) {
-			__m512i v = _mm512_cvtepu8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(p + b)));
-			w = _mm512_or_si512(w, _mm512_slli_epi32(v, (unsigned)(8 * b)));
-		}
+		__m256i lo = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)p));
+		__m256i hi = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)(p + 8)));
+		__m512i w = _mm512_shuffle_epi8(_mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1), pick);
 		w = _mm512_or_si512(_mm512_and_si512(w, vmask), vfold);
 		__m512i idx = _mm512_srli_epi32(_mm512_mullo_epi32(w, mul), 32 - AC_WINDOW_BITS);
 		__m512i word = _mm512_i32gather_epi32(_mm512_srli_epi32(idx, 5), k->words, 4);
@@ -136,7 +148,67 @@ TARGET_AVX512 size_t window_scan_avx512(const uint64_t *table, uint32_t wmask, u
 					const uint8_t *buf, size_t len, size_t pos, uint64_t *mask)
 {
 	struct gather k = { .words = (const int *)(const void *)table, .wmask = wmask, .fold = fold };
-	return simd_block_loop(window_block_avx512, &k, buf, len, pos, 67, mask);
+	return simd_block_loop(window_block_avx512, &k, buf, len, pos, 72, mask);
+}
+void window_folds(const uint64_t *table, uint32_t folds[64])
+{
+	memset(folds, 0, 64 * sizeof *folds);
+	for (unsigned w = 0; w < 1u << (AC_WINDOW_BITS - 6); w++) {
+		for (uint64_t bits = table[w]; bits; bits &= bits - 1) {
+			unsigned h = w * 64 + ctz64(bits);
+			unsigned hi = h >> (AC_WINDOW_BITS - 10), lo = h & 1023;
+			folds[hi >> 5] |= 1u << (hi & 31);
+			folds[32 + (lo >> 5)] |= 1u << (lo & 31);
+		}
+	}
+}
+
+/* Candidates among 16 windows by the two summaries (no gather), then
+ * the exact table bits of the lanes that pass both, gathered only when
+ * some lane does. */
+SIMD_INLINE TARGET_AVX512 uint64_t window_block_sparse(const void *kernel, const uint8_t *block)
+{
+	const struct gather *k = kernel;
+	const __m512i vmask = _mm512_set1_epi32((int)k->wmask), vfold = _mm512_set1_epi32((int)k->fold);
+	const __m512i mul = _mm512_set1_epi32((int)AC_WINDOW_MUL);
+	const __m512i low5 = _mm512_set1_epi32(31), one = _mm512_set1_epi32(1);
+	const __m512i pick = _mm512_add_epi8(
+		_mm512_broadcast_i32x4(_mm_setr_epi8(0, 1, 2, 3, 1, 2, 3, 4, 2, 3, 4, 5, 3, 4, 5, 6)),
+		_mm512_setr_epi32(0, 0, 0, 0, 0x04040404, 0x04040404, 0x04040404, 0x04040404,
+				  0, 0, 0, 0, 0x04040404, 0x04040404, 0x04040404, 0x04040404));
+	const __m512i hi0 = _mm512_loadu_si512(k->folds), hi1 = _mm512_loadu_si512(k->folds + 16);
+	const __m512i lo0 = _mm512_loadu_si512(k->folds + 32), lo1 = _mm512_loadu_si512(k->folds + 48);
+	uint64_t m = 0;
+#pragma GCC unroll 4
+	for (int g = 0; g < 4; g++) {
+		const uint8_t *p = block + 16 * g;
+		__m256i lo = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)p));
+		__m256i hi = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)(p + 8)));
+		__m512i w = _mm512_shuffle_epi8(_mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1), pick);
+		w = _mm512_or_si512(_mm512_and_si512(w, vmask), vfold);
+		__m512i idx = _mm512_srli_epi32(_mm512_mullo_epi32(w, mul), 32 - AC_WINDOW_BITS);
+		__m512i top = _mm512_srli_epi32(idx, AC_WINDOW_BITS - 10);
+		__m512i a = _mm512_permutex2var_epi32(hi0, _mm512_srli_epi32(top, 5), hi1);
+		__m512i b = _mm512_permutex2var_epi32(lo0, _mm512_srli_epi32(idx, 5), lo1);
+		__mmask16 pass = _mm512_test_epi32_mask(a, _mm512_sllv_epi32(one, _mm512_and_si512(top, low5)));
+		__m512i bit = _mm512_sllv_epi32(one, _mm512_and_si512(idx, low5));
+		pass = _mm512_mask_test_epi32_mask(pass, b, bit);
+		if (pass) { /* rare: a gather only then */
+			__m512i word = _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), pass,
+								   _mm512_srli_epi32(idx, 5), k->words, 4);
+			m |= (uint64_t)_mm512_mask_test_epi32_mask(pass, word, bit) << (16 * g);
+		}
+	}
+	return m;
+}
+
+TARGET_AVX512 size_t window_scan_avx512_sparse(const uint64_t *table, const uint32_t folds[64],
+					       uint32_t wmask, uint32_t fold, const uint8_t *buf,
+					       size_t len, size_t pos, uint64_t *mask)
+{
+	struct gather k = { .words = (const int *)(const void *)table, .wmask = wmask, .fold = fold,
+			    .folds = folds };
+	return simd_block_loop(window_block_sparse, &k, buf, len, pos, 72, mask);
 }
 #else
 typedef int pair_simd_x86_not_built; /* ISO C wants something in every file */

@@ -30,7 +30,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define SECFILE_VERSION 2u
+#define SECFILE_VERSION 3u
 #define SECFILE_HEADER 64u
 #define SECFILE_ALIGN 64u
 /* More sections than any writer adds: a table past it is corrupt. */
@@ -88,7 +88,7 @@ struct secfile {
  * *f, or -1 with why the image is no compiled pattern set, or not one
  * this build reads, written to why[0..why_len) ("not a compiled pattern
  * set", "truncated compiled pattern set (10 of 4096 bytes)", "compiled
- * pattern set format version 3; this acgrep reads version 2", "corrupt
+ * pattern set format version 4; this acgrep reads version 3", "corrupt
  * compiled pattern set (checksum mismatch)", ...).  Reads every byte
  * (the checksum), with SECFILE_DROP releasing them as it goes; never
  * reads outside the image. */

@@ -330,10 +330,14 @@ put() {
 	# version 1 had no tags: a set saved with --tagged-file then lost them
 	cp "$OUTD/good.acs" v1 && put v1 "$low" 1
 	expect 2 '' -- --compiled=v1 in
-	expect_stderr_matches '^PROG: v1: compiled pattern set format version 1; this acgrep reads version 2$'
-	cp "$OUTD/good.acs" v3 && put v3 "$low" 3
-	expect 2 '' -- --compiled=v3 in
-	expect_stderr_matches '^PROG: v3: compiled pattern set format version 3; this acgrep reads version 2$'
+	expect_stderr_matches '^PROG: v1: compiled pattern set format version 1; this acgrep reads version 3$'
+	# version 2 had no HASH stride: its windows are at offset 0 only
+	cp "$OUTD/good.acs" v2 && put v2 "$low" 2
+	expect 2 '' -- --compiled=v2 in
+	expect_stderr_matches '^PROG: v2: compiled pattern set format version 2; this acgrep reads version 3$'
+	cp "$OUTD/good.acs" v4 && put v4 "$low" 4
+	expect 2 '' -- --compiled=v4 in
+	expect_stderr_matches '^PROG: v4: compiled pattern set format version 4; this acgrep reads version 3$'
 	# the byte-order mark, 01020304 in the writer's order, reversed
 	cp "$OUTD/good.acs" order
 	local b

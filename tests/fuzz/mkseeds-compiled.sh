@@ -6,7 +6,8 @@
 #
 # One set per option combination and scan path, small enough to commit:
 # the Teddy, memchr and DFA paths need no prefilter table, the bitmap
-# path adds 8 KiB and the hash path 32 KiB (one seed each).  Each seed
+# path adds 8 KiB and the hash path 32 KiB (two seeds: stride 1, and a
+# stride of 4 over 7-byte patterns).  Each seed
 # also comes with the reseal bit set, so that changes the fuzzer makes go
 # past the checksum.  Three sets carry tags (--tagged-file before -f:
 # tagged and untagged patterns, one holding NUL).  Usage:
@@ -25,6 +26,7 @@ printf '\303\251t\303\251\nstra\303\237e\n\341\262\200x\na\377z\nK\n' >"$tmp/utf
 printf 'a\0b\ncd\n' >"$tmp/nul"
 printf 'needle\n' >"$tmp/one"
 printf 'she\nhis\nhers\n' >"$tmp/three"
+printf 'needles\nhaystack\n' >"$tmp/long"
 printf 'evil\tshe\nphish\this\nevil\t\they\n' >"$tmp/tags"
 printf 'nul\ta\0b\nx\tcd\n' >"$tmp/nul-tags"
 
@@ -59,6 +61,7 @@ seed 128 "$tmp/words" --scan-path=dfa
 seed 0 "$tmp/words" --scan-path=teddy
 seed 1 "$tmp/words" -i --scan-path=bitmap
 seed 0 "$tmp/three" --scan-path=hash
+seed 1 "$tmp/long" -i --scan-path=hash
 seed 0 "$tmp/words" --tagged-file="$tmp/tags"
 seed 17 "$tmp/utf8" -i --tagged-file="$tmp/tags"
 seed 0 "$tmp/one" --tagged-file="$tmp/nul-tags"

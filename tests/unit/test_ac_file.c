@@ -154,12 +154,14 @@ struct set {
 	size_t start[2048], len[2048], n;
 };
 
-static void random_set(struct set *s, unsigned alphabet, size_t max_len, size_t n)
+/* n patterns of min_len .. min_len + max_len - 1 bytes over `alphabet`
+ * letters in both cases. */
+static void random_set(struct set *s, unsigned alphabet, size_t min_len, size_t max_len, size_t n)
 {
 	size_t used = 0;
 	s->n = 0;
-	for (size_t i = 0; i < n && used + max_len <= sizeof s->bytes; i++) {
-		size_t len = 1 + rnd((unsigned)max_len);
+	for (size_t i = 0; i < n && used + min_len + max_len <= sizeof s->bytes; i++) {
+		size_t len = min_len + rnd((unsigned)max_len);
 		for (size_t k = 0; k < len; k++)
 			s->bytes[used + k] = (char)(rnd(3) ? 'a' + rnd(alphabet) : 'A' + rnd(alphabet));
 		s->start[s->n] = used;
@@ -279,7 +281,9 @@ static void round_trips(void)
 		struct set s;
 		unsigned alphabet = 2 + rnd(8);
 		size_t n = sizes[rnd(5)];
-		random_set(&s, alphabet, 1 + rnd(n > 300 ? 8 : 20), n);
+		/* every fourth set long enough for the HASH path's strides */
+		size_t min_len = t % 4 ? 1 : 5 + rnd(8);
+		random_set(&s, t % 4 ? alphabet : 2, min_len, 1 + rnd(n > 300 ? 8 : 20), n);
 		unsigned flags = rnd(2) ? AC_FOLD_ASCII : 0;
 		bool empty = rnd(5) == 0;
 		enum ac_scan_path path = paths[rnd(6)];
@@ -364,7 +368,7 @@ static void changed_files(void)
 	size_t accepted = 0, refused = 0;
 	for (int t = 0; t < 40; t++) {
 		struct set s;
-		random_set(&s, 3, 6, 1 + rnd(60));
+		random_set(&s, 3, 1, 6, 1 + rnd(60));
 		ac_automaton *ac = compile_set(&s, rnd(2) ? AC_FOLD_ASCII : 0, rnd(4) == 0,
 					       (enum ac_scan_path)rnd(6), SIMD_BEST);
 		size_t size;

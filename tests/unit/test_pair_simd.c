@@ -3,11 +3,13 @@
  * edges.
  *
  * For random pair and window tables (3- and 4-byte windows, with and
- * without folding), every kernel this CPU runs must return, from every
+ * without folding), and sparse window tables holding some of the text's
+ * own windows (for window_scan_avx512_sparse, which tests the table's
+ * window_folds summaries before the table), every kernel this CPU runs must return, from every
  * start position of every text of 0 to 200 bytes, the first 64-byte block
  * with a candidate and its mask (bit i set when the table has the pair, or
  * the window's hash, at block + i), or the first block it does not handle
- * (fewer than 65 or 67 bytes readable) with mask 0.  The texts end exactly
+ * (fewer than 65 or 72 bytes readable) with mask 0.  The texts end exactly
  * at an inaccessible page, and start exactly after another: a read past
  * either end faults.  Failures name the kernel.
  */
@@ -49,6 +51,7 @@ static const struct {
 struct round {
 	uint64_t pair[1024];
 	uint64_t windows[1u << (AC_WINDOW_BITS - 6)];
+	uint32_t folds[64]; /* window_folds(windows) */
 	uint32_t wmask, fold;
 };
 
@@ -80,7 +83,7 @@ static int candidate(const struct round *r, int window, const uint8_t *buf, size
 static size_t expected(const struct round *r, int window, const uint8_t *buf, size_t len, size_t pos,
 		       uint64_t *mask)
 {
-	size_t span = window ? 67 : 65;
+	size_t span = window ? 72 : 65;
 	for (; pos < len && len - pos >= span; pos += 64) {
 		uint64_t m = 0;
 		for (size_t i = 0; i < 64; i++)
@@ -111,6 +114,24 @@ static void fill_round(struct round *r, unsigned density)
 	if (!r->wmask)
 		memcpy(&r->wmask, (const uint8_t[4]){ 0xff, 0xff, 0xff, 0 }, 4); /* a 3-byte window */
 	r->fold = rnd(2) ? 0x20202020u & r->wmask : 0;
+	window_folds(r->windows, r->folds);
+}
+
+/* A sparse window table, as the sparse kernel serves: a few random bits
+ * and the windows at a few positions of buf[0..len). */
+static void sparse_round(struct round *r, const uint8_t *buf, size_t len)
+{
+	memset(r->windows, 0, sizeof r->windows);
+	for (int k = 0; k < 40; k++) {
+		unsigned h = rnd(1u << AC_WINDOW_BITS);
+		if (k % 4 == 0 && len >= 4) {
+			uint32_t load;
+			memcpy(&load, buf + rnd((unsigned)(len - 3)), 4);
+			h = ac_window_hash(load, r->wmask, r->fold);
+		}
+		r->windows[h >> 6] |= UINT64_C(1) << (h & 63);
+	}
+	window_folds(r->windows, r->folds);
 }
 
 /* Every kernel the CPU runs, from every pos of buf[0..len). */
@@ -133,6 +154,13 @@ static void check_text(const struct round *r, const uint8_t *buf, size_t len, co
 				CHECK(gb == wb && got == want, "%s, text %s: len %zu pos %zu: block %zu mask %llx, want %zu %llx",
 				      window ? window_kernels[k].name : pair_kernels[k].name, where, len, pos, gb,
 				      (unsigned long long)got, wb, (unsigned long long)want);
+			}
+			if (window && cpu >= SIMD_AVX512) {
+				uint64_t got = 0;
+				size_t gb = window_scan_avx512_sparse(r->windows, r->folds, r->wmask, r->fold, buf, len,
+								      pos, &got);
+				CHECK(gb == wb && got == want, "window_scan_avx512_sparse, text %s: len %zu pos %zu", where,
+				      len, pos);
 			}
 		}
 	}
@@ -160,6 +188,8 @@ int main(void)
 		uint8_t *end_text = g.end - len, *start_text = g.start;
 		for (size_t i = 0; i < len; i++)
 			end_text[i] = (uint8_t)rnd(256);
+		if (len % 16 == 8) /* then a sparse table holding some of this text's windows */
+			sparse_round(&r, end_text, len);
 		check_text(&r, end_text, len, "ending at a guard page", cpu);
 		memmove(start_text, end_text, len);
 		check_text(&r, start_text, len, "starting after a guard page", cpu);
