@@ -13,13 +13,15 @@
 # workload (default rare, the, names5, names5-i, absent10, lit32x20, words100,
 # words1k, words1k-i, absent1k, dict10k, xxab-c; -w rows are skipped: Hyperscan
 # has no word logic here), N rounds (default 5): warm the input, then run
-# hs_count, acgrep and ac_count, in an order that rotates by round, each
-# with stdout to a file; every count is checked against manifest.tsv (a
-# mismatch stops the run and prints the command).  Prints medians: hs_count's wall time and the compile, read and
-# scan times it reports itself, acgrep's wall time, ac_count's compile +
-# scan, and three ratios: acgrep's wall over Hyperscan's wall, acgrep's wall
-# over Hyperscan's engine alone (compile + scan), and acgrep's engine over
-# Hyperscan's engine (each compile + scan, one thread, the input in memory).
+# hs_count, acgrep, acgrep --threads=1 and ac_count, in an order that rotates
+# by round, each with stdout to a file; every count is checked against
+# manifest.tsv (a mismatch stops the run and prints the command).  Prints
+# medians: hs_count's wall time and the compile, read and scan times it
+# reports itself, acgrep's wall time (default threads and one), ac_count's
+# compile + scan, and four ratios: acgrep's wall over Hyperscan's wall (each
+# thread count), acgrep's wall over Hyperscan's engine alone (compile +
+# scan), and acgrep's engine over Hyperscan's engine (each compile + scan,
+# one thread, the input in memory).
 # The result is kept under $ACGREP_BENCH_DIR/results.
 set -euo pipefail
 # shellcheck source=scripts/perf/lib.sh
@@ -32,7 +34,7 @@ while (($#)); do
 	--runs) runs=$2; shift 2 ;;
 	--workloads) workloads=$2; shift 2 ;;
 	--acgrep) acgrep=$(realpath "$2"); shift 2 ;;
-	-h | --help) sed -n '2,23s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-h | --help) sed -n '2,25s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) die "hyperscan.sh: unknown argument $1 (try --help)" ;;
 	esac
 done
@@ -77,6 +79,8 @@ run_one() {
 		cmd=("$hs" "${f[@]}" "${pats[i]}" "${inputs[i]}")
 	elif [[ $tool == ac ]]; then
 		cmd=("$ac" "${f[@]}" "${pats[i]}" "${inputs[i]}")
+	elif [[ $tool == acgrep1 ]]; then
+		cmd=("$acgrep" --threads=1 --no-mmap -c -F -f "${pats[i]}" "${f[@]}" "${inputs[i]}")
 	else
 		cmd=("$acgrep" --no-mmap -c -F -f "${pats[i]}" "${f[@]}" "${inputs[i]}")
 	fi
@@ -97,12 +101,12 @@ run_one() {
 }
 
 say "$runs rounds x ${#names[@]} workloads x 3 tools"
-tools=(hs acgrep ac)
+tools=(hs acgrep ac acgrep1)
 for ((r = 0; r < runs; r++)); do
 	for i in "${!names[@]}"; do
 		warm "${inputs[i]}"
-		for ((k = 0; k < 3; k++)); do
-			run_one "${tools[(r + k) % 3]}" "$i"
+		for ((k = 0; k < 4; k++)); do
+			run_one "${tools[(r + k) % 4]}" "$i"
 		done
 	done
 done
@@ -123,17 +127,20 @@ command_line="scripts/perf/hyperscan.sh --runs $runs --workloads $(IFS=,; echo "
 	printf '# hs_*: hs_count: wall; compile = hs_compile_lit_multi + scratch; read = read() of the whole input + first touch; scan = hs_scan\n'
 	printf '# acgrep: %s --no-mmap -c -F -f PAT [flags] INPUT, wall\n' "${acgrep/#$REPO/.}"
 	printf '# ac_engine: build/ac_count (scripts/perf/ac_count.c, acgrep'"'"'s objects): compile + scan, measured as hs_count'"'"'s\n'
+	printf '# acgrep_1t: the same with --threads=1, wall; x_wall_1t = acgrep_1t / hs wall\n'
 	printf '# x_wall = acgrep / hs wall; x_engine = acgrep / (hs compile + scan); x_engines = ac_engine / (hs compile + scan)\n\n'
-	printf '%-10s %9s %9s %10s %8s %8s %10s %9s %7s %8s %9s\n' workload count hs_wall hs_compile hs_read hs_scan acgrep ac_engine x_wall x_engine x_engines
+	printf '%-10s %9s %9s %10s %8s %8s %10s %9s %9s %7s %9s %8s %9s\n' workload count hs_wall hs_compile hs_read hs_scan acgrep acgrep_1t ac_engine x_wall x_wall_1t x_engine x_engines
 	for i in "${!names[@]}"; do
 		hw=$(median 1 "$tmp/t.hs.$i")
 		hc=$(median 2 "$tmp/t.hs.$i")
 		hr=$(median 3 "$tmp/t.hs.$i")
 		hsc=$(median 4 "$tmp/t.hs.$i")
 		aw=$(median 1 "$tmp/t.acgrep.$i")
+		a1=$(median 1 "$tmp/t.acgrep1.$i")
 		ae=$(awk '{ print $2 + $4 }' "$tmp/t.ac.$i" | sort -g | awk '{ v[NR] = $1 } END { m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%.1f", m }')
-		printf '%-10s %9s %9s %10s %8s %8s %10s %9s %7s %8s %9s\n' "${names[i]}" "${expect[i]}" "$hw" "$hc" "$hr" "$hsc" "$aw" "$ae" \
+		printf '%-10s %9s %9s %10s %8s %8s %10s %9s %9s %7s %9s %8s %9s\n' "${names[i]}" "${expect[i]}" "$hw" "$hc" "$hr" "$hsc" "$aw" "$a1" "$ae" \
 			"$(awk -v a="$aw" -v b="$hw" 'BEGIN { printf "%.2f", a / b }')" \
+			"$(awk -v a="$a1" -v b="$hw" 'BEGIN { printf "%.2f", a / b }')" \
 			"$(awk -v a="$aw" -v b="$hc" -v c="$hsc" 'BEGIN { printf "%.2f", a / (b + c) }')" \
 			"$(awk -v a="$ae" -v b="$hc" -v c="$hsc" 'BEGIN { printf "%.2f", a / (b + c) }')"
 	done
