@@ -12,6 +12,8 @@ with grep:
   pcre2     --engine=pcre2 (if compiled in)           every case
   readpath  --no-mmap --buffer-size=1                 the DIFF_READPATH subset
   scalar    --simd=scalar                             the DIFF_READPATH subset
+  hash      --scan-path=hash (hashed windows, strided     the DIFF_READPATH subset
+            when every pattern is long enough)
   threads   --threads=3 --segment-size=7              every case
             --buffer-size=5 (files cut into segments
             of a few bytes, at read() window starts)
@@ -466,6 +468,7 @@ def main():
         variants.append(Variant("readpath", [ACGREP, "--no-mmap", "--buffer-size=1"],
                                 readpath_subset_only=True))
         variants.append(Variant("scalar", [ACGREP, "--simd=scalar"], readpath_subset_only=True))
+        variants.append(Variant("hash", [ACGREP, "--scan-path=hash"], readpath_subset_only=True))
         # worker threads, every file cut into segments of a few bytes (cuts
         # fall where read() windows start: reads of 5 bytes)
         variants.append(Variant("threads", [ACGREP, "--threads=3", "--segment-size=7", "--buffer-size=5"],
