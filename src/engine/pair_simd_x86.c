@@ -117,26 +117,33 @@ TARGET_AVX2 size_t window_scan_avx2(const uint64_t *table, uint32_t wmask, uint3
 	return simd_block_loop(window_block_avx2, &k, buf, len, pos, 72, mask);
 }
 
-SIMD_INLINE TARGET_AVX512 uint64_t window_block_avx512(const void *kernel, const uint8_t *block)
+/* The table indexes (ac_window_hash) of the 16 windows starting at p
+ * .. p + 15, from one 16-byte load at p and one at p + 8 shuffled into
+ * the lanes' 4-byte windows. */
+SIMD_INLINE TARGET_AVX512 __m512i window_index16(const struct gather *k, const uint8_t *p)
 {
-	const struct gather *k = kernel;
 	const __m512i vmask = _mm512_set1_epi32((int)k->wmask), vfold = _mm512_set1_epi32((int)k->fold);
 	const __m512i mul = _mm512_set1_epi32((int)AC_WINDOW_MUL);
-	const __m512i low5 = _mm512_set1_epi32(31), one = _mm512_set1_epi32(1);
 	/* lanes 0 and 2 pick the windows at 0..3 of their 16 bytes, 1 and 3 those at 4..7 */
 	const __m512i pick = _mm512_add_epi8(
 		_mm512_broadcast_i32x4(_mm_setr_epi8(0, 1, 2, 3, 1, 2, 3, 4, 2, 3, 4, 5, 3, 4, 5, 6)),
 		_mm512_setr_epi32(0, 0, 0, 0, 0x04040404, 0x04040404, 0x04040404, 0x04040404,
 				  0, 0, 0, 0, 0x04040404, 0x04040404, 0x04040404, 0x04040404));
+	__m256i lo = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)p));
+	__m256i hi = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)(p + 8)));
+	__m512i w = _mm512_shuffle_epi8(_mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1), pick);
+	w = _mm512_or_si512(_mm512_and_si512(w, vmask), vfold);
+	return _mm512_srli_epi32(_mm512_mullo_epi32(w, mul), 32 - AC_WINDOW_BITS);
+}
+
+SIMD_INLINE TARGET_AVX512 uint64_t window_block_avx512(const void *kernel, const uint8_t *block)
+{
+	const struct gather *k = kernel;
+	const __m512i low5 = _mm512_set1_epi32(31), one = _mm512_set1_epi32(1);
 	uint64_t m = 0;
 #pragma GCC unroll 4
 	for (int g = 0; g < 4; g++) {
-		const uint8_t *p = block + 16 * g;
-		__m256i lo = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)p));
-		__m256i hi = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)(p + 8)));
-		__m512i w = _mm512_shuffle_epi8(_mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1), pick);
-		w = _mm512_or_si512(_mm512_and_si512(w, vmask), vfold);
-		__m512i idx = _mm512_srli_epi32(_mm512_mullo_epi32(w, mul), 32 - AC_WINDOW_BITS);
+		__m512i idx = window_index16(k, block + 16 * g);
 		__m512i word = _mm512_i32gather_epi32(_mm512_srli_epi32(idx, 5), k->words, 4);
 		__m512i bit = _mm512_srlv_epi32(word, _mm512_and_si512(idx, low5));
 		m |= (uint64_t)_mm512_test_epi32_mask(bit, one) << (16 * g);
@@ -169,24 +176,13 @@ void window_folds(const uint64_t *table, uint32_t folds[64])
 SIMD_INLINE TARGET_AVX512 uint64_t window_block_sparse(const void *kernel, const uint8_t *block)
 {
 	const struct gather *k = kernel;
-	const __m512i vmask = _mm512_set1_epi32((int)k->wmask), vfold = _mm512_set1_epi32((int)k->fold);
-	const __m512i mul = _mm512_set1_epi32((int)AC_WINDOW_MUL);
 	const __m512i low5 = _mm512_set1_epi32(31), one = _mm512_set1_epi32(1);
-	const __m512i pick = _mm512_add_epi8(
-		_mm512_broadcast_i32x4(_mm_setr_epi8(0, 1, 2, 3, 1, 2, 3, 4, 2, 3, 4, 5, 3, 4, 5, 6)),
-		_mm512_setr_epi32(0, 0, 0, 0, 0x04040404, 0x04040404, 0x04040404, 0x04040404,
-				  0, 0, 0, 0, 0x04040404, 0x04040404, 0x04040404, 0x04040404));
 	const __m512i hi0 = _mm512_loadu_si512(k->folds), hi1 = _mm512_loadu_si512(k->folds + 16);
 	const __m512i lo0 = _mm512_loadu_si512(k->folds + 32), lo1 = _mm512_loadu_si512(k->folds + 48);
 	uint64_t m = 0;
 #pragma GCC unroll 4
 	for (int g = 0; g < 4; g++) {
-		const uint8_t *p = block + 16 * g;
-		__m256i lo = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)p));
-		__m256i hi = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)(p + 8)));
-		__m512i w = _mm512_shuffle_epi8(_mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1), pick);
-		w = _mm512_or_si512(_mm512_and_si512(w, vmask), vfold);
-		__m512i idx = _mm512_srli_epi32(_mm512_mullo_epi32(w, mul), 32 - AC_WINDOW_BITS);
+		__m512i idx = window_index16(k, block + 16 * g);
 		__m512i top = _mm512_srli_epi32(idx, AC_WINDOW_BITS - 10);
 		__m512i a = _mm512_permutex2var_epi32(hi0, _mm512_srli_epi32(top, 5), hi1);
 		__m512i b = _mm512_permutex2var_epi32(lo0, _mm512_srli_epi32(idx, 5), lo1);
