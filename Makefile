@@ -69,7 +69,7 @@ LIB_OBJ  := $(patsubst src/%.c,$(O)/%.o,$(GREP_SRC) $(CLI_SRC)) $(ENGINE_LIB)
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(O)/unit/%)
 
-.PHONY: acgrep all help check test unit cli diff stress asan ubsan tsan valgrind demo install uninstall clean deps bench portable dist
+.PHONY: acgrep all help check test unit cli diff stress asan ubsan tsan valgrind demo install uninstall clean deps bench portable dist static static-check
 
 ## all: build ./acgrep (the default)
 all: acgrep
@@ -183,12 +183,13 @@ CHECK_SUITES = \
 	'portable=$(MAKE) --no-print-directory portable' \
 	'fuzz=$(WERROR_MAKE) fuzz-smoke' \
 	'clang=$(MAKE) --no-print-directory clang' \
+	'static=$(MAKE) --no-print-directory BATS_FLAGS="--tap $(BATS_FLAGS)" static-check' \
 	$(if $(filter x86_64,$(shell uname -m)),'m32=$(MAKE) --no-print-directory m32') \
 	$(CHECK_EXTRA_SUITES)
 
 ## check: install dependencies, then the layout rules (tests/layout.sh) and from a
 ## clean -Werror build every suite (unit, cli, diff, example, install, deb,
-## portable, fuzz, clang, m32) and a summary; "N passed, N failed" last
+## portable, fuzz, clang, static, m32) and a summary; "N passed, N failed" last
 check: deps
 	@$(MAKE) -s --no-print-directory clean
 	@tests/check.sh $(O)/check-logs $(CHECK_SUITES)
@@ -199,6 +200,17 @@ check: deps
 portable:
 	rm -rf build-portable
 	$(MAKE) O=build-portable SIMD=none CTZ=portable EXTRA_CFLAGS=-Werror build-portable/acgrep unit example
+
+## static: ./acgrep-static, linked statically (glibc -static: Debian ships
+## static zlib, liblzma, libzstd, libbz2 and libpcre2-8, so --decompress and
+## --engine=pcre2 are in it), for copying onto a machine as one file
+static:
+	$(MAKE) --no-print-directory O=build-static LDFLAGS=-static EXTRA_CFLAGS=-Werror build-static/acgrep
+	cp build-static/acgrep acgrep-static.tmp && mv -f acgrep-static.tmp acgrep-static
+
+## static-check: the CLI tests against ./acgrep-static
+static-check: static $(O)/ac_count
+	@$(MAKE) --no-print-directory TEST_BIN=acgrep-static cli
 
 # ---- other compilers and CPUs: clang, i386, cross builds under qemu-user -----
 .PHONY: clang m32 check-cross cross-unit cross-cli cross-diff deps-cross
@@ -505,7 +517,7 @@ deb-check:
 	else $(MAKE) --no-print-directory deb && tests/lib/deb.sh $(DEB_DIR); fi
 
 clean:
-	rm -rf $(O) acgrep
+	rm -rf $(O) acgrep acgrep-static
 
 ## dist: acgrep-VERSION.tar.gz of the committed tree (HEAD): the same bytes
 ## every time for the same commit (git archive's times are the commit's; gzip -n)

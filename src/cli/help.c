@@ -159,7 +159,11 @@ void help_version(FILE *out)
 	const char *describe = ACGREP_BUILD_DESCRIBE;
 	fprintf(out, "acgrep %s%s%s%s\n", ACGREP_VERSION, *describe ? " (git " : "", describe,
 		*describe ? ")" : "");
-	fputs("Fixed-string search on an Aho-Corasick engine.\n", out);
+	fputs("Fixed-string search on an Aho-Corasick engine.\n"
+	      "Copyright (c) 2026 The acgrep authors.\n"
+	      "License MIT: <https://opensource.org/license/mit>.\n"
+	      "This is free software: you are free to change and redistribute it.\n"
+	      "There is NO WARRANTY, to the extent permitted by law.\n", out);
 	static const char *const level_names[] = {
 		[SIMD_SCALAR] = "none", [SIMD_SSSE3] = "SSSE3",
 		[SIMD_AVX2] = "AVX2", [SIMD_AVX512] = "AVX-512BW", [SIMD_NEON] = "NEON",

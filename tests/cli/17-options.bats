@@ -148,6 +148,10 @@ opt_setup() {
 	# vector kernels built and the one this CPU runs, the optional libraries
 	"$GREP" -qE '^acgrep [0-9]+\.[0-9]+\.[0-9]+( \(git [^)]+\))?$' "$OUTD/ac.out"
 	"$GREP" -qE '^Vector kernels compiled in: .*; this CPU runs: (none|SSSE3|AVX2|AVX-512BW|NEON)\.$' "$OUTD/ac.out"
+	# the licence, as LICENSE and debian/copyright state it
+	"$GREP" -qx 'License MIT: <https://opensource.org/license/mit>.' "$OUTD/ac.out"
+	"$GREP" -qx 'MIT License' "$BATS_TEST_DIRNAME/../../LICENSE"
+	"$GREP" -qx 'License: Expat' "$BATS_TEST_DIRNAME/../../debian/copyright"
 	# a cross build under qemu-user names the kernel it must run (the Makefile's)
 	if [ -n "${ACGREP_KERNEL:-}" ]; then
 		"$GREP" -q "this CPU runs: $ACGREP_KERNEL\.\$" "$OUTD/ac.out"
