@@ -268,7 +268,7 @@ static void refused_edits(const struct config *cfg, const struct edit *edits, si
 		memcpy(copy, img, size);
 		struct secfile f;
 		size_t n;
-		CHECK(secfile_open(&f, copy, size, 0, why, sizeof why) == 0, "open");
+		CHECK(secfile_open(&f, copy, size, why, sizeof why) == 0, "open");
 		uint8_t *s = (uint8_t *)(uintptr_t)secfile_find(&f, edits[i].tag, &n);
 		CHECK(s && n >= edits[i].at + 4, "edit %zu: the section", i);
 		if (!s)
