@@ -214,8 +214,14 @@ static int header_check(const uint8_t *b, size_t size, char *why, size_t why_len
 		return -1;
 	}
 	if (word != sizeof(size_t)) {
-		snprintf(why, why_len, "compiled pattern set for %u-bit words; this acgrep uses %zu-bit words",
-			 word * 8, sizeof(size_t) * 8);
+		/* a machine's word is a power of two up to 16 bytes: any other
+		 * size is damage, not a foreign machine */
+		if (word == 0 || word > 16 || (word & (word - 1)))
+			snprintf(why, why_len, "corrupt compiled pattern set (word size of %u bytes)", word);
+		else
+			snprintf(why, why_len,
+				 "compiled pattern set for %u-bit words; this acgrep uses %zu-bit words",
+				 word * 8, sizeof(size_t) * 8);
 		return -1;
 	}
 	return 0;
