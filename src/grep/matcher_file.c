@@ -1,4 +1,4 @@
-/* matcher_file.c - writing a compiled pattern set and mapping it back
+/* matcher_file.c - writing a compiled pattern set and loading it back
  * (see matcher_file.h).
  *
  * The matcher's sections, after the automaton's (ac_file.c): "GRmt" the
