@@ -4,7 +4,7 @@
  * operand for the options given, and exits, as --generate does: it takes
  * no FILE operand; the tags of --tagged-file go into the set.
  * --compiled=FILE takes the place of -e, -f, --tagged-file and the
- * PATTERNS operand: every operand is a FILE to search.  The set is mapped
+ * PATTERNS operand: every operand is a FILE to search.  The set is loaded
  * when the options are final (the locale's included), so that it is
  * checked against them; like a -f file, one that cannot be used ends the
  * run before any input is read.

@@ -36,7 +36,7 @@ int opts_compiled_finish(struct config *cfg, bool have_keys);
  * why not. */
 int opts_compiled_save(const struct config *cfg, unsigned threads);
 
-/* Hands the mapped matcher over to the caller (NULL without --compiled);
+/* Hands the loaded matcher over to the caller (NULL without --compiled);
  * cfg->patterns, its view, is left empty; cfg->tags stays a view into it,
  * valid until the caller frees the matcher. */
 struct matcher *opts_compiled_take(struct config *cfg);

@@ -9,7 +9,7 @@
  * The engine's public headers, the only ones the layers above include:
  * this one, bits.h (bit tricks), grow.h (the growth rule), table.h (the
  * allocator for large tables and buffers), and for compiled pattern sets
- * ac_file.h (an automaton saved and mapped back), secfile.h (their file
+ * ac_file.h (an automaton saved and loaded back), secfile.h (their file
  * container) and hash64.h (its checksum).  The rest of src/engine is its
  * own.
  */

@@ -154,57 +154,24 @@ static const char *tables_find(const struct secfile *f, const struct file_meta *
 	return NULL;
 }
 
-/* A check's walk over the state tables, releasing what it has read
- * (secfile_release) a SECFILE_CHUNK at a time: each table's bytes below
- * done[k] are released. */
-struct walk {
-	const struct secfile *f;
-	const struct tables *t;
-	const struct file_meta *m;
-	size_t done[6];
-};
-
-/* Releases table k (bytes at p) up to byte `upto`, once a chunk is read
- * (or whatever is left, at the end). */
-static void walk_release(struct walk *w, int k, const void *p, size_t upto, bool end)
+/* Checks states [lo, hi), depth d (the root's own links are
+ * states_check's), whose children end at `next`: NULL, or what is wrong.
+ * The state checks are OR-ed together without branches (the loop runs at
+ * memory speed). */
+static const char *depth_check(const struct tables *t, const struct file_meta *m, uint32_t d,
+			       uint32_t lo, uint32_t hi, uint32_t next)
 {
-	if (upto > w->done[k] && (end || upto - w->done[k] >= SECFILE_CHUNK)) {
-		secfile_release(w->f, (const uint8_t *)p + w->done[k], upto - w->done[k]);
-		w->done[k] = upto;
-	}
-}
-
-/* Releases the state tables up to state s (the dense rows up to row s). */
-static void walk_release_states(struct walk *w, uint32_t s, bool end)
-{
-	const struct tables *t = w->t;
-	uint32_t rows = s < w->m->n_dense ? s : w->m->n_dense;
-	walk_release(w, 0, t->fail, (size_t)s * 4, end);
-	walk_release(w, 1, t->dict, (size_t)s * 4, end);
-	walk_release(w, 2, t->out_len, (size_t)s * 4, end);
-	walk_release(w, 3, t->out_id, (size_t)s * 4, end);
-	walk_release(w, 4, t->dense, ((size_t)rows << w->m->class_shift) * 4, end);
-}
-
-/* Checks states [a, b) of depth d, which is [lo, ...) (the root's own
- * links are states_check's) and whose children end at `next`: NULL, or
- * what is wrong.  The state checks are OR-ed together without branches
- * (the loop runs at memory speed). */
-static const char *range_check(const struct walk *w, uint32_t d, uint32_t lo, uint32_t a,
-			       uint32_t b, uint32_t next)
-{
-	const struct tables *t = w->t;
-	uint32_t bad = 0, n_patterns = w->m->n_patterns;
+	uint32_t bad = 0, n_patterns = m->n_patterns;
 	/* dict + 1 > lo: a dict link at or past lo (AC_NONE + 1 wraps to 0) */
-	for (uint32_t s = a ? a : AC_ROOT + 1; s < b; s++)
+	for (uint32_t s = lo ? lo : AC_ROOT + 1; s < hi; s++)
 		bad |= (uint32_t)(t->fail[s] >= lo) | (uint32_t)(t->dict[s] + 1 > lo) |
 		       (uint32_t)(t->out_len[s] > d) |
 		       ((uint32_t)(t->out_len[s] != 0) & (uint32_t)(t->out_id[s] >= n_patterns));
 	if (bad)
 		return "automaton: links or outputs";
-	size_t width = (size_t)1 << w->m->class_shift;
-	uint32_t dense_b = b < w->m->n_dense ? b : w->m->n_dense;
-	for (uint32_t s = a; s < dense_b; s++) {
+	size_t width = (size_t)1 << m->class_shift;
+	uint32_t dense_hi = hi < m->n_dense ? hi : m->n_dense;
+	for (uint32_t s = lo; s < dense_hi; s++) {
 		const uint32_t *row = t->dense + (size_t)s * width;
 		for (size_t c = 0; c < width; c++) {
 			uint32_t id = row[c] & AC_ID_MASK;
@@ -215,47 +182,31 @@ static const char *range_check(const struct walk *w, uint32_t d, uint32_t lo, ui
 	return NULL;
 }
 
-/* first[] ascends from 1 to n_states: NULL, or what is wrong. */
-static const char *first_check(struct walk *w)
+/* first[] ascends from 1 to n: NULL, or what is wrong. */
+static const char *first_check(const uint32_t *first, uint32_t n)
 {
-	const uint32_t *first = w->t->first;
-	uint32_t n = w->m->n_states, bad = first[0] != 1 || first[n] != n;
-	for (uint32_t a = 0; a < n; a += SECFILE_CHUNK / 4) {
-		uint32_t b = n - a > SECFILE_CHUNK / 4 ? a + SECFILE_CHUNK / 4 : n;
-		for (uint32_t s = a; s < b; s++)
-			bad |= first[s] > first[s + 1];
-		walk_release(w, 5, first, (size_t)b * 4, false);
-	}
+	uint32_t bad = first[0] != 1 || first[n] != n;
+	for (uint32_t s = 0; s < n; s++)
+		bad |= first[s] > first[s + 1];
 	return bad ? "automaton: children" : NULL;
 }
 
 /* Checks the tables (see the head of this file): NULL, or what is wrong. */
-static const char *states_check(const struct secfile *f, const struct tables *t,
-				const struct file_meta *m)
+static const char *states_check(const struct tables *t, const struct file_meta *m)
 {
-	struct walk w = { .f = f, .t = t, .m = m };
-	const char *why = first_check(&w);
+	const char *why = first_check(t->first, m->n_states);
 	if (!why && (t->fail[AC_ROOT] != AC_ROOT || t->dict[AC_ROOT] != AC_NONE || t->out_len[AC_ROOT]))
 		why = "automaton: links or outputs";
-	uint32_t n = m->n_states, lo = AC_ROOT, hi = AC_ROOT + 1, d = 0, step = SECFILE_CHUNK / 4;
+	uint32_t lo = AC_ROOT, hi = AC_ROOT + 1, d = 0;
 	for (; !why; d++) {
-		uint32_t next = w.t->first[hi];
-		for (uint32_t a = lo; a < hi && !why; a += step) {
-			uint32_t b = hi - a > step ? a + step : hi;
-			why = range_check(&w, d, lo, a, b, next);
-			walk_release_states(&w, b, false);
-		}
+		uint32_t next = t->first[hi];
+		why = depth_check(t, m, d, lo, hi, next);
 		if (next == hi)
 			break;
 		lo = hi;
 		hi = next;
 	}
-	/* all of it: first[] was read again for each depth, out_len for the
-	 * dense rows' targets */
-	memset(w.done, 0, sizeof w.done);
-	walk_release_states(&w, n, true);
-	walk_release(&w, 5, t->first, ((size_t)n + 1) * 4, true);
-	if (!why && hi != n)
+	if (!why && hi != m->n_states)
 		why = "automaton: children";
 	/* the deepest state spells the longest pattern */
 	if (!why && d != m->max_len)
@@ -330,7 +281,7 @@ ac_automaton *ac_load(const struct secfile *f, enum simd_level cap, const char *
 		return NULL;
 	memcpy(&m, raw, sizeof m);
 	if ((*why = meta_check(&m)) || (*why = tables_find(f, &m, &t)) ||
-	    (*why = states_check(f, &t, &m)))
+	    (*why = states_check(&t, &m)))
 		return NULL;
 	ac_automaton *ac = ac_new(m.flags);
 	if (!ac) {

@@ -3,8 +3,7 @@
  *
  * Owns: which sections hold the automaton and what makes them a valid
  * one.  Loading never copies a state table: the automaton's arrays point
- * into the image, so its pages are read only as a scan touches them, and
- * processes mapping the same file share them.  Only the fixed prefilter
+ * into the image, the bytes that were checked.  Only the fixed prefilter
  * tables the scan path uses (at most 40 KiB) are copied into the
  * automaton.  Part of the engine's public interface (see ac.h).
  */
@@ -20,11 +19,13 @@
 int ac_save(const ac_automaton *ac, struct secfile_writer *w);
 
 /* The automaton in f's sections, its tables pointing into f's image,
- * which must stay mapped and unchanged until ac_free.  The sections are
- * checked to form an automaton whose scans stay inside its tables and
- * inside the text, and report pattern ids below its pattern count, end
- * (every state stepped to lies at most one byte deeper), whatever the
- * bytes: a crafted file may find wrong matches, never crash a scan.
+ * which must stay as it is until ac_free (memory nothing else writes:
+ * bytes changed after the checks could send a scan anywhere).  The
+ * sections are checked to form an automaton whose scans stay inside its
+ * tables and inside the text, and report pattern ids below its pattern
+ * count, end (every state stepped to lies at most one byte deeper),
+ * whatever the bytes: a crafted file may find wrong matches, never crash
+ * a scan.
  * Its vector kernels are chosen afresh: the widest this CPU runs, capped
  * at `cap` (as ac_limit_simd; the file's own scan path is kept, and a
  * Teddy path runs its scalar kernel on a CPU without byte shuffles).

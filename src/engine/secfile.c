@@ -11,7 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 static const char magic[8] = { 'A', 'C', 'G', 'R', 'P', 'S', 'E', 'T' };
@@ -215,8 +214,14 @@ static int header_check(const uint8_t *b, size_t size, char *why, size_t why_len
 		return -1;
 	}
 	if (word != sizeof(size_t)) {
-		snprintf(why, why_len, "compiled pattern set for %u-bit words; this acgrep uses %zu-bit words",
-			 word * 8, sizeof(size_t) * 8);
+		/* a machine's word is a power of two up to 16 bytes: any other
+		 * size is damage, not a foreign machine */
+		if (word == 0 || word > 16 || (word & (word - 1)))
+			snprintf(why, why_len, "corrupt compiled pattern set (word size of %u bytes)", word);
+		else
+			snprintf(why, why_len,
+				 "compiled pattern set for %u-bit words; this acgrep uses %zu-bit words",
+				 word * 8, sizeof(size_t) * 8);
 		return -1;
 	}
 	return 0;
@@ -242,32 +247,7 @@ static bool table_ok(const struct secfile *f)
 	return true;
 }
 
-void secfile_release(const struct secfile *f, const void *p, size_t n)
-{
-	if (!f->drop || n == 0)
-		return;
-	size_t page = (size_t)sysconf(_SC_PAGESIZE);
-	uintptr_t lo = (uintptr_t)p & ~(uintptr_t)(page - 1), hi = ((uintptr_t)p + n) & ~(uintptr_t)(page - 1);
-	if (hi > lo)
-		madvise((void *)lo, hi - lo, MADV_DONTNEED);
-}
-
-/* The checksum of the image from CHECKED_FROM, released as it is read. */
-static uint64_t image_hash(const struct secfile *f)
-{
-	struct hash64 h;
-	hash64_init(&h);
-	for (size_t at = CHECKED_FROM; at < f->size;) {
-		size_t n = f->size - at < SECFILE_CHUNK ? f->size - at : SECFILE_CHUNK;
-		hash64_update(&h, f->base + at, n);
-		secfile_release(f, f->base + at, n);
-		at += n;
-	}
-	return hash64_final(&h);
-}
-
-int secfile_open(struct secfile *f, const void *p, size_t size, unsigned flags, char *why,
-		 size_t why_len)
+int secfile_open(struct secfile *f, const void *p, size_t size, char *why, size_t why_len)
 {
 	const uint8_t *b = p;
 	if (header_check(b, size, why, why_len) != 0)
@@ -285,9 +265,8 @@ int secfile_open(struct secfile *f, const void *p, size_t size, unsigned flags, 
 	}
 	*f = (struct secfile){
 		.base = b, .size = size, .table = b + SECFILE_HEADER, .n_sections = get32(b + AT_SECTIONS),
-		.drop = flags & SECFILE_DROP,
 	};
-	if (image_hash(f) != get64(b + AT_CHECKSUM)) {
+	if (hash64(b + CHECKED_FROM, size - CHECKED_FROM) != get64(b + AT_CHECKSUM)) {
 		snprintf(why, why_len, "corrupt compiled pattern set (checksum mismatch)");
 		return -1;
 	}

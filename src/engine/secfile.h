@@ -16,10 +16,11 @@
  *       the sections, each at a multiple of SECFILE_ALIGN (zeros between)
  *
  * The fields before the checksum are each checked for what they must be,
- * everything after it by the checksum.  A reader maps the file and points
- * into it: a section's bytes are SECFILE_ALIGN-aligned in memory when the
- * image is.  The writer takes sections as pointers and writes them with
- * their padding, copying only what it is asked to keep (secfile_add_copy).
+ * everything after it by the checksum.  A reader holds the file's bytes
+ * in memory and points into them: a section's bytes are SECFILE_ALIGN-
+ * aligned in memory when the image is.  The writer takes sections as
+ * pointers and writes them with their padding, copying only what it is
+ * asked to keep (secfile_add_copy).
  * What a section holds is its writer's business (ac_file.c, and the
  * matcher's in src/grep).  Part of the engine's public interface (ac.h).
  */
@@ -74,34 +75,20 @@ struct secfile {
 	size_t size;
 	const uint8_t *table;
 	uint32_t n_sections;
-	bool drop; /* SECFILE_DROP */
 };
 
-/* secfile_open's flag: the image is a read-only file mapping whose pages
- * may be dropped once read (secfile_release): a later read faults them
- * in again from the page cache, so checking a file leaves no more of it
- * resident than a scan touches. */
-#define SECFILE_DROP 1u
-
-/* Checks the image p[0..size) (a mapped file): header, size, checksum and
- * table, every section inside the image and aligned.  Returns 0 and fills
- * *f, or -1 with why the image is no compiled pattern set, or not one
- * this build reads, written to why[0..why_len) ("not a compiled pattern
- * set", "truncated compiled pattern set (10 of 4096 bytes)", "compiled
- * pattern set format version 4; this acgrep reads version 3", "corrupt
- * compiled pattern set (checksum mismatch)", ...).  Reads every byte
- * (the checksum), with SECFILE_DROP releasing them as it goes; never
- * reads outside the image. */
-int secfile_open(struct secfile *f, const void *p, size_t size, unsigned flags, char *why,
-		 size_t why_len);
-
-/* Bytes of an image read in one go before they are released. */
-#define SECFILE_CHUNK ((size_t)1 << 18)
-
-/* With SECFILE_DROP, gives back the whole pages of f's image holding
- * p[0..n) (those partly before p included), which must stay readable:
- * they are read again from the file when touched.  Without it, nothing. */
-void secfile_release(const struct secfile *f, const void *p, size_t n);
+/* Checks the image p[0..size) (the file's bytes in memory): header, size,
+ * checksum and table, every section inside the image and aligned.
+ * Returns 0 and fills *f, or -1 with why the image is no compiled pattern
+ * set, or not one this build reads, written to why[0..why_len) ("not a
+ * compiled pattern set", "truncated compiled pattern set (10 of 4096
+ * bytes)", "compiled pattern set format version 4; this acgrep reads
+ * version 3", "corrupt compiled pattern set (checksum mismatch)", ...).
+ * Reads every byte (the checksum), never outside the image.  What passed
+ * holds only while the image stays as it is: a reader must not check
+ * bytes that something else can still change (a shared mapping of the
+ * file), but a private copy of them (matcher_file.c). */
+int secfile_open(struct secfile *f, const void *p, size_t size, char *why, size_t why_len);
 
 /* Recomputes the checksum of the image p[0..size) in memory after bytes
  * of it were changed (the tests and the fuzz target use it to reach the

@@ -354,6 +354,17 @@ put() {
 	if ((word == 8)); then put word 16 4; else put word 16 10; fi
 	expect 2 '' -- --compiled=word in
 	expect_stderr_matches "^PROG: word: compiled pattern set for $((word == 8 ? 32 : 64))-bit words; this acgrep uses $((word * 8))-bit words$"
+	# a word size no machine has is damage, said in bytes (0xFFFFFFFF
+	# bits would wrap: "4294967288-bit words")
+	local k size
+	for size in 4294967295 0 3 32; do
+		cp "$OUTD/good.acs" word
+		for k in 0 1 2 3; do put word $((16 + k)) "$(printf '%o' $(((size >> (8 * k)) & 255)))"; done
+		[[ $(od -An -tx1 -j8 -N1 word | tr -d ' ') == 01 ]] &&
+			for k in 0 1 2 3; do put word $((19 - k)) "$(printf '%o' $(((size >> (8 * k)) & 255)))"; done
+		expect 2 '' -- --compiled=word in
+		expect_stderr_matches "^PROG: word: corrupt compiled pattern set \\(word size of $size bytes\\)$"
+	done
 }
 
 # A tagged list: a tag of two patterns, a pattern holding NUL (dropped

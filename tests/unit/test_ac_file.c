@@ -113,7 +113,7 @@ static void container(void)
 	secfile_writer_free(&w);
 	struct secfile f;
 	char why[200];
-	CHECK(secfile_open(&f, img, size, 0, why, sizeof why) == 0, "open: %s", why);
+	CHECK(secfile_open(&f, img, size, why, sizeof why) == 0, "open: %s", why);
 	const uint8_t *pa = secfile_section(&f, SECFILE_TAG('t', 'e', 's', 'a'), sizeof a);
 	const uint8_t *pc = secfile_section(&f, SECFILE_TAG('t', 'e', 's', 'c'), sizeof c);
 	size_t nb = 0;
@@ -125,11 +125,11 @@ static void container(void)
 	CHECK(!secfile_find(&f, SECFILE_TAG('n', 'o', 'n', 'e'), &nb), "a missing section");
 	uint8_t *copy = aligned_alloc(64, (size + 64) & ~(size_t)63);
 	for (size_t n = 0; n < size; n++)
-		CHECK(secfile_open(&f, img, n, 0, why, sizeof why) != 0 && why[0], "truncated to %zu", n);
+		CHECK(secfile_open(&f, img, n, why, sizeof why) != 0 && why[0], "truncated to %zu", n);
 	for (size_t at = 0; at < size; at++) {
 		memcpy(copy, img, size);
 		copy[at] ^= (uint8_t)(1u << rnd(8));
-		CHECK(secfile_open(&f, copy, size, 0, why, sizeof why) != 0, "byte %zu changed", at);
+		CHECK(secfile_open(&f, copy, size, why, sizeof why) != 0, "byte %zu changed", at);
 	}
 	memcpy(copy, img, size);
 	uint32_t next = SECFILE_VERSION + 1;
@@ -137,12 +137,12 @@ static void container(void)
 	char want[128];
 	snprintf(want, sizeof want, "compiled pattern set format version %u; this acgrep reads version %u",
 		 SECFILE_VERSION + 1, SECFILE_VERSION);
-	CHECK(secfile_open(&f, copy, size, 0, why, sizeof why) != 0 && !strcmp(why, want),
+	CHECK(secfile_open(&f, copy, size, why, sizeof why) != 0 && !strcmp(why, want),
 	      "version: %s", why);
 	memcpy(copy, img, size);
 	copy[size - 1] ^= 1;
 	secfile_reseal(copy, size);
-	CHECK(secfile_open(&f, copy, size, 0, why, sizeof why) == 0, "resealed: %s", why);
+	CHECK(secfile_open(&f, copy, size, why, sizeof why) == 0, "resealed: %s", why);
 	free(copy);
 	free(img);
 }
@@ -204,7 +204,7 @@ static ac_automaton *loaded(const uint8_t *img, size_t size, enum simd_level cap
 {
 	struct secfile f;
 	char msg[200];
-	if (secfile_open(&f, img, size, 0, msg, sizeof msg) != 0) {
+	if (secfile_open(&f, img, size, msg, sizeof msg) != 0) {
 		*why = "container";
 		return NULL;
 	}

@@ -9,7 +9,8 @@
  * NUL dropped and kept (-a, -z), on every scan path.  For each: matches
  * from every offset (exact and not), matcher_each, matcher_identify of
  * every pattern, the flags a search reads (longest_span, spans_eol,
- * match_takes_eol) and pattern_keys over the list view.  Then each
+ * match_takes_eol) and pattern_keys over the list view; the same after
+ * the set's file was rewritten in place and truncated.  Then each
  * option the set was compiled with, changed, is refused with its message;
  * the matcher's sections changed (and the checksum resealed) are refused
  * as corrupt.  A set saved with tags loads them as they were (beside
@@ -187,6 +188,41 @@ static void run_case(const struct ccase *c)
 	}
 }
 
+/* The set's file rewritten in place with 0xFF (same size), then truncated,
+ * after matcher_load: the loaded matcher answers as before (it scans the
+ * bytes it checked, not the file's). */
+static void file_changed(void)
+{
+	const struct ccase *c = &cases[0];
+	struct config cfg = case_config(c, AC_PATH_DFA);
+	char why[256] = "";
+	CHECK(matcher_save(&cfg, 1, path, why, sizeof why) == 0, "save: %s", why);
+	struct pattern_set list;
+	struct pattern_tags tags;
+	struct matcher *b = matcher_load(&cfg, path, &list, &tags, why, sizeof why);
+	struct pattern_set copy = pattern_list(c->pats, c->n_pats);
+	const char *error = NULL;
+	struct matcher *a = matcher_for_config(&cfg, &copy, 1, &error);
+	struct stat st;
+	FILE *f = fopen(path, "r+");
+	CHECK(b && a && f && stat(path, &st) == 0, "load: %s", why);
+	if (b && a && f) {
+		for (off_t i = 0; i < st.st_size; i++)
+			putc(0xff, f);
+		CHECK(fclose(f) == 0, "rewrite the set");
+		same_answers(c, a, b, AC_PATH_DFA);
+		same_keys(c, &cfg, a, &list, b);
+		CHECK(truncate(path, 0) == 0, "truncate the set");
+		same_answers(c, a, b, AC_PATH_DFA);
+		same_keys(c, &cfg, a, &list, b);
+	} else if (f) {
+		fclose(f);
+	}
+	matcher_free(a);
+	matcher_free(b);
+	pattern_list_free(&cfg.patterns);
+}
+
 /* Each option changed after compiling is refused with its message. */
 static void mismatches(void)
 {
@@ -268,7 +304,7 @@ static void refused_edits(const struct config *cfg, const struct edit *edits, si
 		memcpy(copy, img, size);
 		struct secfile f;
 		size_t n;
-		CHECK(secfile_open(&f, copy, size, 0, why, sizeof why) == 0, "open");
+		CHECK(secfile_open(&f, copy, size, why, sizeof why) == 0, "open");
 		uint8_t *s = (uint8_t *)(uintptr_t)secfile_find(&f, edits[i].tag, &n);
 		CHECK(s && n >= edits[i].at + 4, "edit %zu: the section", i);
 		if (!s)
@@ -406,6 +442,7 @@ int main(void)
 		run_case(&cases[i]);
 	}
 	setlocale(LC_ALL, "C");
+	file_changed();
 	mismatches();
 	corrupt_sections();
 	tags_kept();
