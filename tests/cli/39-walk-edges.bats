@@ -88,12 +88,15 @@ same_fed() {
 }
 
 # deep_tree: t/top and, 1000 directories down (10,000 bytes of name, past
-# PATH_MAX), t/level_dir/.../f.
+# PATH_MAX), t/level_dir/.../f.  Made 250 levels (2,500 bytes) per mkdir -p
+# and cd: a shell's cd costs more the longer its $PWD.
 deep_tree() {
+	local chunk
+	chunk=$(printf 'level_dir/%.0s' $(seq 250))
 	(
 		mkdir t && cd t || exit 1
-		for _ in $(seq 1000); do
-			mkdir level_dir && cd level_dir || exit 1
+		for _ in 1 2 3 4; do
+			mkdir -p "$chunk" && cd "$chunk" || exit 1
 		done
 		echo 'needle deep' >f
 	)
