@@ -7,7 +7,12 @@ cluster's workers (dask.distributed), and merges the record streams, in
 file and range order, with ``acgrep --merge OPTIONS``: the bytes on stdout,
 the messages on stderr and the exit status are those of ``acgrep OPTIONS
 FILE...`` on one machine.  The workers must see the files and the pattern
-list at the same paths (a shared file system) and have acgrep.
+list at the same paths (a shared file system) and have acgrep.  Jobs run
+in the client's working directory (relative names mean what they mean to
+one run, and are printed as given) and with its locale variables.  A file
+with a NUL byte in some range is searched again whole (ranges of a binary
+file cannot be merged); a job that fails (a pattern file missing, ...)
+ends the search with its messages and exit status 2.
 
 Usage:
     acgrep_dask.py [--scheduler ADDRESS | --local WORKERS] [--ranges N]
@@ -41,29 +46,93 @@ def ranges_of(acgrep, path, n):
     return done.stdout.decode().split()
 
 
-def job(acgrep, options, path, rng):
-    """One range's record stream (a whole file when rng is None)."""
+# The environment variables that choose acgrep's locale: a job runs in the
+# client's, whatever the worker's own.
+LOCALE_VARS = ("LC_ALL", "LC_CTYPE", "LC_COLLATE", "LC_MESSAGES", "LANG", "LANGUAGE")
+
+
+def job(acgrep, options, path, rng, cwd, locale):
+    """One range's record stream (a whole file when rng is None), run in
+    directory cwd (the client's: relative names mean there what they mean
+    to one run) with the client's locale variables; returns (status,
+    stdout, stderr)."""
     cmd = [acgrep, "--records"] + (["--range=" + rng] if rng else []) + options + ["--", path]
-    done = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=False)
-    if done.returncode != 0:
-        raise RuntimeError("%s: exit status %d: %s" % (" ".join(cmd), done.returncode,
-                                                        done.stderr.decode(errors="replace")))
-    return done.stdout
+    env = {k: v for k, v in os.environ.items() if k not in LOCALE_VARS}
+    env.update(locale)
+    try:
+        done = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=False,
+                              cwd=cwd, env=env)
+    except OSError as err:
+        return 2, b"", ("acgrep_dask: %s: %s\n" % (acgrep, err)).encode()
+    return done.returncode, done.stdout, done.stderr
+
+
+def binary_range(stream):
+    """True when a range's record stream found a NUL (its E record has
+    flag 'b'): the merge refuses ranges of a binary file."""
+    for line in stream.split(b"\n"):
+        if line.startswith(b"E ") and b"b" in line.split(b" ")[3]:
+            return True
+    return False
+
+
+def run_jobs(client, tasks, run):
+    """Runs run(path, rng) for each (path, rng) task on the cluster; the
+    results in task order."""
+    futures = client.map(lambda t: run(t[0], t[1]), tasks, pure=False)
+    return client.gather(futures)
 
 
 def search(client, options, files, ranges, acgrep="acgrep"):
     """Searches files on the cluster of `client`; returns (stdout, stderr,
-    status) of the merge, which is one run's."""
-    tasks = [(path, rng) for path in files for rng in ranges_of(acgrep, path, ranges)]
-    futures = client.map(lambda t: job(acgrep, options, t[0], t[1]), tasks, pure=False)
-    streams = client.gather(futures)  # in the order of tasks: files, then ranges
+    status) of the merge, which is one run's.  A file with a NUL byte in
+    some range is searched again whole, as one run searches it; a job that
+    fails (a pattern file missing, ...) ends the search with its messages
+    and status 2, as one run would."""
+    cwd = os.getcwd()
+    locale = {k: os.environ[k] for k in LOCALE_VARS if k in os.environ}
+
+    def run(path, rng):
+        return job(acgrep, options, path, rng, cwd, locale)
+
+    per_file = [[(path, rng) for rng in ranges_of(acgrep, path, ranges)] for path in files]
+    results = iter(run_jobs(client, [t for tasks in per_file for t in tasks], run))
+    by_file = [[next(results) for _ in tasks] for tasks in per_file]  # files, then ranges
+    redo = [k for k, found in enumerate(by_file)
+            if len(found) > 1 and any(binary_range(out) for _, out, _ in found)]
+    for k, whole in zip(redo, run_jobs(client, [(files[k], None) for k in redo], run)):
+        by_file[k] = [whole]
+    results = [found for file_results in by_file for found in file_results]
+    failed = [err for status, _, err in results if status != 0]
+    if failed:
+        return b"", b"".join(dict.fromkeys(failed)), 2
     with tempfile.NamedTemporaryFile(prefix="acgrep-records-") as rec:
-        for stream in streams:
+        for _, stream, _ in results:
             rec.write(stream)
         rec.flush()
         done = subprocess.run([acgrep, "--merge"] + options + ["--", rec.name],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=False)
     return done.stdout, done.stderr, done.returncode
+
+
+def search_and_print(client, cluster, options, files, ranges, acgrep):
+    """search() (ranges None: 4 per worker), then the client and the
+    cluster (None: not ours) closed and the result printed; returns the exit
+    status.  The cluster's trouble (a lost worker, ...) is a message and
+    grep's status for trouble, 2, not a traceback."""
+    try:
+        workers = max(1, len(client.scheduler_info()["workers"]))
+        out, err, status = search(client, options, files, ranges or 4 * workers, acgrep)
+    except Exception as failure:  # pylint: disable=broad-except
+        out, err, status = b"", ("acgrep_dask: %s\n" % failure).encode(), 2
+    finally:
+        client.close()
+        if cluster:
+            cluster.close()
+    sys.stdout.buffer.write(out)
+    sys.stdout.flush()
+    sys.stderr.buffer.write(err)
+    return status
 
 
 def main(argv):
@@ -86,19 +155,8 @@ def main(argv):
         cluster = LocalCluster(n_workers=ours.local, threads_per_worker=1, processes=False,
                                dashboard_address=None)
         client = Client(cluster)
-    try:
-        workers = max(1, len(client.scheduler_info()["workers"]))
-        acgrep = os.path.abspath(ours.acgrep) if os.sep in ours.acgrep else ours.acgrep
-        out, err, status = search(client, options, files, ours.ranges or 4 * workers, acgrep)
-    finally:
-        client.close()
-        if cluster:
-            cluster.close()
-    sys.stdout.buffer.write(out)
-    sys.stdout.flush()
-    sys.stderr.buffer.write(err)
-    return status
-
+    acgrep = os.path.abspath(ours.acgrep) if os.sep in ours.acgrep else ours.acgrep
+    return search_and_print(client, cluster, options, files, ours.ranges, acgrep)
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))

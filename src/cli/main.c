@@ -157,6 +157,7 @@ static struct walk_options walk_options_of(const struct config *cfg)
 {
 	return (struct walk_options){
 		.recurse = (int)cfg->recurse,
+		.devices = (int)cfg->devices,
 		.includes = cfg->includes, .n_includes = cfg->n_includes,
 		.excludes = cfg->excludes, .n_excludes = cfg->n_excludes,
 		.exclude_dirs = cfg->exclude_dirs, .n_exclude_dirs = cfg->n_exclude_dirs,

@@ -525,7 +525,7 @@ int opts_parse(int argc, char **argv, struct config *cfg)
 		.max_count = -1, .with_filename = -1, .label = DEFAULT_LABEL,
 		.before = -1, .after = -1, .group_separator = DEFAULT_GROUP_SEPARATOR,
 		.binary = BINARY_BINARY, .io = IO_AUTO, .engine = ENGINE_AC,
-		.recurse = RECURSE_NONE, .directories = DIRS_READ, .devices = DEVS_READ,
+		.recurse = RECURSE_NONE, .directories = DIRS_READ, .devices = DEVS_READ_COMMAND_LINE,
 		.colors = opts_default_colors,
 	};
 	cfg->opts_private = calloc(1, sizeof *cfg->opts_private);

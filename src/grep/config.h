@@ -16,7 +16,9 @@ enum list_mode { LIST_NONE, LIST_MATCHING /* -l */, LIST_NONMATCHING /* -L */ };
 enum io_choice { IO_AUTO, IO_MMAP, IO_READ };
 enum engine_choice { ENGINE_AC, ENGINE_PCRE2 };
 enum dir_action { DIRS_READ, DIRS_SKIP, DIRS_RECURSE }; /* -d ACTION */
-enum dev_action { DEVS_READ, DEVS_SKIP };                /* -D ACTION */
+/* -D ACTION; without -D, devices, FIFOs and sockets named on the command
+ * line are read and those a walk finds skipped, except under -R (walk.h) */
+enum dev_action { DEVS_READ_COMMAND_LINE, DEVS_READ, DEVS_SKIP };
 enum recurse_mode { RECURSE_NONE, RECURSE_CMDLINE_LINKS /* -r */, RECURSE_ALL_LINKS /* -R */ };
 
 /* One fixed-string pattern; bytes may include NUL, never the pattern separator. */

@@ -14,6 +14,7 @@
  */
 #include "input_internal.h"
 #include "decompress.h"
+#include "path_open.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -136,7 +137,8 @@ int input_open(struct input *in, const char *path, const struct input_options *o
 	int fd = STDIN_FILENO;
 	if (!is_stdin) {
 		do
-			fd = open(path, O_RDONLY | O_NOCTTY | O_CLOEXEC);
+			fd = opts->any_length ? path_open_long(path, O_RDONLY | O_NOCTTY | O_CLOEXEC)
+					      : open(path, O_RDONLY | O_NOCTTY | O_CLOEXEC);
 		while (fd < 0 && errno == EINTR);
 		if (fd < 0)
 			return -1;

@@ -52,6 +52,7 @@ struct input_options {
 	size_t keep_lines;  /* lines of earlier windows kept readable (-B); 0 = none */
 	bool decompress;    /* --decompress: compressed streams are decoded (decompress.h) */
 	bool decode_ahead;  /* ... a compressed regular file on a thread of its own */
+	bool any_length;    /* the path may be PATH_MAX bytes or longer (path_open.h) */
 };
 
 struct input {

@@ -66,6 +66,7 @@ enum open_outcome run_open(const struct run *r, const char *path, bool command_l
 	const struct config *cfg = r->cfg;
 	bool is_stdin = strcmp(path, "-") == 0;
 	struct input_options io = run_input_options(cfg);
+	io.any_length = walk_any_length(&r->walk, command_line);
 	struct stat st;
 	*err = 0;
 	if (cfg->devices == DEVS_SKIP && command_line && !is_stdin && stat(path, &st) == 0 &&

@@ -10,6 +10,7 @@
  */
 #include "walk.h"
 
+#include "config.h"
 #include "grow.h"
 
 #include <dirent.h>
@@ -19,6 +20,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/vfs.h>
@@ -179,13 +181,23 @@ static bool dir_excluded(const struct dir_globs *g, const char *name, bool ancho
 
 /* ---- traversal --------------------------------------------------------- */
 
-/* The directories being walked, innermost first, for loop detection (like
- * fts's FTS_TIGHT_CYCLE_CHECK: only ancestors count, so two links to one
- * directory are both walked). */
-struct ancestor {
+/* Descriptors of directories -r keeps open at most (walk.h): this many, or
+ * an eighth of RLIMIT_NOFILE when that is less (the rest is for the files
+ * being searched); deeper, each directory lets its own go while its
+ * subdirectories are walked and opens it again as their "..". */
+#define WALK_HELD_DIRS 32
+
+/* A directory being walked, for loop detection (like fts's
+ * FTS_TIGHT_CYCLE_CHECK: only ancestors count, so two links to one
+ * directory are both walked) and, with -r, for opening its entries. */
+struct level {
 	dev_t dev;
 	ino_t ino;
-	const struct ancestor *up;
+	struct level *up;
+	DIR *dir;     /* open while entries may remain to be read */
+	int fd;       /* dirfd(dir), or after reading a plain descriptor; -1 let go */
+	bool more;    /* the listing has a batch still to read */
+	int lost;     /* errno: opening it again (as "..") failed */
 };
 
 struct walker {
@@ -194,6 +206,9 @@ struct walker {
 	walk_error_fn on_error;
 	void *ctx;
 	bool logical;          /* -R */
+	bool read_devices;     /* devices, fifos and sockets found go to on_file */
+	unsigned held;         /* levels with fd >= 0 */
+	unsigned hold_max;     /* held beyond which a parent's fd is let go */
 	struct dir_globs dirs;
 	char *path;            /* full path of the current entry */
 	size_t len, cap;
@@ -303,11 +318,69 @@ static bool inode_sort_useful(const struct walker *w, int dir_fd)
 	}
 }
 
-static int walk_dir(struct walker *w, const struct stat *st, const struct ancestor *up);
+static bool is_device_type(unsigned char type)
+{
+	return type == DT_CHR || type == DT_BLK || type == DT_FIFO || type == DT_SOCK;
+}
 
-/* One directory entry `name` of the directory at w->path. */
-static int visit(struct walker *w, const char *name, unsigned char type,
-		 const struct ancestor *up)
+/* Lets the level's descriptor go (its listing is read in full). */
+static void level_let_go(struct walker *w, struct level *lv)
+{
+	if (lv->dir)
+		closedir(lv->dir);
+	else
+		close(lv->fd);
+	lv->dir = NULL;
+	lv->fd = -1;
+	w->held--;
+}
+
+/* Opens parent level `up`, whose descriptor was let go, as ".." of the
+ * directory open at `fd`; sets up->lost when that is not it any more. */
+static void level_reopen(struct walker *w, struct level *up, int fd)
+{
+	int parent = openat(fd, "..", O_RDONLY | O_DIRECTORY | O_NOCTTY | O_CLOEXEC);
+	struct stat st;
+	if (parent >= 0 && (fstat(parent, &st) != 0 || st.st_dev != up->dev || st.st_ino != up->ino)) {
+		close(parent);
+		parent = -1;
+		errno = ENOENT;
+	}
+	if (parent < 0) {
+		up->lost = errno;
+		return;
+	}
+	up->fd = parent;
+	w->held++;
+}
+
+static int walk_dir(struct walker *w, const char *name, const struct stat *st, struct level *up);
+
+enum entry_kind { ENTRY_SKIP, ENTRY_FILE, ENTRY_DIR };
+
+/* What entry `name` of level `up`, of type `type` (d_type), is; *st is
+ * set for a directory. */
+static enum entry_kind classify(const struct walker *w, const char *name, unsigned char type,
+				const struct level *up, struct stat *st)
+{
+	if (type == DT_UNKNOWN || type == DT_DIR || (w->logical && type == DT_LNK)) {
+		/* -R follows links; -r does not and knows its parent's fd.  A
+		 * failed stat (vanished entry, dangling or looping link) is
+		 * left to the caller's open, which reports it as grep does. */
+		int got = w->logical ? stat(w->path, st) : fstatat(up->fd, name, st, AT_SYMLINK_NOFOLLOW);
+		type = got == 0 ? IFTODT(st->st_mode) : DT_REG;
+	}
+	if (type == DT_DIR)
+		return dir_excluded(&w->dirs, name, true) ? ENTRY_SKIP : ENTRY_DIR;
+	if (type == DT_LNK)
+		return ENTRY_SKIP;  /* -r */
+	if (is_device_type(type) && !w->read_devices)
+		return ENTRY_SKIP;
+	return files_filtered(w->o, name, true) ? ENTRY_SKIP : ENTRY_FILE;
+}
+
+/* One directory entry `name` of the directory at w->path (level `up`). */
+static int visit(struct walker *w, const char *name, unsigned char type, struct level *up)
 {
 	size_t old = path_push(w, name);
 	if (old == SIZE_MAX) {
@@ -315,54 +388,78 @@ static int visit(struct walker *w, const char *name, unsigned char type,
 		return -1;
 	}
 	struct stat st;
-	bool is_dir = false, searchable = true;
-
-	if (w->logical) {
-		/* -R: everything that is not a directory is searched, devices
-		 * and fifos included.  A failed stat (dangling or looping link)
-		 * is left to the caller's open, which reports it as grep does. */
-		if (type == DT_DIR || type == DT_LNK || type == DT_UNKNOWN)
-			is_dir = stat(w->path, &st) == 0 && S_ISDIR(st.st_mode);
-	} else if (type == DT_DIR || type == DT_UNKNOWN) {
-		if (lstat(w->path, &st) == 0) {
-			is_dir = S_ISDIR(st.st_mode);
-			searchable = S_ISREG(st.st_mode);
-		}
-		/* else: vanished or unreadable; the caller's open reports it. */
-	} else {
-		/* -r: symlinks, devices, fifos and sockets are skipped. */
-		searchable = type == DT_REG;
-	}
-
 	int rc = 0;
-	if (is_dir) {
-		if (!dir_excluded(&w->dirs, name, true))
-			rc = walk_dir(w, &st, up);
-	} else if (searchable && !files_filtered(w->o, name, true)) {
+	switch (classify(w, name, type, up, &st)) {
+	case ENTRY_DIR:
+		rc = walk_dir(w, name, &st, up);
+		break;
+	case ENTRY_FILE:
 		rc = w->on_file(shown(w), false, w->ctx);
+		break;
+	case ENTRY_SKIP:
+		break;
 	}
 	path_pop(w, old);
 	return rc;
 }
 
-/* Walks the directory at w->path, whose stat data is *st. */
-static int walk_dir(struct walker *w, const struct stat *st, const struct ancestor *up)
+/* Opens directory `name` of level `up` (NULL: the operand, w->path). */
+static int open_dir(const struct walker *w, const char *name, const struct level *up)
 {
-	for (const struct ancestor *a = up; a; a = a->up) {
+	int flags = O_RDONLY | O_DIRECTORY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK;
+	int fd;
+	do
+		fd = w->logical || !up ? open(w->path, flags) : openat(up->fd, name, flags | O_NOFOLLOW);
+	while (fd < 0 && errno == EINTR);
+	return fd;
+}
+
+/* Visits the entries of level `me`, a batch at a time. */
+static int walk_entries(struct walker *w, struct level *me)
+{
+	struct listing l = { .v = NULL };
+	int rc = 0, read_err = 0;
+	do {
+		int more = read_batch(me->dir, &l, &read_err);
+		if (more < 0) {
+			errno = ENOMEM;
+			rc = -1;
+			break;
+		}
+		me->more = more > 0;
+		if (l.n > SORT_THRESHOLD && inode_sort_useful(w, me->fd))
+			qsort(l.v, l.n, sizeof *l.v, cmp_ino);
+		if (!me->more && w->logical)
+			level_let_go(w, me);  /* -R opens full names: no descriptor held below */
+		for (size_t i = 0; i < l.n && rc == 0; i++) {
+			rc = visit(w, l.names + l.v[i].name, l.v[i].type, me);
+			if (rc == 0 && !w->logical && me->fd < 0) {
+				/* a subdirectory could not open this one again */
+				w->on_error(shown(w), me->lost, w->ctx);
+				me->more = false;
+				break;
+			}
+		}
+	} while (me->more && rc == 0);
+	free(l.v);
+	free(l.names);
+	if (rc == 0 && read_err)
+		w->on_error(shown(w), read_err, w->ctx);
+	return rc;
+}
+
+/* Walks directory `name` of level `up` (NULL: the operand), at w->path,
+ * whose stat data is *st. */
+static int walk_dir(struct walker *w, const char *name, const struct stat *st, struct level *up)
+{
+	for (const struct level *a = up; a; a = a->up) {
 		if (a->dev == st->st_dev && a->ino == st->st_ino) {
 			w->on_error(shown(w), ELOOP, w->ctx);
 			return 0;
 		}
 	}
-	struct ancestor me = { .dev = st->st_dev, .ino = st->st_ino, .up = up };
-
-	int flags = O_RDONLY | O_DIRECTORY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK;
-	if (!w->logical && up)
-		flags |= O_NOFOLLOW;
-	int fd;
-	do
-		fd = open(w->path, flags);
-	while (fd < 0 && errno == EINTR);
+	struct level me = { .dev = st->st_dev, .ino = st->st_ino, .up = up, .fd = -1 };
+	int fd = open_dir(w, name, up);
 	if (fd < 0) {
 		/* ELOOP: the directory became a symlink since it was stat'ed
 		 * (O_NOFOLLOW); grep would have skipped it.  on_error's ELOOP
@@ -371,40 +468,43 @@ static int walk_dir(struct walker *w, const struct stat *st, const struct ancest
 			w->on_error(shown(w), errno, w->ctx);
 		return 0;
 	}
-	DIR *d = fdopendir(fd);
-	if (!d) {
+	me.dir = fdopendir(fd);
+	if (!me.dir) {
 		int err = errno;
 		close(fd);
 		w->on_error(shown(w), err, w->ctx);
 		return 0;
 	}
+	me.fd = fd;
+	w->held++;
+	if (up && up->fd >= 0 && !up->more && w->held > w->hold_max)
+		level_let_go(w, up);
 
-	struct listing l = { .v = NULL };
-	int rc = 0, read_err = 0, more;
-	do {
-		more = read_batch(d, &l, &read_err);
-		if (more < 0) {
-			errno = ENOMEM;
-			rc = -1;
-			break;
-		}
-		if (l.n > SORT_THRESHOLD && inode_sort_useful(w, dirfd(d)))
-			qsort(l.v, l.n, sizeof *l.v, cmp_ino);
-		if (!more && d) {
-			closedir(d);  /* done with it: no descriptor held below */
-			d = NULL;
-		}
-		for (size_t i = 0; i < l.n && rc == 0; i++)
-			rc = visit(w, l.names + l.v[i].name, l.v[i].type, &me);
-	} while (more && rc == 0);
+	int rc = walk_entries(w, &me);
 
-	if (d)
-		closedir(d);
-	free(l.v);
-	free(l.names);
-	if (rc == 0 && read_err)
-		w->on_error(shown(w), read_err, w->ctx);
+	if (up && up->fd < 0 && !w->logical) {
+		if (me.fd >= 0)
+			level_reopen(w, up, me.fd);
+		else
+			up->lost = me.lost;  /* it was lost itself: so is its parent */
+	}
+	if (me.fd >= 0)
+		level_let_go(w, &me);
 	return rc;
+}
+
+/* How many directory descriptors -r keeps open (WALK_HELD_DIRS). */
+static unsigned hold_max(void)
+{
+	struct rlimit lim;
+	if (getrlimit(RLIMIT_NOFILE, &lim) != 0 || lim.rlim_cur / 8 >= WALK_HELD_DIRS)
+		return WALK_HELD_DIRS;
+	return lim.rlim_cur / 8 > 2 ? (unsigned)(lim.rlim_cur / 8) : 2;
+}
+
+bool walk_any_length(const struct walk_options *opts, bool command_line)
+{
+	return !command_line && opts->recurse == RECURSE_CMDLINE_LINKS;
 }
 
 int walk_operand(const char *path, const struct walk_options *opts,
@@ -413,8 +513,12 @@ int walk_operand(const char *path, const struct walk_options *opts,
 	if (strcmp(path, "-") == 0 || (opts->recurse == 0 && opts->n_exclude_dirs == 0))
 		return on_file(path, true, ctx);
 
-	struct walker w = { .o = opts, .on_file = on_file, .on_error = on_error,
-			    .ctx = ctx, .logical = opts->recurse == 2 };
+	struct walker w = {
+		.o = opts, .on_file = on_file, .on_error = on_error, .ctx = ctx,
+		.logical = opts->recurse == RECURSE_ALL_LINKS, .hold_max = hold_max(),
+		.read_devices = opts->devices == DEVS_READ ||
+				(opts->devices == DEVS_READ_COMMAND_LINE && opts->recurse == RECURSE_ALL_LINKS),
+	};
 	if (dir_globs_init(&w.dirs, opts) != 0) {
 		dir_globs_free(&w.dirs);
 		errno = ENOMEM;
@@ -446,7 +550,7 @@ int walk_operand(const char *path, const struct walk_options *opts,
 			memcpy(w.path, path, len);
 			w.path[len] = '\0';
 			w.len = len;
-			rc = walk_dir(&w, &st, NULL);
+			rc = walk_dir(&w, w.path, &st, NULL);
 		}
 	}
 	free(w.path);

@@ -13,10 +13,20 @@
  *  - Names: "dir/entry"; trailing slashes of the operand collapse ("d/",
  *    "d//" give "d/x"; "/" gives "/x", "//" gives "//x"); "./d" stays
  *    "./d/x".  With omit_dot_slash (grep -r with no operand) "./x" is "x".
- *  - Inside the tree -r skips symlinks (to files and dirs), devices, fifos
- *    and sockets, silently.  -R follows symlinks and hands devices, fifos
- *    and dangling links to on_file like files (grep 3.8 opens them: a fifo
- *    blocks, a dangling link reports ENOENT).
+ *  - Inside the tree -r skips symlinks (to files and dirs) silently; -R
+ *    follows them and hands dangling links to on_file (grep's open reports
+ *    ENOENT).  Devices, fifos and sockets in the tree (-R: also those a
+ *    link leads to) are skipped silently with -D skip, and without -D
+ *    under -r; they go to on_file with -D read, and without -D under -R
+ *    (grep 3.8 opens them: a fifo blocks, a socket reports ENXIO).
+ *  - Depth: -r opens each directory relative to its parent's descriptor,
+ *    so a tree deeper than PATH_MAX is walked, and its files, whose names
+ *    are that long, are opened with path_open_long (walk_any_length).  It
+ *    keeps at most WALK_HELD_DIRS descriptors of the directories above; a
+ *    directory whose descriptor was let go is opened again as ".." of its
+ *    child and must be the same directory (device and inode), else it is
+ *    reported (ENOENT) and the rest of it is not walked.  -R, like grep's
+ *    FTS_LOGICAL, opens full names: past PATH_MAX "File name too long".
  *  - --include/--exclude apply to non-directories only; --exclude-dir to
  *    directories only (also -R's links to directories).  In the tree the
  *    glob must match the whole base name.  On the command line it may match
@@ -40,6 +50,7 @@
 
 struct walk_options {
 	int recurse;  /* 0 none, 1 -r, 2 -R (values of enum recurse_mode) */
+	int devices;  /* -D (values of enum dev_action) */
 	const char *const *includes;     size_t n_includes;
 	const char *const *excludes;     size_t n_excludes;
 	const char *const *exclude_dirs; size_t n_exclude_dirs;
@@ -87,5 +98,10 @@ int walk_operand(const char *path, const struct walk_options *opts,
  * part of it after a '/'; otherwise they must match its base name.  "-" is
  * never excluded. */
 bool walk_excluded_file(const char *path, const struct walk_options *opts, bool command_line);
+
+/* True when a file on_file received is to be opened whatever its length
+ * (path_open_long): one that -r found.  A command-line operand, or a file
+ * -R found, of PATH_MAX bytes or more fails with ENAMETOOLONG, as in grep. */
+bool walk_any_length(const struct walk_options *opts, bool command_line);
 
 #endif

@@ -381,19 +381,6 @@ recipe_setup() {
 	done
 }
 
-# A Python that imports dask.distributed: python3, or Debian's own (where
-# python3-distributed installs when another python3 comes first in PATH).
-dask_python() {
-	local py
-	for py in python3 /usr/bin/python3; do
-		if "$py" -c 'import distributed' 2>/dev/null; then
-			echo "$py"
-			return 0
-		fi
-	done
-	return 1
-}
-
 @test "dask: acgrep_dask.py on a LocalCluster prints one run's output" {
 	local py st opts
 	py=$(dask_python) || skip "python3 -c 'import distributed' fails"

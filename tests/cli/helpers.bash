@@ -355,3 +355,16 @@ expect() {
 	expect_status "$st" || return 1
 	expect_out "${fmt[@]}" || return 1
 }
+
+# A Python that imports dask.distributed: python3, or Debian's own (where
+# python3-distributed installs when another python3 comes first in PATH).
+dask_python() {
+	local py
+	for py in python3 /usr/bin/python3; do
+		if "$py" -c 'import distributed' 2>/dev/null; then
+			echo "$py"
+			return 0
+		fi
+	done
+	return 1
+}

@@ -1,0 +1,133 @@
+#!/usr/bin/env bats
+# Walk edges: devices, FIFOs and sockets found by -r/-R under each -D, and
+# trees deeper than PATH_MAX (walk.h).  Every run is compared with GNU
+# grep 3.8 in C and C.UTF-8, with default threads and --threads=1, mapped
+# and read().
+
+load helpers
+
+# The acgrep-only option sets the comparisons run with (devices, FIFOs and
+# sockets are never mapped: DEVICE_PATHS leaves --mmap out).
+PATHS=("" "--threads=1" "--mmap" "--threads=1 --no-mmap")
+DEVICE_PATHS=("" "--threads=1")
+
+# special_tree: d/f (a match), d/p (a FIFO), and where this machine allows
+# them d/sock (a socket), d/cdev (a character device, as root) and under
+# -R's links d/null (-> /dev/null) and d/lp (-> a FIFO outside the tree).
+special_tree() {
+	fixture d/f 'needle\n'
+	mkfifo d/p outer
+	ln -s ../outer d/lp
+	ln -s /dev/null d/null
+	mknod d/cdev c 1 3 2>/dev/null || true
+	if command -v python3 >/dev/null; then
+		python3 -c 'import socket; socket.socket(socket.AF_UNIX).bind("d/sock")'
+	fi
+}
+
+# fed NAME PROG ARGS...: runs PROG ARGS (60 s at most) while a writer feeds
+# each FIFO once; a run that skips a FIFO leaves its writer blocked in
+# open(), ended here.  Leaves $OUTD/NAME.out, NAME.err and NAME.rc.
+fed() {
+	local name=$1 st=0 w1 w2
+	shift
+	printf 'needle in fifo\n' >d/p &
+	w1=$!
+	printf 'needle via link\n' >outer &
+	w2=$!
+	timeout 60 "$@" </dev/null >"$OUTD/$name.out" 2>"$OUTD/$name.err" || st=$?
+	echo $st >"$OUTD/$name.rc"
+	kill $w1 $w2 2>/dev/null || true
+	wait $w1 $w2 2>/dev/null || true
+}
+
+# same_fed "ACGREP EXTRA" ARGS...: grep -F ARGS and acgrep EXTRA -F ARGS,
+# each fed (see fed), then compared (sorted) as same_as_grep does.
+same_fed() {
+	local -a extra
+	read -r -a extra <<<"$1"
+	shift
+	fed g "$GREP" -F "$@"
+	fed a "$ACGREP" "${extra[@]}" -F "$@"
+	SAG_SORT=1 _compare "acgrep extra: ${extra[*]}; args: $(printf '%q ' "$@")"
+}
+
+@test "walk: -R -D skip skips a FIFO met in the walk (no hang)" {
+	special_tree
+	local p
+	for p in "" --threads=1; do  # nothing writes the FIFO: opening it would block
+		ac_status=0 ac_command="timeout 60 acgrep $p -R -D skip needle d"
+		# shellcheck disable=SC2086  # $p: zero or one word
+		timeout 60 "$ACGREP" $p -R -D skip needle d </dev/null >"$OUTD/ac.out" 2>"$OUTD/ac.err" ||
+			ac_status=$?
+		expect_status 0
+		expect_out 'd/f:needle\n'
+	done
+}
+
+@test "walk: -D rules for devices, FIFOs and sockets found by -r and -R" {
+	special_tree
+	local rec dev p
+	for rec in -r -R; do
+		for dev in "" "-D read" "-D skip"; do
+			for p in "${DEVICE_PATHS[@]}"; do
+				# shellcheck disable=SC2086  # $dev: zero or two words
+				note_case "$rec $dev $p" in_both_locales same_fed "$p" $rec $dev -c needle d
+			done
+		done
+	done
+}
+
+@test "walk: -D read and -D skip on command-line FIFOs and links to devices" {
+	special_tree
+	local dev
+	for dev in "-D read" "-D skip"; do
+		# shellcheck disable=SC2086
+		note_case "$dev" in_both_locales same_fed "" -r $dev -c needle d/p d/lp d/null d/f
+	done
+}
+
+# deep_tree: t/top and, 1000 directories down (10,000 bytes of name, past
+# PATH_MAX), t/level_dir/.../f.  Made 250 levels (2,500 bytes) per mkdir -p
+# and cd: a shell's cd costs more the longer its $PWD.
+deep_tree() {
+	local chunk
+	chunk=$(printf 'level_dir/%.0s' $(seq 250))
+	(
+		mkdir t && cd t || exit 1
+		for _ in 1 2 3 4; do
+			mkdir -p "$chunk" && cd "$chunk" || exit 1
+		done
+		echo 'needle deep' >f
+	)
+	echo 'needle top' >t/top
+}
+
+@test "walk: -r finds a match 1,000 directories deep, past PATH_MAX" {
+	deep_tree
+	run_ac -r -h needle t
+	expect_status 0
+	LC_ALL=C sort -o "$OUTD/ac.out" "$OUTD/ac.out"
+	expect_out 'needle deep\nneedle top\n'
+	local p
+	for p in "${PATHS[@]}"; do
+		SAG_SORT=1 note_case "$p" in_both_locales same_as_grep_with "$p" -r needle t
+		SAG_SORT=1 note_case "$p" in_both_locales same_as_grep_with "$p" -r -l needle t
+	done
+}
+
+@test "walk: -r past PATH_MAX with 64 descriptors, and -R's File name too long" {
+	deep_tree
+	local p
+	for p in "" "--threads=1" "--threads=3 --no-mmap"; do
+		(
+			ulimit -n 64
+			SAG_SORT=1 note_case "$p" in_both_locales same_as_grep_with "$p" -r -c needle t
+		)
+		# -R opens full names, as grep's FTS_LOGICAL: exit 2
+		SAG_SORT=1 note_case "$p" in_both_locales same_as_grep_with "$p" -R needle t
+	done
+	run_ac -R needle t
+	expect_status 2
+	expect_stderr_matches ': File name too long$'
+}
