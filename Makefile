@@ -152,6 +152,17 @@ cli: $(TEST_BIN) $(O)/ac_count
 diff: $(TEST_BIN)
 	ACGREP=$(abspath $(TEST_BIN)) ACGREP_PCRE2=$(ACGREP_PCRE2) DIFF_SEED=$${DIFF_SEED:-20261129} tests/diff/run.sh
 
+## gate: the regression gate: instruction counts (cachegrind), system calls
+## by kind (strace) and peak memory of fixed workloads, against
+## tests/gate/baseline.tsv (docs/perf.md "Regression gate") (TAP)
+## gate-baseline: rewrite tests/gate/baseline.tsv from this build (commit it
+## with the reason)
+.PHONY: gate gate-baseline
+gate: $(TEST_BIN)
+	@ACGREP=$(abspath $(TEST_BIN)) GATE_DIR=$(O)/gate tests/gate/run.sh
+gate-baseline: $(TEST_BIN)
+	ACGREP=$(abspath $(TEST_BIN)) GATE_DIR=$(O)/gate tests/gate/run.sh --write-baseline
+
 ## stress: the threaded -R walk STRESS_RUNS times (15000: 5-10 minutes) under CPU
 ## load, with loops, dangling links and errors: each run's bytes and status are
 ## one thread's, and no run hangs (tests/stress/run.sh; not part of make check)
@@ -177,6 +188,7 @@ CHECK_SUITES = \
 	'unit=$(WERROR_MAKE) unit' \
 	'cli=$(WERROR_MAKE) BATS_FLAGS="--tap $(BATS_FLAGS)" cli' \
 	'diff=$(WERROR_MAKE) diff' \
+	'gate=$(WERROR_MAKE) gate' \
 	'example=$(WERROR_MAKE) example' \
 	'install=$(WERROR_MAKE) install-check' \
 	'deb=$(MAKE) --no-print-directory deb-check' \
@@ -188,7 +200,7 @@ CHECK_SUITES = \
 	$(CHECK_EXTRA_SUITES)
 
 ## check: install dependencies, then the layout rules (tests/layout.sh) and from a
-## clean -Werror build every suite (unit, cli, diff, example, install, deb,
+## clean -Werror build every suite (unit, cli, diff, gate, example, install, deb,
 ## portable, fuzz, clang, static, m32) and a summary; "N passed, N failed" last
 check: deps
 	@$(MAKE) -s --no-print-directory clean

@@ -37,6 +37,11 @@ bats_lib=${BATS_LIB_DIR:-/usr/lib/bats}
 [[ -f $bats_lib/bats-support/load.bash ]] || missing+=(bats-support)
 [[ -f $bats_lib/bats-assert/load.bash ]] || missing+=(bats-assert)
 need_cmd python3
+# the regression gate (tests/gate/run.sh): instruction and system call counts
+need_cmd valgrind
+need_cmd strace
+need_cmd /usr/bin/time time
+need_cmd readelf binutils
 # --decompress: the libraries, and the compressors the tests make files with
 [[ -e /usr/include/zlib.h ]] || missing+=(zlib1g-dev)
 [[ -e /usr/include/lzma.h ]] || missing+=(liblzma-dev)

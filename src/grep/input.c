@@ -211,13 +211,28 @@ static size_t read_window_end(const struct input *in, const char *data, size_t p
 
 static int leave_map(struct input *in, uint64_t at);
 
+/* Whether the mapping's unfinished last line (ending at data offset
+ * `total`) ends the file as it is now: a whole input, no byte appended
+ * since it was mapped.  Then the line is handed out from the mapping as
+ * the last window, as a read() reaching the end would hand it out; a
+ * single long unterminated line (100 MB of "x") is so searched mapped,
+ * not read() again into a buffer grown to its size.  A file grown since
+ * reads on with read() from the line's start, joining what was appended. */
+static bool map_ends_file(const struct input *in, size_t total)
+{
+	struct stat st;
+	return !in->limit && fstat(in->fd, &st) == 0 &&
+	       (uint64_t)st.st_size == in->start + in->map_offset + total;
+}
+
 /* The next window of a mapped input: the whole lines of the mapping
  * (MAP_WINDOW 0), or the whole lines of the next MAP_WINDOW bytes (a
- * longer line whole).  An unfinished last line is not handed out from the
- * mapping: once the complete lines are, the input goes on with read() from
- * that line's start (leave_map), so the line is joined with what was
- * appended to it since the mapping was made, and the read() goes on until
- * the end of the file as it is then. */
+ * longer line whole).  An unfinished last line is handed out from the
+ * mapping only while it still ends the file (map_ends_file); otherwise,
+ * once the complete lines are out, the input goes on with read() from that
+ * line's start (leave_map), so the line is joined with what was appended
+ * to it since the mapping was made, and the read() goes on until the end
+ * of the file as it is then. */
 int input_next_mapped(struct input *in, struct window *w)
 {
 	const char *data = in->map + in->map_skip;
@@ -235,10 +250,17 @@ int input_next_mapped(struct input *in, struct window *w)
 		end = read_window_end(in, data, pos, end);
 	if (in->watch_nul)
 		end = input_before_nul_buffer(in, data, pos, end);
+	bool last = false;
 	if (pos < total && end == total && data[total - 1] != in->eol) {
 		const char *p = memrchr(data + pos, in->eol, total - pos);
 		end = p ? (size_t)(p - data) + 1 : pos;
+		if (!p && map_ends_file(in, total)) {
+			end = total;
+			last = true;
+		}
 	}
+	if (in->eof && pos >= total) /* its unfinished last line was the last window */
+		return 0;
 	if (pos >= end) { /* the complete lines are out: read() the rest */
 		if (leave_map(in, in->map_offset + pos) != 0)
 			return -1;
@@ -247,7 +269,8 @@ int input_next_mapped(struct input *in, struct window *w)
 	w->data = data + pos;
 	w->len = end - pos;
 	w->offset = in->map_offset + pos;
-	w->last = false;
+	w->last = last;
+	in->eof = last;
 	w->partial = false;
 	w->before = pos - lines_back(data, pos, in->keep_lines, in->eol);
 	in->map_pos = end;

@@ -308,7 +308,9 @@ static void switch_reader(void *arg)
 	CHECK(input_open(&in, NULL, &o) == 0, "%s: open", what);
 	drain_and_check(&in, sc->text + sc->skip, sc->len - sc->skip, '\n', sc->keep, what);
 	CHECK(drained_mapped == (sc->io != INPUT_IO_READ), "%s: mapped %d", what, drained_mapped);
-	CHECK(!in.mapped, "%s: still mapped at the end", what);
+	/* an unchanged file's unfinished last line comes from the mapping */
+	bool tail_mapped = sc->io != INPUT_IO_READ && sc->text[sc->len - 1] != '\n';
+	CHECK(in.mapped == tail_mapped, "%s: mapped at the end %d", what, in.mapped);
 	input_close(&in);
 	CHECK(lseek(STDIN_FILENO, 0, SEEK_CUR) == (off_t)sc->len, "%s: stdin left at %lld", what,
 	      (long long)lseek(STDIN_FILENO, 0, SEEK_CUR));
@@ -348,7 +350,9 @@ static void long_line_switch(void)
 				CHECK(in.mapped == (io == INPUT_IO_MMAP), "%s: mapped at open %d", what, in.mapped);
 				long n = drain_and_check(&in, text, len, '\n', keep, what);
 				CHECK(drained_mapped == (io != INPUT_IO_READ), "%s: mapped %d", what, drained_mapped);
-				CHECK(!in.mapped, "%s: still mapped at the end (read() goes on)", what);
+				/* mapped to the end of an unchanged file's unfinished last line */
+				bool tail_mapped = io != INPUT_IO_READ && text[len - 1] != '\n';
+				CHECK(in.mapped == tail_mapped, "%s: mapped at the end %d", what, in.mapped);
 				if (io == INPUT_IO_AUTO) {
 					CHECK(n >= 2, "%s: %ld windows", what, n);
 					CHECK(in.map_offset > 0 && in.map_offset <= head, "%s: mapped from %llu", what,

@@ -5,7 +5,8 @@
  * bytes) and a range opened to INPUT_TO_END; a range still ends at its
  * limit.  input_reread_from leaves a mapping for read() at a line start,
  * with the kept lines read back, also after the file was truncated (to the
- * new end, or to nothing past that line).  Every case on several read
+ * new end, or to nothing past that line).  An unchanged file's unfinished
+ * last line is handed out from the mapping.  Every case on several read
  * sizes and with and without kept lines.
  */
 #include "input.h"
@@ -177,6 +178,42 @@ static void reread(void)
 	free(text);
 }
 
+/* A file that ends inside a line, unchanged: that line is the last window
+ * and comes from the mapping (no read() of it again into a buffer grown to
+ * its size), after an --mmap input's complete lines and after AUTO's
+ * switch at a long line (one 1 MB line of "x", no newline). */
+static void unfinished_tail(void)
+{
+	size_t lines_len = 100000, long_len = (size_t)1 << 20;
+	char *lines = lines_text(lines_len, 5), *one_line = malloc(long_len);
+	memset(one_line, 'x', long_len);
+	static const struct {
+		const char *name;
+		enum input_io io;
+		bool long_line;
+	} cases[] = {
+		{ .name = "--mmap, lines", .io = INPUT_IO_MMAP, .long_line = false },
+		{ .name = "--mmap, one line", .io = INPUT_IO_MMAP, .long_line = true },
+		{ .name = "auto, one line", .io = INPUT_IO_AUTO, .long_line = true },
+	};
+	for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+		for (size_t keep = 0; keep <= 2; keep += 2) {
+			char what[100];
+			snprintf(what, sizeof what, "unfinished tail %s keep %zu", cases[c].name, keep);
+			const char *text = cases[c].long_line ? one_line : lines;
+			size_t len = cases[c].long_line ? long_len : lines_len;
+			put_file(text, len, "wb");
+			struct input_options o = { .io = cases[c].io, .eol = '\n', .keep_lines = keep };
+			struct input in;
+			CHECK(input_open(&in, path, &o) == 0, "%s: open", what);
+			drain_from(&in, text, 0, len, keep, what);
+			CHECK(in.mapped, "%s: the last line was read() again", what);
+			input_close(&in);
+		}
+	free(one_line);
+	free(lines);
+}
+
 int main(void)
 {
 	if (!mkdtemp(tmpdir)) {
@@ -186,6 +223,7 @@ int main(void)
 	snprintf(path, sizeof path, "%s/file", tmpdir);
 	appended();
 	reread();
+	unfinished_tail();
 	unlink(path);
 	rmdir(tmpdir);
 	printf("%d passed, %d failed\n", passed, failed);
