@@ -164,6 +164,9 @@ static void split_job(struct pool *p, struct job *j)
 	uint64_t size = j->whole.size_at_open, n = size / p->segment_size;
 	if (!p->split || !j->whole.is_regular || !j->whole.owns_fd || n < 2)
 		return;
+	/* what report_job compares with; changed since open: read in order */
+	if (fstat(j->whole.fd, &j->split_stat) != 0 || (uint64_t)j->split_stat.st_size != size)
+		return;
 	struct segment *segs = calloc((size_t)n, sizeof *segs);
 	if (!segs)
 		return;

@@ -25,6 +25,7 @@ int printer_init(struct printer *pr, const struct config *cfg, const struct matc
 	pr->matcher = m;
 	pr->keys = keys;
 	pr->cap = OUT_BUFFER;
+	pr->keep_from = PRINTER_KEEP_NONE;
 	pr->buf = malloc(pr->cap);
 	if (pr->buf && cfg->show_pattern != SHOW_PATTERN_NONE &&
 	    pattern_field_init(&pr->field, cfg, m, keys) != 0)
@@ -328,6 +329,8 @@ static bool print_plain(struct printer *pr, const struct sink_line *line, char s
 		if (need > pr->cap || pr->holding) /* the general path grows a hold */
 			return false;
 		printer_flush(pr);
+		if (need > pr->cap - pr->len) /* kept output stays: the general path grows */
+			return false;
 	}
 	char *o = pr->buf + pr->len;
 	if (pr->show_name) {
@@ -498,6 +501,11 @@ static bool on_rewind(void *ctx, uint64_t mark)
 	return printer_rewind(ctx, mark);
 }
 
+static void on_keep_from(void *ctx, uint64_t mark)
+{
+	printer_keep_from(ctx, mark);
+}
+
 static bool on_failed(void *ctx)
 {
 	(void)ctx;
@@ -514,6 +522,7 @@ struct sink printer_sink(struct printer *pr)
 		.end = on_end,
 		.mark = on_mark,
 		.rewind = on_rewind,
+		.keep_from = on_keep_from,
 		.failed = on_failed,
 	};
 	return (struct sink){ .ops = &ops, .ctx = pr };
