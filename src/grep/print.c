@@ -326,11 +326,11 @@ static bool print_plain(struct printer *pr, const struct sink_line *line, char s
 	/* name, two numbers, three separators, the line, a terminator */
 	size_t need = name_len + 2 * DECIMAL_MAX + 3 + len + 1;
 	if (need > pr->cap - pr->len) {
-		if (need > pr->cap || pr->holding) /* the general path grows a hold */
+		/* the general path grows a hold, and kept output (no flush
+		 * between a mapped line's search and its copy) */
+		if (need > pr->cap || pr->holding || pr->keep_from != PRINTER_KEEP_NONE)
 			return false;
 		printer_flush(pr);
-		if (need > pr->cap - pr->len) /* kept output stays: the general path grows */
-			return false;
 	}
 	char *o = pr->buf + pr->len;
 	if (pr->show_name) {

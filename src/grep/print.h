@@ -85,13 +85,15 @@ void printer_hold(struct printer *pr);
 void printer_settle(struct printer *pr, bool keep);
 
 /* From here on output past position `pos` (printer_position, at least
- * what was handed on) is not handed on, the buffer growing for it, until
- * a later call moves pos on (PRINTER_KEEP_NONE: everything may go), so
- * that printer_rewind(pr, pos) succeeds.  A search of a mapped file keeps
- * the output since its last checkpoint: when the file shrinks under the
- * line being written (SIGBUS), the line is taken back and read again,
- * never left half written.  Memory: that output (a line's); when the
- * buffer cannot grow, it is handed on as without this call. */
+ * what was handed on) is not handed on until a later call moves pos on
+ * (PRINTER_KEEP_NONE: everything may go), so that printer_rewind(pr, pos)
+ * succeeds; nor is anything handed on while bytes are given: the buffer
+ * grows, and is flushed by the next call once half full.  A search of a
+ * mapped file calls it at each checkpoint: the file shrinking under the
+ * line being written (SIGBUS) never leaves the line half written (it is
+ * taken back and read again), and no write blocks between the search's
+ * reading of a line and the copy of it.  Memory: that output (a line's);
+ * when the buffer cannot grow, it is handed on as without this call. */
 #define PRINTER_KEEP_NONE UINT64_MAX
 void printer_keep_from(struct printer *pr, uint64_t pos);
 

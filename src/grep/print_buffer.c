@@ -107,8 +107,9 @@ void printer_hold(struct printer *pr)
 void printer_keep_from(struct printer *pr, uint64_t pos)
 {
 	pr->keep_from = pos;
-	/* what was kept past the usual buffer, or each line at once */
-	if (pr->len > OUT_BUFFER || pr->cfg->line_buffered)
+	/* out() does not flush while output is kept: here, between lines,
+	 * once half the usual buffer is used (or each line, line-buffered) */
+	if (pr->len >= OUT_BUFFER / 2 || pr->cfg->line_buffered)
 		printer_flush(pr);
 }
 
@@ -130,16 +131,21 @@ void printer_out_slow(struct printer *pr, const void *p, size_t n)
 {
 	const char *s = p;
 	if (pr->holding || pr->keep_from != PRINTER_KEEP_NONE) {
-		printer_flush(pr); /* what is not kept */
-		char *grown = n > pr->cap - pr->len ? grow_array(pr->buf, &pr->cap, pr->len + n, 1, OUT_BUFFER)
-						    : pr->buf;
-		if (!grown && pr->holding) { /* see printer_hold */
+		/* grown, not flushed: a write blocking here would come between
+		 * the search's reading of a mapped line and this copy of it,
+		 * which would see what the file holds after a change */
+		char *grown = grow_array(pr->buf, &pr->cap, pr->len + n, 1, OUT_BUFFER);
+		if (grown) {
+			pr->buf = grown;
+			memcpy(pr->buf + pr->len, s, n);
+			pr->len += n;
+			return;
+		}
+		if (pr->holding) { /* see printer_hold */
 			printer_fail("memory exhausted", 0);
 			return;
 		}
-		if (!grown) /* no room to keep it: handed on (see printer_keep_from) */
-			pr->keep_from = PRINTER_KEEP_NONE;
-		pr->buf = grown ? grown : pr->buf;
+		pr->keep_from = PRINTER_KEEP_NONE; /* handed on (see printer_keep_from) */
 	}
 	while (n > pr->cap - pr->len) {
 		size_t room = pr->cap - pr->len;
