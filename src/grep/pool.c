@@ -17,7 +17,9 @@
  * byte makes the file binary.  When one does (a segment ends binary), the
  * later segments are dropped and the rest of the file is searched on the
  * main thread as binary from its first byte; a segment that stopped early
- * (-l, -q, a binary match, a read error) drops the later ones too.  The
+ * (-l, -q, a binary match, a read error) drops the later ones too, and so
+ * does a change of the file seen before a segment is committed (the rest
+ * is then read in order, pool_commit.c).  The
  * last segment ends where the window that holds the file's end at open
  * starts; the rest (that window, and what was appended since) is searched
  * on the main thread after it, read to wherever the file ends then, as one

@@ -3,8 +3,9 @@
  * of the queue has its segments' held output written in order (each then
  * marked as the head, whose worker writes to stdout itself), its results
  * folded into one search_result for run_report_result, what is left of a
- * split file after its segments searched here (a binary rest, or the
- * window holding the end at open and what was appended since), and is
+ * split file after its segments searched here (a binary rest, the
+ * window holding the end at open and what was appended since, or all of
+ * it after the last segment committed once the file changed), and is
  * freed; once the run is over, queued jobs are discarded unreported.
  */
 #include "pool_internal.h"

@@ -152,7 +152,7 @@ one_run() {
 		kill -9 "$pid"
 		st=hang
 	fi
-	wait "$pid" || [[ $st == hang ]] || st=$?
+	wait "$pid" || { local rc=$? && [[ $st == hang ]] || st=$rc; }
 	wait "$reader"
 	echo "$file $change $point $st $*" >"$d/meta"
 }
