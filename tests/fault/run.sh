@@ -28,7 +28,7 @@
 #
 # Usage: tests/fault/run.sh   (make fault; make check runs it)
 # Environment: ACGREP (default ./acgrep), GREP (/usr/bin/grep),
-# FAULT_RUNS (default 40, under a minute on a loaded machine), FAULT_SEED
+# FAULT_RUNS (default 20, about a minute on a loaded machine), FAULT_SEED
 # (the choices' seed; default random, printed), FAULT_BURNERS (one per
 # CPU), FAULT_TIMEOUT (60), FAULT_DIR (work directory; default a new one
 # under $TMPDIR, removed when every run passed).  Prints a FAIL line for
@@ -41,7 +41,7 @@ root=$(cd "$here/../.." && pwd)
 ACGREP=${ACGREP:-./acgrep}
 [[ $ACGREP == /* ]] || ACGREP=$root/$ACGREP
 GREP=${GREP:-/usr/bin/grep}
-RUNS=${FAULT_RUNS:-40}
+RUNS=${FAULT_RUNS:-20}
 SEED=${FAULT_SEED:-$((RANDOM * 32768 + RANDOM))}
 BURNERS=${FAULT_BURNERS:-$(nproc)}
 TIMEOUT=${FAULT_TIMEOUT:-60}
