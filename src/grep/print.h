@@ -88,7 +88,7 @@ void printer_settle(struct printer *pr, bool keep);
  * what was handed on) is not handed on until a later call moves pos on
  * (PRINTER_KEEP_NONE: everything may go), so that printer_rewind(pr, pos)
  * succeeds; nor is anything handed on while bytes are given: the buffer
- * grows, and is flushed by the next call once half full.  A search of a
+ * grows, and is flushed by the next call once it grew.  A search of a
  * mapped file calls it at each checkpoint: the file shrinking under the
  * line being written (SIGBUS) never leaves the line half written (it is
  * taken back and read again), and no write blocks between the search's

@@ -107,9 +107,10 @@ void printer_hold(struct printer *pr)
 void printer_keep_from(struct printer *pr, uint64_t pos)
 {
 	pr->keep_from = pos;
-	/* out() does not flush while output is kept: here, between lines,
-	 * once half the usual buffer is used (or each line, line-buffered) */
-	if (pr->len >= OUT_BUFFER / 2 || pr->cfg->line_buffered)
+	/* out() grows the buffer instead of flushing while output is kept:
+	 * flushed here, between lines, once it grew (or each line, when
+	 * line-buffered); read() windows, which keep nothing, never grow it */
+	if (pr->cap > OUT_BUFFER || pr->cfg->line_buffered)
 		printer_flush(pr);
 }
 
