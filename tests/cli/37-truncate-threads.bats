@@ -1,10 +1,12 @@
 #!/usr/bin/env bats
-# Files truncated while acgrep is blocked writing their output (a FIFO read
-# only after the change; blocked_run): what is printed is what one
-# sequential read of the file as it changes prints, grep's rule.  A split
-# file's later segments, searched before the truncation, are never
-# committed after a segment that read the new end (no gap), and a long
-# line written from a mapping is never left half written.
+# Files truncated (or rewritten in place) while acgrep is blocked writing
+# their output (a FIFO read only after the change; blocked_run): what is
+# printed is what one sequential read of the file as it changes prints,
+# grep's rule.  A split file's later segments, searched before the
+# truncation, are never committed after a segment that read the new end
+# (no gap); a long line written from a mapping is never left half
+# written; a mapped line is never printed with bytes written after it was
+# searched.
 
 load helpers
 
@@ -97,6 +99,30 @@ load helpers
 					return 1
 				LC_ALL=$loc _compare "cut long line: acgrep $io $t" || return 1
 			done
+		done
+	done
+}
+
+# A mapped file rewritten in place while acgrep is blocked writing (every
+# "match" becomes "mAtch"): a sequential read prints the lines it read
+# before the change and none after, a prefix of the file's lines.  Before
+# the fix the write blocked between the search of a line and its copy, so
+# the line selected on the old bytes was printed with the new ones.
+@test "truncate-threads: a mapped file rewritten while blocked prints no line of the new bytes" {
+	skip_if_grep
+	awk 'BEGIN { for (i = 1; i <= 200000; i++) printf "line %09d match\n", i }' >orig
+	sed 's/match/mAtch/' orig >rewritten
+	local loc t size
+	for loc in C C.UTF-8; do
+		for t in "" --threads=1; do
+			cp orig big
+			LC_ALL=$loc blocked_run a "dd if=rewritten of=big conv=notrunc status=none" \
+				"$ACGREP" --mmap $t -F match big || return 1
+			[[ $(<"$OUTD/a.rc") == 0 && ! -s $OUTD/a.err ]] ||
+				fail "LC_ALL=$loc $t: status $(<"$OUTD/a.rc"): $(<"$OUTD/a.err")"
+			size=$(stat -c %s "$OUTD/a.out")
+			cmp -s "$OUTD/a.out" <(head -c "$size" orig) ||
+				fail "LC_ALL=$loc $t: not a prefix of the file's lines: $(grep -m1 mAtch "$OUTD/a.out")"
 		done
 	done
 }
