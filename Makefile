@@ -69,7 +69,7 @@ LIB_OBJ  := $(patsubst src/%.c,$(O)/%.o,$(GREP_SRC) $(CLI_SRC)) $(ENGINE_LIB)
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(O)/unit/%)
 
-.PHONY: acgrep all help check test unit cli diff stress asan ubsan tsan valgrind demo install uninstall clean deps bench portable dist static static-check
+.PHONY: acgrep all help check test unit cli diff fault stress asan ubsan tsan valgrind demo install uninstall clean deps bench portable dist static static-check
 
 ## all: build ./acgrep (the default)
 all: acgrep
@@ -162,6 +162,16 @@ gate: $(TEST_BIN)
 	@ACGREP=$(abspath $(TEST_BIN)) GATE_DIR=$(O)/gate tests/gate/run.sh
 gate-baseline: $(TEST_BIN)
 	ACGREP=$(abspath $(TEST_BIN)) GATE_DIR=$(O)/gate tests/gate/run.sh --write-baseline
+## fault: the fault-injection suites (tests/fault/*.sh): files changed while
+## searched, each run checked against grep (FAULT_RUNS runs each); the
+## suites' "N passed, N failed" summed up last
+fault: $(TEST_BIN)
+	@st=0 pass=0 fail=0; for t in tests/fault/*.sh; do echo "== $$t"; \
+		out=$$(ACGREP=$(abspath $(TEST_BIN)) $$t 2>&1) || st=1; echo "$$out"; \
+		sum=$$(echo "$$out" | grep -E '^[0-9]+ passed, [0-9]+ failed$$' | tail -n 1); \
+		if [ -z "$$sum" ]; then echo "FAIL $$t: no summary"; fail=$$((fail + 1)); st=1; continue; fi; \
+		f=$${sum#*, }; pass=$$((pass + $${sum%% passed*})) fail=$$((fail + $${f%% failed*})); \
+	done; echo "$$pass passed, $$fail failed"; exit $$st
 
 ## stress: the threaded -R walk STRESS_RUNS times (15000: 5-10 minutes) under CPU
 ## load, with loops, dangling links and errors: each run's bytes and status are
@@ -189,6 +199,7 @@ CHECK_SUITES = \
 	'cli=$(WERROR_MAKE) BATS_FLAGS="--tap $(BATS_FLAGS)" cli' \
 	'diff=$(WERROR_MAKE) diff' \
 	'gate=$(WERROR_MAKE) gate' \
+	'fault=$(WERROR_MAKE) fault' \
 	'example=$(WERROR_MAKE) example' \
 	'install=$(WERROR_MAKE) install-check' \
 	'deb=$(MAKE) --no-print-directory deb-check' \
@@ -200,7 +211,7 @@ CHECK_SUITES = \
 	$(CHECK_EXTRA_SUITES)
 
 ## check: install dependencies, then the layout rules (tests/layout.sh) and from a
-## clean -Werror build every suite (unit, cli, diff, gate, example, install, deb,
+## clean -Werror build every suite (unit, cli, diff, fault, gate, example, install, deb,
 ## portable, fuzz, clang, static, m32) and a summary; "N passed, N failed" last
 check: deps
 	@$(MAKE) -s --no-print-directory clean

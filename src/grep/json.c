@@ -349,6 +349,11 @@ static bool on_rewind(void *ctx, uint64_t mark)
 	return true;
 }
 
+static void on_keep_from(void *ctx, uint64_t mark)
+{
+	printer_keep_from(ctx, mark);
+}
+
 static bool on_failed(void *ctx)
 {
 	(void)ctx;
@@ -365,6 +370,7 @@ int output_sink(struct printer *pr, struct sink *sink)
 		.end = on_end,
 		.mark = on_mark,
 		.rewind = on_rewind,
+		.keep_from = on_keep_from,
 		.failed = on_failed,
 	};
 	if (!pr->cfg->json) {

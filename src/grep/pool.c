@@ -17,7 +17,9 @@
  * byte makes the file binary.  When one does (a segment ends binary), the
  * later segments are dropped and the rest of the file is searched on the
  * main thread as binary from its first byte; a segment that stopped early
- * (-l, -q, a binary match, a read error) drops the later ones too.  The
+ * (-l, -q, a binary match, a read error) drops the later ones too, and so
+ * does a change of the file seen before a segment is committed (the rest
+ * is then read in order, pool_commit.c).  The
  * last segment ends where the window that holds the file's end at open
  * starts; the rest (that window, and what was appended since) is searched
  * on the main thread after it, read to wherever the file ends then, as one
@@ -163,6 +165,9 @@ static void split_job(struct pool *p, struct job *j)
 	j->n_segs = 1;
 	uint64_t size = j->whole.size_at_open, n = size / p->segment_size;
 	if (!p->split || !j->whole.is_regular || !j->whole.owns_fd || n < 2)
+		return;
+	/* what report_job compares with; changed since open: read in order */
+	if (fstat(j->whole.fd, &j->split_stat) != 0 || (uint64_t)j->split_stat.st_size != size)
 		return;
 	struct segment *segs = calloc((size_t)n, sizeof *segs);
 	if (!segs)

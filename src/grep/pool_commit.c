@@ -3,14 +3,16 @@
  * of the queue has its segments' held output written in order (each then
  * marked as the head, whose worker writes to stdout itself), its results
  * folded into one search_result for run_report_result, what is left of a
- * split file after its segments searched here (a binary rest, or the
- * window holding the end at open and what was appended since), and is
+ * split file after its segments searched here (a binary rest, the
+ * window holding the end at open and what was appended since, or all of
+ * it after the last segment committed once the file changed), and is
  * freed; once the run is over, queued jobs are discarded unreported.
  */
 #include "pool_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* Writes segment sg's output in order through the run's printer: what it
  * holds, then (as the head, after a flush) what its worker writes itself;
@@ -132,6 +134,44 @@ static void discard_job(struct pool *p, struct job *j)
 	}
 }
 
+/* Whether split job j's file changed since it was split (size, times):
+ * what later segments hold may then be bytes it no longer has. */
+static bool file_changed(const struct job *j)
+{
+	struct stat st;
+	const struct stat *was = &j->split_stat;
+	return fstat(j->whole.fd, &st) != 0 || st.st_size != was->st_size ||
+	       st.st_mtim.tv_sec != was->st_mtim.tv_sec || st.st_mtim.tv_nsec != was->st_mtim.tv_nsec ||
+	       st.st_ctim.tv_sec != was->st_ctim.tv_sec || st.st_ctim.tv_nsec != was->st_ctim.tv_nsec;
+}
+
+/* Commits job j's segments in order into total; returns how many were
+ * committed.  Stops after a segment that ended the search of the file
+ * (*stopped), or before one when the file changed since the split: the
+ * segments after the last one committed may have been read before the
+ * change, the one committed last partly after it, and only reading on
+ * from its end in order gives what one thread's read of the changing
+ * file gives, a prefix of the file as it was and the rest as it is. */
+static size_t commit_segments(struct pool *p, struct job *j, struct search_result *total, bool *stopped)
+{
+	struct run *r = p->run;
+	*stopped = false;
+	for (size_t k = 0; k < j->n_segs; k++) {
+		if (k > 0 && file_changed(j))
+			return k;
+		commit_segment(p, &j->segs[k]);
+		struct search_result *res = &j->segs[k].res;
+		fold_result(p, total, res);
+		tally_run_take(r->tally, res);
+		if (res->done || res->read_error || res->truncated || res->binary ||
+		    tally_run_settled(r->tally, total->selected > 0)) {
+			*stopped = true;
+			return k + 1;
+		}
+	}
+	return j->n_segs;
+}
+
 /* Reports opened job j: its segments' output in order, then its result. */
 static void report_job(struct pool *p, struct job *j)
 {
@@ -146,25 +186,17 @@ static void report_job(struct pool *p, struct job *j)
 		return;
 	}
 	struct search_result total = { .stop_offset = UINT64_MAX };
-	size_t k = 0;
+	bool stopped;
 	tally_run_begin(r->tally, &r->pr);
-	for (; k < j->n_segs; k++) {
-		commit_segment(p, &j->segs[k]);
-		struct search_result *res = &j->segs[k].res;
-		fold_result(p, &total, res);
-		tally_run_take(r->tally, res);
-		if (res->done || res->read_error || res->truncated || res->binary ||
-		    tally_run_settled(r->tally, total.selected > 0))
-			break;
-	}
-	if (k + 1 < j->n_segs)
-		drop_segments(p, j, k + 1);
-	if (k == j->n_segs && j->n_segs > 1) {
+	size_t k = commit_segments(p, j, &total, &stopped);
+	if (k < j->n_segs)
+		drop_segments(p, j, k);
+	if (!stopped && j->n_segs > 1) {
 		search_rest(p, j, j->segs[k - 1].hi, false, name, &total);
 	} else if (j->n_segs > 1) {
-		const struct search_result *res = &j->segs[k].res;
+		const struct search_result *res = &j->segs[k - 1].res;
 		if (res->binary && !res->done && !res->without_match && !res->read_error && !res->truncated)
-			search_rest(p, j, j->segs[k].hi, true, name, &total);
+			search_rest(p, j, j->segs[k - 1].hi, true, name, &total);
 	}
 	if (j->n_segs > 1) {
 		input_close(&j->whole);

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/stat.h>
 
 #include "input.h"
 #include "pool.h"
@@ -45,6 +46,7 @@ struct job {
 	struct segment *segs;   /* n_segs of them; &one when not split */
 	struct segment one;
 	size_t n_segs, next_seg;
+	struct stat split_stat; /* the file when it was split (n_segs > 1) */
 	atomic_bool cancel;     /* later segments are not wanted */
 };
 

@@ -25,6 +25,7 @@ int printer_init(struct printer *pr, const struct config *cfg, const struct matc
 	pr->matcher = m;
 	pr->keys = keys;
 	pr->cap = OUT_BUFFER;
+	pr->keep_from = PRINTER_KEEP_NONE;
 	pr->buf = malloc(pr->cap);
 	if (pr->buf && cfg->show_pattern != SHOW_PATTERN_NONE &&
 	    pattern_field_init(&pr->field, cfg, m, keys) != 0)
@@ -325,7 +326,9 @@ static bool print_plain(struct printer *pr, const struct sink_line *line, char s
 	/* name, two numbers, three separators, the line, a terminator */
 	size_t need = name_len + 2 * DECIMAL_MAX + 3 + len + 1;
 	if (need > pr->cap - pr->len) {
-		if (need > pr->cap || pr->holding) /* the general path grows a hold */
+		/* the general path grows a hold, and kept output (no flush
+		 * between a mapped line's search and its copy) */
+		if (need > pr->cap || pr->holding || pr->keep_from != PRINTER_KEEP_NONE)
 			return false;
 		printer_flush(pr);
 	}
@@ -498,6 +501,11 @@ static bool on_rewind(void *ctx, uint64_t mark)
 	return printer_rewind(ctx, mark);
 }
 
+static void on_keep_from(void *ctx, uint64_t mark)
+{
+	printer_keep_from(ctx, mark);
+}
+
 static bool on_failed(void *ctx)
 {
 	(void)ctx;
@@ -514,6 +522,7 @@ struct sink printer_sink(struct printer *pr)
 		.end = on_end,
 		.mark = on_mark,
 		.rewind = on_rewind,
+		.keep_from = on_keep_from,
 		.failed = on_failed,
 	};
 	return (struct sink){ .ops = &ops, .ctx = pr };

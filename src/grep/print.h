@@ -40,6 +40,8 @@ struct printer {
 	void *flush_ctx;
 	bool holding;             /* printer_hold: nothing is handed on */
 	uint64_t hold_from;       /* where the held output starts */
+	uint64_t keep_from;       /* printer_keep_from: output past it is not
+				     handed on; PRINTER_KEEP_NONE */
 	struct json_state *json;  /* the JSON sink's (json.c), or NULL */
 };
 
@@ -81,6 +83,19 @@ void printer_hold(struct printer *pr);
 /* Ends printer_hold: what was held stays, to be handed on as usual
  * (keep), or is forgotten.  Nothing when the printer does not hold. */
 void printer_settle(struct printer *pr, bool keep);
+
+/* From here on output past position `pos` (printer_position, at least
+ * what was handed on) is not handed on until a later call moves pos on
+ * (PRINTER_KEEP_NONE: everything may go), so that printer_rewind(pr, pos)
+ * succeeds; nor is anything handed on while bytes are given: the buffer
+ * grows, and is flushed by the next call once it grew.  A search of a
+ * mapped file calls it at each checkpoint: the file shrinking under the
+ * line being written (SIGBUS) never leaves the line half written (it is
+ * taken back and read again), and no write blocks between the search's
+ * reading of a line and the copy of it.  Memory: that output (a line's);
+ * when the buffer cannot grow, it is handed on as without this call. */
+#define PRINTER_KEEP_NONE UINT64_MAX
+void printer_keep_from(struct printer *pr, uint64_t pos);
 
 /* Writes p[0..len) to stdout whole, bypassing any printer (write errors as
  * printer_flush).  Any thread may call it. */

@@ -63,11 +63,17 @@ void printer_flush(struct printer *pr)
 {
 	if (pr->holding)
 		return;
-	if (pr->len)
-		emit(pr, pr->buf, pr->len);
-	pr->emitted += pr->len;
-	pr->len = 0;
-	if (pr->cap > OUT_BUFFER) { /* what a hold grew it to */
+	size_t n = pr->len;
+	uint64_t free_to = pr->keep_from > pr->emitted ? pr->keep_from - pr->emitted : 0;
+	if (free_to < n)
+		n = (size_t)free_to;
+	if (n)
+		emit(pr, pr->buf, n);
+	pr->emitted += n;
+	pr->len -= n;
+	if (pr->len) /* kept (printer_keep_from) */
+		memmove(pr->buf, pr->buf + n, pr->len);
+	if (pr->cap > OUT_BUFFER && pr->len <= OUT_BUFFER) { /* what a hold grew it to */
 		char *b = realloc(pr->buf, OUT_BUFFER);
 		pr->buf = b ? b : pr->buf;
 		pr->cap = b ? OUT_BUFFER : pr->cap;
@@ -98,6 +104,16 @@ void printer_hold(struct printer *pr)
 	pr->hold_from = printer_position(pr);
 }
 
+void printer_keep_from(struct printer *pr, uint64_t pos)
+{
+	pr->keep_from = pos;
+	/* out() grows the buffer instead of flushing while output is kept:
+	 * flushed here, between lines, once it grew (or each line, when
+	 * line-buffered); read() windows, which keep nothing, never grow it */
+	if (pr->cap > OUT_BUFFER || pr->cfg->line_buffered)
+		printer_flush(pr);
+}
+
 void printer_settle(struct printer *pr, bool keep)
 {
 	if (pr->holding && !keep)
@@ -106,20 +122,32 @@ void printer_settle(struct printer *pr, bool keep)
 }
 
 /* The slow path of out(): fills and flushes the buffer until the rest
- * fits.  Bytes reach flush_to or stdout only from the printer's own buffer,
- * never from the caller's memory: that may be a mapped file, which faults
- * when the file shrinks, and a fault must be taken here, on the searching
- * thread holding no lock (DESIGN.md, "Input"), not inside flush_to or a
- * write(2) (which would fail with EFAULT). */
+ * fits, or grows it for output that is held or kept.  Bytes reach flush_to
+ * or stdout only from the printer's own buffer, never from the caller's
+ * memory: that may be a mapped file, which faults when the file shrinks,
+ * and a fault must be taken here, on the searching thread holding no lock
+ * (DESIGN.md, "Input"), not inside flush_to or a write(2) (which would
+ * fail with EFAULT). */
 void printer_out_slow(struct printer *pr, const void *p, size_t n)
 {
 	const char *s = p;
-	char *grown = pr->holding ? grow_array(pr->buf, &pr->cap, pr->len + n, 1, OUT_BUFFER) : NULL;
-	if (pr->holding && !grown) { /* see printer_hold */
-		printer_fail("memory exhausted", 0);
-		return;
+	if (pr->holding || pr->keep_from != PRINTER_KEEP_NONE) {
+		/* grown, not flushed: a write blocking here would come between
+		 * the search's reading of a mapped line and this copy of it,
+		 * which would see what the file holds after a change */
+		char *grown = grow_array(pr->buf, &pr->cap, pr->len + n, 1, OUT_BUFFER);
+		if (grown) {
+			pr->buf = grown;
+			memcpy(pr->buf + pr->len, s, n);
+			pr->len += n;
+			return;
+		}
+		if (pr->holding) { /* see printer_hold */
+			printer_fail("memory exhausted", 0);
+			return;
+		}
+		pr->keep_from = PRINTER_KEEP_NONE; /* handed on (see printer_keep_from) */
 	}
-	pr->buf = grown ? grown : pr->buf;
 	while (n > pr->cap - pr->len) {
 		size_t room = pr->cap - pr->len;
 		memcpy(pr->buf + pr->len, s, room);

@@ -193,6 +193,11 @@ static bool on_rewind(void *ctx, uint64_t mark)
 	return sink_rewind(&((struct records_sink *)ctx)->inner, mark);
 }
 
+static void on_keep_from(void *ctx, uint64_t mark)
+{
+	sink_keep_from(&((struct records_sink *)ctx)->inner, mark);
+}
+
 static bool on_failed(void *ctx)
 {
 	return sink_failed(&((struct records_sink *)ctx)->inner);
@@ -208,6 +213,7 @@ struct sink records_sink(struct records_sink *rs, struct printer *pr, bool count
 		.end = on_end,
 		.mark = on_mark,
 		.rewind = on_rewind,
+		.keep_from = on_keep_from,
 		.failed = on_failed,
 	};
 	*rs = (struct records_sink){ .pr = pr, .inner = printer_sink(pr), .counted = counted };

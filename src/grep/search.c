@@ -39,6 +39,9 @@ static void keep_checkpoint(struct file_search *f, uint64_t at, intmax_t lines)
 	};
 	if (f->s->tally)
 		tally_checkpoint(f->s->tally);
+	/* nothing of what follows is handed on before the next checkpoint:
+	 * the way back to this one stays open (sink_keep_from) */
+	sink_keep_from(f->sink, f->out_mark);
 }
 
 void search_checkpoint_mapped(struct file_search *f, size_t ls, size_t pos)
@@ -192,6 +195,8 @@ static void search_one_window(struct file_search *f, struct input *in, const str
 	f->base = w->offset - w->before;
 	f->cnt_pos = f->start;
 	f->guarded = in->mapped;
+	if (!f->guarded) /* read() bytes cannot fault: hand on as usual */
+		sink_keep_from(f->sink, SINK_KEEP_NONE);
 	if (w->partial || f->cont)
 		search_pieces(f, w->partial, w->last);
 	else
@@ -254,6 +259,7 @@ void search_input(struct searcher *s, struct input *in, const char *name, bool b
 		search_windows(f, in);
 	}
 	input_guard_disarm();
+	sink_keep_from(f->sink, SINK_KEEP_NONE);
 	res->selected = binary_reported_count(&f->bin, f->selected);
 	res->binary = f->bin.binary;
 	res->without_match = f->bin.dropped;

@@ -92,6 +92,9 @@ struct sink_ops {
 	/* Forgets what was received after `mark`: true.  False, and nothing
 	 * changed, when part of it cannot be taken back (written already). */
 	bool (*rewind)(void *ctx, uint64_t mark);
+	/* What is received after `mark` is kept, so that rewind(mark)
+	 * succeeds, until a later call (SINK_KEEP_NONE: nothing is kept). */
+	void (*keep_from)(void *ctx, uint64_t mark);
 	/* The output failed (a write error): the search stops. */
 	bool (*failed)(void *ctx);
 };
@@ -135,6 +138,13 @@ static inline uint64_t sink_mark(const struct sink *s)
 static inline bool sink_rewind(const struct sink *s, uint64_t mark)
 {
 	return s->ops->rewind(s->ctx, mark);
+}
+
+#define SINK_KEEP_NONE UINT64_MAX
+
+static inline void sink_keep_from(const struct sink *s, uint64_t mark)
+{
+	s->ops->keep_from(s->ctx, mark);
 }
 
 static inline bool sink_failed(const struct sink *s)
