@@ -20,11 +20,14 @@ re_same() {
 	_compare "acgrep extra: ${extra[*]}; args: $(printf '%q ' "$@")" || return 1
 }
 
-# regex_same SYNTAX PATTERN FILE: the option sets, each on one thread
+# regex_same SYNTAX PATTERN FILE: the option sets (without -w when
+# NO_WORD is set: a pattern matching the empty string), each on one thread
 # with read() and on three with mmap, the same bytes and status as grep.
 regex_same() {
 	local syn=$1 pat=$2 file=$3 o
-	for o in "" -o -c -w -x -i -v -n -b -wo -io --color=always; do
+	local -a sets=("" -o -c -x -i -v -n -b -io --color=always)
+	[[ -n ${NO_WORD:-} ]] || sets+=(-w -wo)
+	for o in "${sets[@]}"; do
 		# shellcheck disable=SC2086
 		re_same "--threads=1 --no-mmap" $o "$syn" -e "$pat" "$file" || return 1
 		# shellcheck disable=SC2086
@@ -35,11 +38,14 @@ regex_same() {
 @test "regex: alternations, classes, ?, {n,m}, anchors, as grep -E" {
 	fixture in 'error 404\nError 500\nwarn\nTODO x\nFIXME\nxTODO\nab\nabc\n\nget /admin\nPOST /admin/x\n'
 	local p
-	for p in 'error|warn|fatal' '[Ee]rror [0-9]{3}' 'TODO|FIXME|XXX' '^ab|c$' 'a|' '^$' \
+	for p in 'error|warn|fatal' '[Ee]rror [0-9]{3}' 'TODO|FIXME|XXX' '^ab|c$' \
 		'a(b|bc)?' '(^|x)TODO' 'b$|^a' '(get|post) /admin' '[A-Z]{2,3}' 'x{,2}T'; do
 		in_both_locales regex_same -E "$p" in
 	done
 	LC_ALL=C regex_same -E '[^a-z ]' in # refused in UTF-8: over a million characters
+	for p in 'a|' '^$' '(x|)T'; do # -w refuses them
+		NO_WORD=1 in_both_locales regex_same -E "$p" in
+	done
 }
 
 @test "regex: BRE with \\| \\? \\{\\} and a leading *, as grep -G" {
@@ -106,6 +112,9 @@ regex_same() {
 	LC_ALL=C run_ac -E -e a -e '[a-z]{4}' -e '[a-z]{4}' -e '[a-z]{4}' in
 	expect_status 2
 	expect_stderr_matches "the patterns expand to more than 1,000,000 strings or 64 MiB, acgrep's bound"
+	LC_ALL=C run_ac -w -E 'a|' in
+	expect_status 2
+	expect_stderr_matches "^PROG: -E pattern 'a\|': -w with a pattern that matches the empty string is not supported; grep -E can search it$"
 	run_ac -E --engine=pcre2 a in
 	expect_status 2
 	expect_stderr_matches "^PROG: -E does not go with --engine=pcre2$"
