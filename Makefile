@@ -147,10 +147,11 @@ cli: $(TEST_BIN) $(O)/ac_count
 	@st=0; if tests/help_man_agree.sh $(abspath $(TEST_BIN)); then echo "ok help_man_agree"; else echo "not ok help_man_agree"; st=1; fi; \
 	ACGREP=$(abspath $(TEST_BIN)) ACGREP_PCRE2=$(ACGREP_PCRE2) AC_COUNT=$(O)/ac_count bats $(BATS_FLAGS) tests/cli || st=1; exit $$st
 
-## diff: run the randomized differential test against grep -F and --engine=pcre2
+## diff: run the randomized differential tests against grep -F (and --engine=pcre2) and grep -E/-G
 ## (a fixed seed, so CI is repeatable; DIFF_SEED=random or a number to explore)
 diff: $(TEST_BIN)
 	ACGREP=$(abspath $(TEST_BIN)) ACGREP_PCRE2=$(ACGREP_PCRE2) DIFF_SEED=$${DIFF_SEED:-20261129} tests/diff/run.sh
+	ACGREP=$(abspath $(TEST_BIN)) DIFF_SEED=$${DIFF_SEED:-20261129} DIFF_CASES=$${REGEX_DIFF_CASES:-200} python3 tests/diff/regextest.py
 
 ## gate: the regression gate: instruction counts (cachegrind), system calls
 ## by kind (strace) and peak memory of fixed workloads, against

@@ -184,6 +184,7 @@ struct parse_state {
 	struct pat_builder pb;
 	struct tag_builder tb;   /* the tags of --tagged-file lists */
 	bool have_keys;          /* some -e, -f or --tagged-file seen (even an empty one) */
+	char matcher;            /* the last of -E, -F, -G; 0: none */
 	bool show_help, show_version;
 	bool follow_links;       /* -R seen: it stays in force through a later -r */
 	int color;               /* COLOR_* */
@@ -225,8 +226,17 @@ static int apply_option(struct config *cfg, struct parse_state *st, int c)
 	case 'A': return context_arg(optarg, &cfg->after) ? -1 : 2;
 	case 'B': return context_arg(optarg, &cfg->before) ? -1 : 2;
 	case 'C': return context_arg(optarg, &st->context) ? -1 : 2;
-	case 'E': case 'G': case 'P':
-		fprintf(stderr, PROG ": -%c is not supported: acgrep searches for fixed strings only\n", c);
+	case 'E': case 'F': case 'G':
+		if (st->matcher && st->matcher != c) {
+			fputs(PROG ": conflicting matchers specified\n", stderr);
+			return 2;
+		}
+		st->matcher = (char)c;
+		cfg->syntax = c == 'E' ? SYNTAX_EXTENDED : c == 'G' ? SYNTAX_BASIC : SYNTAX_FIXED;
+		return -1;
+	case 'P':
+		fputs(PROG ": -P is not supported: acgrep searches for fixed strings and finite -E/-G "
+		      "patterns only\n", stderr);
 		return 2;
 	case 'T': cfg->initial_tab = true; return -1;
 	case 'd': /* as -r and -R, the last of them wins */
@@ -244,7 +254,7 @@ static int apply_option(struct config *cfg, struct parse_state *st, int c)
 		}
 		cfg->devices = optarg[0] == 'r' ? DEVS_READ : DEVS_SKIP;
 		return -1;
-	case 'F': case 'U': return -1;
+	case 'U': return -1;
 	case 'u':
 		fputs(PROG ": warning: --unix-byte-offsets (-u) is obsolete\n", stderr);
 		return -1;
@@ -496,6 +506,9 @@ static int finish(int argc, char **argv, struct config *cfg, struct parse_state 
 	}
 
 	cfg->utf8_locale = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+	status = opts_patterns_check_regex(cfg);
+	if (status >= 0)
+		return status;
 	status = opts_compiled_finish(cfg, st->have_keys);
 	if (status >= 0)
 		return status;

@@ -14,6 +14,7 @@
 #include "bits.h"
 #include "opts.h"
 #include "opts_argv.h"
+#include "regex.h"
 #include "table.h"
 
 /* Records the pattern of `len` bytes just stored at the end of pb->bytes
@@ -192,4 +193,33 @@ int opts_patterns_read_file(struct pat_builder *pb, const char *path)
 	pb->n += lines;
 	pb->len = start + len + 1;
 	return 0;
+}
+
+int opts_patterns_check_regex(const struct config *cfg)
+{
+	if (cfg->syntax == SYNTAX_FIXED)
+		return -1;
+	char opt = cfg->syntax == SYNTAX_EXTENDED ? 'E' : 'G';
+	if (cfg->engine == ENGINE_PCRE2 || cfg->compiled_path || cfg->save_compiled) {
+		fprintf(stderr, PROG ": -%c does not go with %s\n", opt,
+			cfg->engine == ENGINE_PCRE2 ? "--engine=pcre2"
+			: cfg->compiled_path ? "--compiled" : "--save-compiled");
+		return 2;
+	}
+	struct regex_options o = {
+		.syntax = cfg->syntax == SYNTAX_EXTENDED ? REGEX_EXTENDED : REGEX_BASIC,
+		.utf8 = cfg->utf8_locale, .ignore_case = cfg->ignore_case, .eol = config_eol(cfg),
+	};
+	struct regex_error err;
+	size_t bad;
+	if (regex_list_check(&cfg->patterns, &o, cfg->word_regexp && !cfg->line_regexp, &bad,
+			     &err) == 0)
+		return -1;
+	if (err.syntax) {
+		fprintf(stderr, PROG ": %s\n", err.text);
+	} else {
+		struct pattern p = pattern_at(&cfg->patterns, bad);
+		fprintf(stderr, PROG ": -%c pattern '%.*s': %s\n", opt, (int)p.len, p.bytes, err.text);
+	}
+	return 2;
 }

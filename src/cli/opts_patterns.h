@@ -50,4 +50,9 @@ void opts_patterns_free(struct pat_builder *pb);
  * message (*text is then NULL). */
 int opts_read_file(const char *path, char **text, size_t *len);
 
+/* -E/-G: every pattern of cfg's list parsed (grep's syntax errors,
+ * acgrep's refusals, the expansion bound), before any input is read.
+ * Returns -1 to go on, or 2 after the message. */
+int opts_patterns_check_regex(const struct config *cfg);
+
 #endif

@@ -15,6 +15,7 @@ enum binary_mode { BINARY_BINARY, BINARY_TEXT, BINARY_WITHOUT_MATCH };
 enum list_mode { LIST_NONE, LIST_MATCHING /* -l */, LIST_NONMATCHING /* -L */ };
 enum io_choice { IO_AUTO, IO_MMAP, IO_READ };
 enum engine_choice { ENGINE_AC, ENGINE_PCRE2 };
+enum pattern_syntax { SYNTAX_FIXED /* -F */, SYNTAX_BASIC /* -G */, SYNTAX_EXTENDED /* -E */ };
 enum dir_action { DIRS_READ, DIRS_SKIP, DIRS_RECURSE }; /* -d ACTION */
 /* -D ACTION; without -D, devices, FIFOs and sockets named on the command
  * line are read and those a walk finds skipped, except under -R (walk.h) */
@@ -42,6 +43,9 @@ struct pattern_set {
 	/* Per pattern, its index in the list as given, when some were dropped
 	 * on the way to an engine (matcher.c); NULL: the same.  From malloc. */
 	uint32_t *given;
+	/* Per pattern, the anchors an -E/-G expansion gave it (REGEX_BOL,
+	 * REGEX_EOL of regex.h), or NULL when none has any.  From malloc. */
+	uint8_t *anchors;
 };
 
 /* Pattern i (< ps->count) of ps. */
@@ -95,6 +99,9 @@ struct config {
 	 * see opts.c); the one part of the config that is handed on: the
 	 * matcher takes it over (matcher_for_config). */
 	struct pattern_set patterns;
+	/* How the patterns are read: -F, or -E/-G, expanded to the finite
+	 * set of strings each matches (regex.h) when the matcher is built */
+	enum pattern_syntax syntax;
 	bool ignore_case;     /* -i */
 	bool word_regexp;     /* -w */
 	bool line_regexp;     /* -x */

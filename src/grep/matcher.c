@@ -10,6 +10,8 @@
  */
 #include "matcher.h"
 
+#include "regex.h"
+
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,8 +35,11 @@ static bool drop_nul_patterns(const struct config *cfg, bool kwset, struct patte
 	 * pattern matches only in files searched as text. */
 	if (!cfg->null_data && cfg->binary == BINARY_TEXT)
 		return true;
-	if (!(ps->given = malloc(ps->count * sizeof *ps->given)))
+	uint32_t *given = ps->given; /* an -E/-G list's: literal -> pattern */
+	if (!(ps->given = malloc(ps->count * sizeof *ps->given))) {
+		ps->given = given;
 		return false;
+	}
 	size_t kept = 0, from = 0;
 	uint32_t used = 0;
 	for (size_t i = 0; i < ps->count; i++) {
@@ -44,10 +49,13 @@ static bool drop_nul_patterns(const struct config *cfg, bool kwset, struct patte
 		if (memchr(p, '\0', len))
 			continue;
 		memmove(ps->storage + used, p, len + 1); /* with its NUL */
-		ps->given[kept] = (uint32_t)i;
+		ps->given[kept] = given ? given[i] : (uint32_t)i;
+		if (ps->anchors)
+			ps->anchors[kept] = ps->anchors[i];
 		ps->end[kept++] = used + (uint32_t)len;
 		used += (uint32_t)len + 1;
 	}
+	free(given);
 	ps->count = kept;
 	ps->holds_nul = false;
 	return true;
@@ -142,11 +150,19 @@ struct matcher *matcher_for_config(const struct config *cfg, struct pattern_set 
 {
 	struct pattern_set ps = *patterns;
 	*patterns = (struct pattern_set){ .storage = NULL };
-	bool grep_kwset = grep_uses_kwset(cfg, &ps);
+	/* -E/-G: grep's regex matcher, unless the list has no operator */
+	bool regex_rules = false, fixed = true;
+	struct regex_options ro = {
+		.syntax = cfg->syntax == SYNTAX_BASIC ? REGEX_BASIC : REGEX_EXTENDED,
+		.utf8 = cfg->utf8_locale, .ignore_case = cfg->ignore_case, .eol = config_eol(cfg),
+	};
+	int expanded = cfg->syntax == SYNTAX_FIXED ? 0 : regex_list_expand(&ps, &ro, &fixed);
+	regex_rules = !fixed;
+	bool grep_kwset = !regex_rules && grep_uses_kwset(cfg, &ps);
 	struct match_options mo = matcher_options(cfg, grep_kwset, threads);
 	*error = NULL;
 	struct matcher *m = NULL;
-	if (!drop_nul_patterns(cfg, grep_kwset, &ps))
+	if (expanded != 0 || !drop_nul_patterns(cfg, grep_kwset, &ps))
 		*error = "memory exhausted";
 	else if (cfg->engine == ENGINE_PCRE2)
 		m = matcher_pcre2_new(&ps, &mo, error);
@@ -155,6 +171,7 @@ struct matcher *matcher_for_config(const struct config *cfg, struct pattern_set 
 	free(ps.storage); /* matcher_ac_new took it: nothing left */
 	free(ps.end);
 	free(ps.given);
+	free(ps.anchors);
 	if (!m && !*error)
 		*error = "cannot compile the patterns";
 	if (m)

@@ -11,6 +11,8 @@
  */
 #include "matcher_ac_internal.h"
 
+#include "regex.h"
+
 #include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -70,14 +72,49 @@ struct qualify {
 	size_t shrink; /* see tried_by_grep */
 };
 
-static bool qualifies(const struct qualify *q, size_t s, size_t e)
+/* Does a line start at buf[p] (p <= len)?  And end there? */
+static bool line_starts(const struct matcher_ac *m, const char *buf, size_t p)
 {
-	char eol = q->m->opt.eol;
-	if (q->m->opt.line) {
-		bool nul = q->m->opt.nul_ends_lines;
-		return (s == 0 || q->buf[s - 1] == eol || (nul && q->buf[s - 1] == '\0')) &&
-		       (e == q->len || q->buf[e] == eol || (nul && q->buf[e] == '\0'));
-	}
+	return p == 0 || buf[p - 1] == m->opt.eol || (m->opt.nul_ends_lines && buf[p - 1] == '\0');
+}
+
+static bool line_ends(const struct matcher_ac *m, const char *buf, size_t len, size_t p)
+{
+	return p == len || buf[p] == m->opt.eol || (m->opt.nul_ends_lines && buf[p] == '\0');
+}
+
+/* With anchored patterns (-E/-G's ^ and $): may the occurrence buf[s, e)
+ * of engine pattern *id count, by the anchors of the patterns the
+ * automaton cannot tell from it?  *id becomes the first listed of those
+ * whose anchors it satisfies. */
+static bool anchors_allow(const struct matcher_ac *m, const char *buf, size_t len, size_t s,
+			  size_t e, uint32_t *id)
+{
+	if (!m->anchor_first)
+		return true;
+	const uint32_t *first = m->anchor_first[*id];
+	bool bol = line_starts(m, buf, s), eol = line_ends(m, buf, len, e);
+	uint32_t best = first[0];
+	if (bol && first[REGEX_BOL] < best)
+		best = first[REGEX_BOL];
+	if (eol && first[REGEX_EOL] < best)
+		best = first[REGEX_EOL];
+	if (bol && eol && first[REGEX_BOL | REGEX_EOL] < best)
+		best = first[REGEX_BOL | REGEX_EOL];
+	*id = best;
+	return best != NO_ANCHORED;
+}
+
+/* Does the occurrence buf[s, e) of engine pattern *id count under the
+ * anchors, -x and -w?  *id as anchors_allow leaves it. */
+static bool qualifies(const struct qualify *q, size_t s, size_t e, uint32_t *id)
+{
+	if (!anchors_allow(q->m, q->buf, q->len, s, e, id))
+		return false;
+	if (q->m->opt.line)
+		return line_starts(q->m, q->buf, s) && line_ends(q->m, q->buf, q->len, e);
+	if (!q->m->opt.word)
+		return true;
 	bool utf8 = q->m->opt.utf8;
 	bool look_before = s > 0 && !(s == q->from && q->m->opt.word_ignores_before_from);
 	return !(look_before && word_before(q->buf, q->len, s, utf8)) &&
@@ -85,13 +122,21 @@ static bool qualifies(const struct qualify *q, size_t s, size_t e)
 }
 
 /* The longest non-empty match at view offset s (a character boundary)
- * that ends at or before view offset limit: true, its end in *e. */
+ * that ends at or before view offset limit, its anchors satisfied: true,
+ * its end in *e. */
 static bool longest_at(const struct qualify *q, size_t s, size_t limit, size_t *e)
 {
 	ac_match lm;
-	if (!ac_find(q->m->ac, (const uint8_t *)q->v->text, limit, s, AC_LEFTMOST_LONGEST, &lm) ||
-	    lm.start != s || lm.end == s)
-		return false;
+	const struct view *v = q->v;
+	for (;;) {
+		if (!ac_find(q->m->ac, (const uint8_t *)v->text, limit, s, AC_LEFTMOST_LONGEST, &lm) ||
+		    lm.start != s || lm.end == s)
+			return false;
+		uint32_t id = lm.pattern;
+		if (anchors_allow(q->m, q->buf, q->len, view_to_buf(v, s), view_to_buf(v, lm.end), &id))
+			break;
+		limit = lm.end - 1;
+	}
 	*e = lm.end;
 	return true;
 }
@@ -133,7 +178,8 @@ static int qualify_cb(const ac_match *am, void *ctx)
 	 * retries above all, cost time) */
 	if (q->found && (s > q->start || (s == q->start && e <= q->end)))
 		return 0;
-	if (!qualifies(q, s, e))
+	uint32_t id = am->pattern;
+	if (!qualifies(q, s, e, &id))
 		return 0;
 	/* a non-empty match at s ends by s + max_len: look no further */
 	size_t ignored, reach = v->len - am->start > q->m->max_len ? am->start + q->m->max_len : v->len;
@@ -143,7 +189,7 @@ static int qualify_cb(const ac_match *am, void *ctx)
 		return 0;
 	q->start = s;
 	q->end = e;
-	q->pattern = am->pattern;
+	q->pattern = id;
 	q->vstart = am->start;
 	if (!q->found) {
 		const char *nl = memchr(q->buf + e, q->m->opt.eol, q->len - e);
@@ -155,13 +201,11 @@ static int qualify_cb(const ac_match *am, void *ctx)
 }
 
 bool ac_occurrence_qualifies(const struct matcher_ac *m, const char *buf, size_t len, size_t s,
-			     size_t e)
+			     size_t e, uint32_t *id)
 {
-	if (!m->opt.word && !m->opt.line)
-		return true;
 	/* no `from`: every match is judged with the character before it */
 	struct qualify q = { .m = m, .buf = buf, .len = len, .from = SIZE_MAX };
-	return qualifies(&q, s, e);
+	return qualifies(&q, s, e, id);
 }
 
 /* The start of the line holding buf[p]. */
@@ -178,7 +222,7 @@ static bool find_in_view(const struct matcher_ac *m, const struct view *v, const
 			 struct matcher_hit *hit)
 {
 	const uint8_t *text = (const uint8_t *)v->text;
-	if (m->opt.word || m->opt.line) {
+	if (m->opt.word || m->opt.line || m->anchor_first) {
 		struct qualify q = {
 			.m = m, .v = v, .buf = buf, .len = len, .from = from, .exact = exact,
 		};
@@ -282,7 +326,8 @@ static int ac_matcher_each(const struct matcher *base, const char *buf, size_t l
 	const struct matcher_ac *m = (const struct matcher_ac *)base;
 	if (m->opt.word && m->opt.word_regex_rules && !m->opt.line && !m->fold)
 		return each_word(m, buf, len, from, cb, ctx);
-	if (m->opt.word || m->opt.line || m->fold) /* qualification may depend on `from` */
+	/* qualification may depend on `from` */
+	if (m->opt.word || m->opt.line || m->fold || m->anchor_first)
 		return matcher_each_by_find(base, buf, len, from, cb, ctx);
 	struct each_adapter a = { .m = m, .cb = cb, .ctx = ctx };
 	return ac_scan_leftmost(m->ac, (const uint8_t *)buf, len, from, each_adapter_cb, &a);
@@ -293,6 +338,7 @@ static void ac_matcher_destroy(struct matcher *base)
 	struct matcher_ac *m = (struct matcher_ac *)base;
 	ac_free(m->ac);
 	fold_state_free(m->fold);
+	free(m->anchor_first);
 	if (m->image)
 		matcher_image_release(m->image);
 	else
@@ -316,6 +362,49 @@ void matcher_ac_settle(struct matcher_ac *m, bool holds_nul)
 	m->base.spans_eol = m->opt.eol == '\0' && holds_nul;
 }
 
+/* m->anchor_first from the list's anchors (pattern_set.anchors) and
+ * its texts (a copy, the engine holding the list): each pattern's kind
+ * of anchors noted on the engine id its text reports.  Returns 0, or -1
+ * when out of memory. */
+static int anchors_setup(struct matcher_ac *m, const struct pattern_set *texts,
+			 const uint8_t *anchors)
+{
+	m->anchor_first = malloc((texts->count ? texts->count : 1) * sizeof *m->anchor_first);
+	if (!m->anchor_first)
+		return -1;
+	for (size_t i = 0; i < texts->count; i++)
+		for (int k = 0; k < 4; k++)
+			m->anchor_first[i][k] = NO_ANCHORED;
+	for (size_t i = 0; i < texts->count; i++) {
+		struct pattern p = pattern_at(texts, i);
+		uint32_t rep;
+		if (!(m->fold ? fold_identify(m, p.bytes, p.len, &rep)
+			      : ac_pattern_id(m->ac, p.bytes, p.len, &rep)))
+			continue;
+		uint32_t *first = &m->anchor_first[rep][anchors[i] & 3];
+		if ((uint32_t)i < *first)
+			*first = (uint32_t)i;
+	}
+	return 0;
+}
+
+/* A copy of ps's texts (for anchors_setup), or an empty set when
+ * there are no anchors.  False when out of memory. */
+static bool copy_texts(const struct pattern_set *ps, struct pattern_set *copy)
+{
+	*copy = (struct pattern_set){ .count = ps->anchors ? ps->count : 0 };
+	if (!copy->count)
+		return true;
+	size_t bytes = (size_t)ps->end[ps->count - 1] + 1;
+	copy->storage = malloc(bytes);
+	copy->end = malloc(ps->count * sizeof *copy->end);
+	if (!copy->storage || !copy->end)
+		return false;
+	memcpy(copy->storage, ps->storage, bytes);
+	memcpy(copy->end, ps->end, ps->count * sizeof *copy->end);
+	return true;
+}
+
 struct matcher *matcher_ac_new(struct pattern_set *patterns, const struct match_options *opts,
 			       const char **error)
 {
@@ -326,6 +415,7 @@ struct matcher *matcher_ac_new(struct pattern_set *patterns, const struct match_
 		free(patterns->storage);
 		free(patterns->end);
 		free(patterns->given);
+		free(patterns->anchors);
 		*patterns = (struct pattern_set){ .storage = NULL };
 		return NULL;
 	}
@@ -337,17 +427,33 @@ struct matcher *matcher_ac_new(struct pattern_set *patterns, const struct match_
 	ps.given = NULL;
 	bool holds_nul = ps.holds_nul;
 	*patterns = (struct pattern_set){ .storage = NULL };
+	struct pattern_set texts;
+	bool copied = copy_texts(&ps, &texts);
+	uint8_t *anchors = ps.anchors;
+	ps.anchors = NULL;
+	if (!copied) {
+		free(ps.storage);
+		free(ps.end);
+		goto fail;
+	}
 	if ((opts->ignore_case && opts->utf8 && fold_setup(m, &ps) != 0) ||
 	    ac_adopt_list(m->ac, ps.storage, ps.end, ps.count) != 0)
 		goto fail;
 	ac_limit_simd(m->ac, (enum simd_level)opts->simd);
 	ac_set_threads(m->ac, opts->threads);
-	if (ac_compile(m->ac, (enum ac_scan_path)opts->scan_path) != 0)
+	if (ac_compile(m->ac, (enum ac_scan_path)opts->scan_path) != 0 ||
+	    (anchors && anchors_setup(m, &texts, anchors) != 0))
 		goto fail;
 	matcher_ac_settle(m, holds_nul);
 	*error = NULL;
+	free(texts.storage);
+	free(texts.end);
+	free(anchors);
 	return &m->base;
 fail:
+	free(texts.storage);
+	free(texts.end);
+	free(anchors);
 	ac_matcher_destroy(&m->base);
 	return NULL;
 }

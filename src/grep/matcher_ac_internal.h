@@ -35,6 +35,11 @@ struct matcher_ac {
 	struct match_options opt;
 	size_t max_len;           /* the longest pattern the automaton holds */
 	struct fold_state *fold;  /* NULL unless -i in UTF-8 folds (matcher_fold.c) */
+	/* With anchored patterns (pattern_set.anchors), per engine id and
+	 * kind of anchors (0, REGEX_BOL, REGEX_EOL or both), the first
+	 * engine id of that kind the automaton cannot tell from it, or
+	 * NO_ANCHORED; NULL when no pattern is anchored. */
+	uint32_t (*anchor_first)[4];
 	uint32_t *given;          /* engine id -> id in the list as given
 				     (pattern_set.given); NULL: the same */
 	/* The compiled file whose image the automaton's tables, `given` and
@@ -42,6 +47,9 @@ struct matcher_ac {
 	 * here.  Released by destroy, after them. */
 	struct matcher_image *image;
 };
+
+/* No pattern of that kind of anchors (matcher_ac.anchor_first). */
+#define NO_ANCHORED UINT32_MAX
 
 /* The operations of every Aho-Corasick matcher (matcher_ac.c). */
 extern const struct matcher_ops matcher_ac_ops;
@@ -92,11 +100,12 @@ static inline uint32_t ac_given_id(const struct matcher_ac *m, uint32_t id)
 	return m->given ? m->given[id] : id;
 }
 
-/* Whether the occurrence buf[s, e) of a pattern counts on its own: under
- * -x it spans a line, under -w its neighbours are not word constituents
- * (grep's retries and its quirk at `from` aside); always without them. */
+/* Whether the occurrence buf[s, e) of engine pattern *id counts on its
+ * own: its anchors are satisfied (then *id is the first listed pattern
+ * whose are), under -x it spans a line, under -w its neighbours are not
+ * word constituents (grep's retries and its quirk at `from` aside). */
 bool ac_occurrence_qualifies(const struct matcher_ac *m, const char *buf, size_t len, size_t s,
-			     size_t e);
+			     size_t e, uint32_t *id);
 
 /* matcher_each_overlapping's work (matcher_overlap.c): the occurrences
  * of the views a search hands it, reordered by start. */

@@ -109,9 +109,10 @@ static int overlap_cb(const ac_match *am, void *ctx)
 	const struct view *v = o->v;
 	if (am->start < v->own && view_boundary(v, am->start)) {
 		size_t s = view_to_buf(v, am->start), e = view_to_buf(v, am->end);
-		if (ac_occurrence_qualifies(o->m, o->buf, o->len, s, e) &&
+		uint32_t id = am->pattern;
+		if (ac_occurrence_qualifies(o->m, o->buf, o->len, s, e, &id) &&
 		    !push(o, (struct matcher_hit){
-				     .start = s, .end = e, .pattern = ac_given_id(o->m, am->pattern),
+				     .start = s, .end = e, .pattern = ac_given_id(o->m, id),
 			     })) {
 			matcher_note_failure();
 			o->rc = -1;

@@ -26,6 +26,8 @@ struct pattern_keys {
 	uint32_t *first;                 /* per pattern: the first listed that the
 					    matcher cannot tell from it */
 	size_t n_keys;                   /* tags, or patterns */
+	bool by_text;                    /* -E/-G: patterns the same as written are
+					    told apart from no other */
 };
 
 /* Whether cfg's options name patterns or count per pattern: then the run
@@ -40,8 +42,9 @@ static inline bool pattern_keys_wanted(const struct config *cfg)
  * Returns 0, or -1 when out of memory (k is then empty; free it anyway). */
 int pattern_keys_init(struct pattern_keys *k, const struct config *cfg);
 
-/* Asks the matcher built from that list which patterns it tells apart.
- * Linear in the list's bytes. */
+/* Asks the matcher built from that list which patterns it tells apart
+ * (linear in the list's bytes); an -E/-G list's patterns are told apart
+ * unless written alike (the matcher knows their expansions only). */
 void pattern_keys_link(struct pattern_keys *k, const struct matcher *m);
 
 void pattern_keys_free(struct pattern_keys *k);

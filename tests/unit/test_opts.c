@@ -258,12 +258,18 @@ static const struct tcase cases[] = {
 	  .err = "acgrep: option requires an argument -- 'e'\n" USAGE },
 	{ .name = "argument to --help", .argv = {"--help=x"}, .rc = 2,
 	  .err = "acgrep: option '--help' doesn't allow an argument\n" USAGE },
-	{ .name = "-E rejected", .argv = {"-E", "x"}, .rc = 2,
-	  .err = "acgrep: -E is not supported: acgrep searches for fixed strings only\n" },
-	{ .name = "-G rejected", .argv = {"--basic-regexp", "x"}, .rc = 2,
-	  .err = "acgrep: -G is not supported: acgrep searches for fixed strings only\n" },
+	{ .name = "-E accepted", .argv = {"-E", "x|y"}, .rc = RUN, .expect = "pats=x|y" },
+	{ .name = "-E's refusal", .argv = {"-E", "x+"}, .rc = 2,
+	  .err = "acgrep: -E pattern 'x+': byte 2: + (unbounded repetition) is not supported: "
+		 "acgrep searches only patterns that match a finite set of strings; grep -E can "
+		 "search this one\n" },
+	{ .name = "-G's syntax error", .argv = {"--basic-regexp", "\\(x"}, .rc = 2,
+	  .err = "acgrep: Unmatched ( or \\(\n" },
+	{ .name = "-E then -F", .argv = {"-E", "-F", "x"}, .rc = 2,
+	  .err = "acgrep: conflicting matchers specified\n" },
 	{ .name = "-P rejected", .argv = {"-P", "x"}, .rc = 2,
-	  .err = "acgrep: -P is not supported: acgrep searches for fixed strings only\n" },
+	  .err = "acgrep: -P is not supported: acgrep searches for fixed strings and finite -E/-G "
+		 "patterns only\n" },
 	{ .name = "-F accepted", .argv = {"-F", "--fixed-strings", "x"}, .rc = RUN,
 	  .expect = "pats=x" },
 

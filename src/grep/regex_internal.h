@@ -1,0 +1,48 @@
+/* regex_internal.h - the parse tree regex_parse.c builds and
+ * regex_expand.c expands.
+ */
+#ifndef ACGREP_REGEX_INTERNAL_H
+#define ACGREP_REGEX_INTERNAL_H
+
+#include "regex.h"
+
+enum node_kind {
+	NODE_EMPTY, /* the empty string */
+	NODE_BOL,   /* ^: the empty string at a line start */
+	NODE_EOL,   /* $: the empty string at a line end */
+	NODE_CHARS, /* one of a set of characters: ranges[a .. a+b) */
+	NODE_CAT,   /* a then b */
+	NODE_ALT,   /* a or b */
+	NODE_REP,   /* a, min to max times */
+};
+
+/* A raw byte (an encoding error in a UTF-8 pattern) rather than a code
+ * point, in a range's bounds. */
+#define RAW_BYTE 0x80000000u
+
+struct char_range {
+	uint32_t lo, hi; /* code points in UTF-8, bytes otherwise; or RAW_BYTE | byte */
+};
+
+struct node {
+	enum node_kind kind;
+	uint32_t a, b;
+	uint32_t min, max;
+	uint64_t count, bytes; /* the literals it expands to, their bytes */
+	bool nullable;         /* the empty string is one of them */
+};
+
+struct regex_tree {
+	struct node *nodes;
+	size_t n, cap;
+	struct char_range *ranges;
+	size_t n_ranges, cap_ranges;
+	uint32_t root;
+	bool utf8;
+};
+
+/* The bytes of character c (a range bound) into out (4 bytes at most);
+ * returns their number. */
+size_t regex_encode(uint32_t c, bool utf8, char *out);
+
+#endif

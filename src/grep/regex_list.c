@@ -1,0 +1,152 @@
+/* regex_list.c - a list of -E/-G patterns as the literals the matcher
+ * searches (see regex.h).
+ *
+ * Owns: the list-wide rules: every pattern parsed alike, the bound over
+ * the whole list, grep's choice of its fixed-string matcher for a list
+ * without regex operators (the patterns' backslashes dropped), and the
+ * literal list with, per literal, the pattern it came from (given) and
+ * its anchors.
+ */
+#include "regex.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "grow.h"
+
+/* The literal list as it grows. */
+struct literals {
+	struct pattern_set *out;
+	size_t cap, ncap, gcap, acap, len;
+	uint32_t pattern; /* the pattern whose literals come now */
+	bool anchored;    /* some literal has anchors */
+};
+
+static int add_literal(void *ctx, const char *bytes, size_t len, unsigned anchors)
+{
+	struct literals *l = ctx;
+	struct pattern_set *ps = l->out;
+	if (l->len + len + 1 > UINT32_MAX)
+		return -1;
+	char *nb = grow_array(ps->storage, &l->cap, l->len + len + 1, 1, 4096);
+	if (nb)
+		ps->storage = nb;
+	uint32_t *ne = nb ? grow_array(ps->end, &l->ncap, ps->count + 1, sizeof *ne, 256) : NULL;
+	if (ne)
+		ps->end = ne;
+	uint32_t *ng = ne ? grow_array(ps->given, &l->gcap, ps->count + 1, sizeof *ng, 256) : NULL;
+	if (ng)
+		ps->given = ng;
+	uint8_t *na = ng ? grow_array(ps->anchors, &l->acap, ps->count + 1, 1, 256) : NULL;
+	if (!na)
+		return -1;
+	ps->anchors = na;
+	memcpy(ps->storage + l->len, bytes, len);
+	ps->storage[l->len + len] = '\0';
+	ps->holds_nul = ps->holds_nul || memchr(bytes, '\0', len);
+	l->len += len;
+	ps->end[ps->count] = (uint32_t)l->len++;
+	ps->given[ps->count] = l->pattern;
+	ps->anchors[ps->count++] = (uint8_t)anchors;
+	l->anchored = l->anchored || anchors;
+	return 0;
+}
+
+int regex_list_check(const struct pattern_set *ps, const struct regex_options *o, bool word,
+		     size_t *bad, struct regex_error *err)
+{
+	uint64_t count = 0, bytes = 0;
+	bool fixed = true; /* then grep's -F rules apply, which the matcher has */
+	for (size_t i = 0; i < ps->count && fixed; i++) {
+		struct pattern p = pattern_at(ps, i);
+		fixed = regex_list_is_fixed(p.bytes, p.len, o->syntax);
+	}
+	word = word && !fixed;
+	for (size_t i = 0; i < ps->count; i++) {
+		struct pattern p = pattern_at(ps, i);
+		uint64_t c, b;
+		struct regex_tree *t = regex_parse(p.bytes, p.len, o, &c, &b, err);
+		*bad = i;
+		if (!t)
+			return -1;
+		bool empty = word && regex_matches_empty(t);
+		regex_tree_free(t);
+		if (empty) {
+			snprintf(err->text, sizeof err->text, "-w with a pattern that matches the empty "
+				 "string is not supported; grep %s can search it",
+				 o->syntax == REGEX_EXTENDED ? "-E" : "-G");
+			err->syntax = false;
+			return -1;
+		}
+		count += c;
+		bytes += b;
+		if (count > REGEX_MAX_LITERALS || bytes > REGEX_MAX_BYTES) {
+			snprintf(err->text, sizeof err->text, "the patterns expand to more than "
+				 "1,000,000 strings or 64 MiB, acgrep's bound; grep %s can search them",
+				 o->syntax == REGEX_EXTENDED ? "-E" : "-G");
+			err->syntax = false;
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The list as grep -F would take it: each pattern without its escaping
+ * backslashes. */
+static void drop_backslashes(struct pattern_set *ps)
+{
+	size_t from = 0, to = 0;
+	for (size_t i = 0; i < ps->count; i++) {
+		size_t end = ps->end[i];
+		for (; from < end; from++) {
+			if (ps->storage[from] == '\\' && from + 1 < end)
+				from++;
+			ps->storage[to++] = ps->storage[from];
+		}
+		ps->end[i] = (uint32_t)to;
+		ps->storage[to++] = '\0';
+		from = end + 1;
+	}
+}
+
+int regex_list_expand(struct pattern_set *ps, const struct regex_options *o, bool *fixed)
+{
+	*fixed = true;
+	for (size_t i = 0; i < ps->count && *fixed; i++) {
+		struct pattern p = pattern_at(ps, i);
+		*fixed = regex_list_is_fixed(p.bytes, p.len, o->syntax);
+	}
+	if (*fixed) {
+		drop_backslashes(ps);
+		return 0;
+	}
+	struct pattern_set out = { .storage = NULL };
+	struct literals l = { .out = &out };
+	int rc = 0;
+	for (size_t i = 0; i < ps->count && rc == 0; i++) {
+		struct pattern p = pattern_at(ps, i);
+		uint64_t count, bytes;
+		struct regex_error err;
+		struct regex_tree *t = regex_parse(p.bytes, p.len, o, &count, &bytes, &err);
+		l.pattern = (uint32_t)i;
+		rc = t ? regex_expand(t, add_literal, &l) : -1;
+		regex_tree_free(t);
+	}
+	free(ps->storage);
+	free(ps->end);
+	free(ps->given);
+	free(ps->anchors);
+	if (!l.anchored || rc != 0) {
+		free(out.anchors);
+		out.anchors = NULL;
+	}
+	if (rc != 0) {
+		free(out.storage);
+		free(out.end);
+		free(out.given);
+		out = (struct pattern_set){ .storage = NULL };
+	}
+	*ps = out;
+	return rc;
+}

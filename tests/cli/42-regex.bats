@@ -1,0 +1,128 @@
+#!/usr/bin/env bats
+# -E / -G: finite patterns expanded to literals, compared with grep -E/-G
+# in C and C.UTF-8 on one and three threads, mmap and read(); grep's
+# syntax errors; each refused construct and its message.
+
+load helpers
+
+# re_same "ACGREP-ONLY-OPTIONS" ARGS...: grep ARGS and acgrep with the
+# extra options and ARGS (no implicit -F): the same stdout, status and
+# stderr (program names aside).
+re_same() {
+	local -a extra
+	read -r -a extra <<<"$1"
+	shift
+	local gs=0 as=0
+	"$GREP" "$@" </dev/null >"$OUTD/g.out" 2>"$OUTD/g.err" || gs=$?
+	"$ACGREP" "${extra[@]}" "$@" </dev/null >"$OUTD/a.out" 2>"$OUTD/a.err" || as=$?
+	echo "$gs" >"$OUTD/g.rc"
+	echo "$as" >"$OUTD/a.rc"
+	_compare "acgrep extra: ${extra[*]}; args: $(printf '%q ' "$@")" || return 1
+}
+
+# regex_same SYNTAX PATTERN FILE: the option sets (without -w when
+# NO_WORD is set: a pattern matching the empty string), each on one thread
+# with read() and on three with mmap, the same bytes and status as grep.
+regex_same() {
+	local syn=$1 pat=$2 file=$3 o
+	local -a sets=("" -o -c -x -i -v -n -b -io --color=always)
+	[[ -n ${NO_WORD:-} ]] || sets+=(-w -wo)
+	for o in "${sets[@]}"; do
+		# shellcheck disable=SC2086
+		re_same "--threads=1 --no-mmap" $o "$syn" -e "$pat" "$file" || return 1
+		# shellcheck disable=SC2086
+		re_same "--threads=3 --mmap" $o "$syn" -e "$pat" "$file" || return 1
+	done
+}
+
+@test "regex: alternations, classes, ?, {n,m}, anchors, as grep -E" {
+	fixture in 'error 404\nError 500\nwarn\nTODO x\nFIXME\nxTODO\nab\nabc\n\nget /admin\nPOST /admin/x\n'
+	local p
+	for p in 'error|warn|fatal' '[Ee]rror [0-9]{3}' 'TODO|FIXME|XXX' '^ab|c$' \
+		'a(b|bc)?' '(^|x)TODO' 'b$|^a' '(get|post) /admin' '[A-Z]{2,3}' 'x{,2}T'; do
+		in_both_locales regex_same -E "$p" in
+	done
+	LC_ALL=C regex_same -E '[^a-z ]' in # refused in UTF-8: over a million characters
+	for p in 'a|' '^$' '(x|)T'; do # -w refuses them
+		NO_WORD=1 in_both_locales regex_same -E "$p" in
+	done
+}
+
+@test "regex: BRE with \\| \\? \\{\\} and a leading *, as grep -G" {
+	fixture in 'foo\nbar\n*a\nab{2}\naab\nb\\|c\n'
+	local p
+	for p in 'foo\|bar' 'a\?b' 'a\{2\}b' '*a' 'b{2}' 'b\\|c' '^\(fo\|ba\)' 'o$\|^b'; do
+		in_both_locales regex_same -G "$p" in
+	done
+}
+
+@test "regex: -f and several -e, each read alike" {
+	fixture pats 'err(or)?\n^warn\nx{2}$\n'
+	fixture in 'error\nerr\nwarn\n warn\nxx\nxxx x\n'
+	in_both_locales re_same "" -E -f pats in
+	in_both_locales re_same "" -n -E -e 'a|err' -e '^ warn' in
+}
+
+@test "regex: grep's syntax errors, exit 2" {
+	fixture in 'a\n'
+	local p
+	for p in '(a' '[a' '[z-a]' 'a\' 'a{2,1}' 'a{1,99999}' '[[:foo:]]' '[:alpha:]' '[[:alpha:]-z]'; do
+		in_both_locales re_same "" -E "$p" in
+	done
+	for p in '\(a' 'a\)' 'a\{1' 'a\{x\}' '\1'; do
+		in_both_locales re_same "" -G "$p" in
+	done
+	re_same "" -E -F x in
+}
+
+@test "regex: each refused construct, its position and message, exit 2" {
+	skip_if_grep
+	fixture in 'a\n'
+	local tail='is not supported: acgrep searches only patterns that match a finite set of strings; grep -E can search this one'
+	local -a cases=(
+		'ab*' 'byte 3: * (unbounded repetition)'
+		'ab+' 'byte 3: + (unbounded repetition)'
+		'a{2,}' 'byte 2: {n,} (unbounded repetition)'
+		'a{,}' 'byte 2: {n,} (unbounded repetition)'
+		'(a)\1' 'byte 4: a back-reference'
+		'\<a' 'byte 1: \< (a word or buffer anchor or class)'
+		'a\b' 'byte 2: \b (a word or buffer anchor or class)'
+		'\w' 'byte 1: \w (a word or buffer anchor or class)'
+		'\d' 'byte 1: \d (an escape of an ordinary character)'
+		'*a' 'byte 1: * at the start of an expression'
+		'[a-z]{5}' 'byte 6: an expansion past 1,000,000 strings or 64 MiB'
+	)
+	local i
+	for ((i = 0; i < ${#cases[@]}; i += 2)); do
+		LC_ALL=C run_ac -E "${cases[i]}" in
+		expect_status 2
+		expect_out ''
+		printf 'acgrep: -E pattern '\''%s'\'': %s %s\n' "${cases[i]}" "${cases[i + 1]}" "$tail" >"$OUTD/want"
+		cmp "$OUTD/want" "$OUTD/ac.err" || { diff "$OUTD/want" "$OUTD/ac.err" | fail; return 1; }
+	done
+	LC_ALL=C.UTF-8 run_ac -E 'a.' in
+	expect_status 2
+	expect_stderr_matches "byte 2: \. in a UTF-8 locale \(any of 1,112,064 characters\) is not supported"
+	LC_ALL=C.UTF-8 run_ac -E '[^a]' in
+	expect_status 2
+	expect_stderr_matches "byte 1: a negated bracket expression in a UTF-8 locale"
+	LC_ALL=C run_ac -G 'a\+' in
+	expect_status 2
+	expect_stderr_matches "^PROG: -G pattern 'a.\+': byte 2: \+ \(unbounded repetition\) .* grep -G can search this one$"
+	LC_ALL=C run_ac -E -e a -e '[a-z]{4}' -e '[a-z]{4}' -e '[a-z]{4}' in
+	expect_status 2
+	expect_stderr_matches "the patterns expand to more than 1,000,000 strings or 64 MiB, acgrep's bound"
+	LC_ALL=C run_ac -w -E 'a|' in
+	expect_status 2
+	expect_stderr_matches "^PROG: -E pattern 'a\|': -w with a pattern that matches the empty string is not supported; grep -E can search it$"
+	run_ac -E --engine=pcre2 a in
+	expect_status 2
+	expect_stderr_matches "^PROG: -E does not go with --engine=pcre2$"
+}
+
+@test "regex: --show-pattern and --count-per-pattern name the regex" {
+	skip_if_grep
+	fixture in 'error\nwarn x\nfoo\n'
+	expect 0 'error|warn:error\nerror|warn:warn x\n^f:foo\n' -- --show-pattern -E -e 'error|warn' -e '^f' in
+	expect 0 '1\t1\t1\t^warn\n1\t1\t1\tx\n' -- --count-per-pattern -E -e '^warn' -e 'warn' -e x in
+}

@@ -1,0 +1,191 @@
+/* test_regex.c - regex.h: -E/-G patterns into literal sets.
+ *
+ * Table-driven: each pattern, syntax and locale kind, with the expansion
+ * it must make (literals in order, "^" and "$" marking their anchors,
+ * joined by spaces), or the error text it must give.  Then the sizes the
+ * parser predicts, the bound, and the list-wide fixed-string rule.
+ */
+#include "regex.h"
+
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+
+struct joined {
+	char text[4096];
+	size_t len, n;
+};
+
+static int join_cb(void *ctx, const char *bytes, size_t len, unsigned anchors)
+{
+	struct joined *j = ctx;
+	int n = snprintf(j->text + j->len, sizeof j->text - j->len, "%s%s%.*s%s", j->n++ ? " " : "",
+			 anchors & REGEX_BOL ? "^" : "", (int)len, bytes, anchors & REGEX_EOL ? "$" : "");
+	j->len += (size_t)n;
+	return 0;
+}
+
+/* The expansion of p as a string, or "ERR:" and the error text. */
+static const char *expand_str(const char *p, enum regex_syntax syn, bool utf8, bool icase)
+{
+	static struct joined j;
+	struct regex_options o = { .syntax = syn, .utf8 = utf8, .ignore_case = icase, .eol = '\n' };
+	struct regex_error err;
+	uint64_t count, bytes;
+	memset(&j, 0, sizeof j);
+	struct regex_tree *t = regex_parse(p, strlen(p), &o, &count, &bytes, &err);
+	if (!t) {
+		snprintf(j.text, sizeof j.text, "ERR:%s", err.text);
+		return j.text;
+	}
+	CHECK(regex_expand(t, join_cb, &j) == 0, "%s: expand", p);
+	regex_tree_free(t);
+	return j.text;
+}
+
+struct row {
+	const char *pattern;
+	enum regex_syntax syntax;
+	const char *want;
+};
+
+#define E REGEX_EXTENDED
+#define G REGEX_BASIC
+
+static const struct row rows[] = {
+	{ "error|warn|fatal", E, "error warn fatal" },
+	{ "foo\\|bar", G, "foo bar" },
+	{ "foo|bar", G, "foo|bar" },
+	{ "(get|post) /a", E, "get /a post /a" },
+	{ "\\(a\\|b\\)c", G, "ac bc" },
+	{ "a|", E, "a " },
+	{ "ab?c", E, "ac abc" },
+	{ "ab\\?c", G, "ac abc" },
+	{ "ab?c", G, "ab?c" },
+	{ "x{2}", E, "xx" },
+	{ "x{,2}", E, " x xx" },
+	{ "x{1,3}", E, "x xx xxx" },
+	{ "x\\{2\\}", G, "xx" },
+	{ "x{1", E, "x{1" },
+	{ "x{a}", E, "x{a}" },
+	{ "[ab]c", E, "ac bc" },
+	{ "[]a]", E, "] a" },
+	{ "[a-]", E, "- a" },
+	{ "[[:digit:]]", E, "0 1 2 3 4 5 6 7 8 9" },
+	{ "[[.a.][=b=]]", E, "a b" },
+	{ "^ab|cd$", E, "^ab cd$" },
+	{ "^$", E, "^$" },
+	{ "a^b", E, "" },
+	{ "a^b", G, "a^b" },
+	{ "a$b", G, "a$b" },
+	{ "(^a|b)c", E, "^ac bc" },
+	{ "x(^a)", E, "" },
+	{ "*a", G, "*a" },
+	{ "\\(*a\\)", G, "*a" },
+	{ "^*a", G, "^*a" },
+	{ "a)", E, "a)" },
+	{ "\\.\\*\\[", E, ".*[" },
+	{ "()", E, "" },
+	{ "a{0}", E, "" },
+	/* grep's syntax errors */
+	{ "(a", E, "ERR:Unmatched ( or \\(" },
+	{ "\\(a", G, "ERR:Unmatched ( or \\(" },
+	{ "a\\)", G, "ERR:Unmatched ) or \\)" },
+	{ "[a", E, "ERR:Unmatched [, [^, [:, [., or [=" },
+	{ "[[:alpha:", E, "ERR:Unmatched [, [^, [:, [., or [=" },
+	{ "[z-a]", E, "ERR:Invalid range end" },
+	{ "[[:alpha:]-z]", E, "ERR:Invalid range end" },
+	{ "a\\", E, "ERR:Trailing backslash" },
+	{ "a{2,1}", E, "ERR:Invalid content of \\{\\}" },
+	{ "a{}", E, "ERR:Invalid content of \\{\\}" },
+	{ "a{1,2,3}", E, "ERR:Invalid content of \\{\\}" },
+	{ "a\\{1", G, "ERR:Unmatched \\{" },
+	{ "a\\{x\\}", G, "ERR:Invalid content of \\{\\}" },
+	{ "a{1,99999}", E, "ERR:Regular expression too big" },
+	{ "[[:foo:]]", E, "ERR:Invalid character class name" },
+	{ "[:alpha:]", E, "ERR:character class syntax is [[:space:]], not [:space:]" },
+	{ "\\1", G, "ERR:Invalid back reference" },
+};
+
+static void table(void)
+{
+	for (size_t i = 0; i < sizeof rows / sizeof rows[0]; i++) {
+		const char *got = expand_str(rows[i].pattern, rows[i].syntax, false, false);
+		CHECK(strcmp(got, rows[i].want) == 0, "%s (%s): got '%s', want '%s'", rows[i].pattern,
+		      rows[i].syntax == E ? "-E" : "-G", got, rows[i].want);
+	}
+}
+
+/* Refusals name the construct and its byte. */
+static void refusals(void)
+{
+	static const struct { const char *p; enum regex_syntax s; const char *has; } r[] = {
+		{ "ab*", E, "byte 3: * (unbounded" }, { "ab+", E, "byte 3: + (unbounded" },
+		{ "a\\+", G, "byte 2: + (unbounded" }, { "a{2,}", E, "byte 2: {n,} (unbounded" },
+		{ "(a)\\1", E, "byte 4: a back-reference" }, { "\\<a", E, "byte 1: \\<" },
+		{ "a\\b", E, "byte 2: \\b" }, { "\\w", E, "byte 1: \\w" },
+		{ "*a", E, "byte 1: * at the start" }, { "[a-z]{6}", E, "past 1,000,000" },
+		{ "\\d", E, "byte 1: \\d (an escape of an ordinary" },
+	};
+	for (size_t i = 0; i < sizeof r / sizeof r[0]; i++) {
+		const char *got = expand_str(r[i].p, r[i].s, false, false);
+		CHECK(strncmp(got, "ERR:", 4) == 0 && strstr(got, r[i].has) && strstr(got, "grep"),
+		      "%s: got '%s'", r[i].p, got);
+	}
+}
+
+static void locales(void)
+{
+	const char *got = expand_str("[^a-y]", E, false, false);
+	CHECK(strlen(got) > 2 * 200 && !strstr(got, " b ") && strstr(got, " z "), "[^a-y]: %s", got);
+	got = expand_str("[^a-y]", E, false, true);
+	CHECK(!strstr(got, " B "), "[^a-y] -i has no B");
+	CHECK(strcmp(expand_str("[α-γ]", E, true, false), "α β γ") == 0, "α-γ by code point");
+	CHECK(strncmp(expand_str(".", E, true, false), "ERR:", 4) == 0, ". in UTF-8 refused");
+	CHECK(strncmp(expand_str("[^a]", E, true, false), "ERR:", 4) == 0, "[^a] in UTF-8 refused");
+	struct regex_options o = { .syntax = E, .eol = '\n' };
+	struct regex_error err;
+	uint64_t count, bytes;
+	struct regex_tree *t = regex_parse(".", 1, &o, &count, &bytes, &err);
+	CHECK(t && count == 255 && bytes == 255, ". in C: every byte but the newline");
+	regex_tree_free(t);
+}
+
+static void sizes_and_lists(void)
+{
+	struct regex_options o = { .syntax = E, .eol = '\n' };
+	struct regex_error err;
+	uint64_t count, bytes;
+	struct regex_tree *t = regex_parse("[a-j]{5}(x|yz)", 14, &o, &count, &bytes, &err);
+	CHECK(t && count == 200000 && bytes == 100000 * 6 + 100000 * 7, "sizes %llu %llu",
+	      (unsigned long long)count, (unsigned long long)bytes);
+	regex_tree_free(t);
+	CHECK(regex_list_is_fixed("a\\.b)", 5, E), "a\\.b) is fixed under -E");
+	CHECK(!regex_list_is_fixed("a|b", 3, E) && regex_list_is_fixed("a|b", 3, G), "| per syntax");
+	CHECK(!regex_list_is_fixed("a\\|b", 4, G), "\\| in BRE");
+	CHECK(!regex_list_is_fixed("a\\wb", 4, E), "\\w");
+	/* -w refuses a list's pattern matching the empty string, unless the
+	 * list is searched as -F */
+	struct pattern_set ps = { .storage = (char[]){ "x\0a|" }, .end = (uint32_t[]){ 1, 4 }, .count = 2 };
+	size_t bad = 0;
+	CHECK(regex_list_check(&ps, &o, false, &bad, &err) == 0, "a| without -w");
+	CHECK(regex_list_check(&ps, &o, true, &bad, &err) == -1 && bad == 1 &&
+	      strstr(err.text, "-w with a pattern that matches the empty string"), "a| with -w");
+	ps.count = 1;
+	ps.end[0] = 0;
+	CHECK(regex_list_check(&ps, &o, true, &bad, &err) == 0, "an empty -E pattern is -F's");
+}
+
+int main(void)
+{
+	setlocale(LC_ALL, "C.UTF-8");
+	table();
+	refusals();
+	locales();
+	sizes_and_lists();
+	printf("%d passed, %d failed\n", passed, failed);
+	return failed != 0;
+}
