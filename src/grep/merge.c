@@ -191,6 +191,7 @@ static int merge_match(const struct matcher_hit *hit, void *ctx)
 	sink_match(&mo->m->r->searcher.sink, &(struct sink_match){
 		.bytes = mo->text + ms, .len = me - ms, .lineno = mo->lineno,
 		.offset = mo->offset + ms, .kind = mo->kind, .takes_eol = takes_eol,
+		.pattern = hit->pattern,
 	});
 	return takes_eol;
 }
@@ -213,7 +214,9 @@ static bool output_line(struct file_merge *m, const struct known *k, enum sink_l
 			.content = k->len - (k->len > 0 && text[k->len - 1] == config_eol(cfg)),
 			.admitted = true,
 		};
-		if ((kind == SINK_SELECTED) != cfg->invert && k->len > 0)
+		if ((kind == SINK_SELECTED) != cfg->invert && k->len > 0 && cfg->overlapping)
+			matcher_each_overlapping(m->r->searcher.matcher, text, k->len, 0, merge_match, &mo);
+		else if ((kind == SINK_SELECTED) != cfg->invert && k->len > 0)
 			matcher_each(m->r->searcher.matcher, text, k->len, 0, merge_match, &mo);
 		if (!mo.admitted)
 			return false;

@@ -285,7 +285,7 @@ static bool parse_record(struct merge_index *ix, struct stream_parse *sp, const 
 static bool parse_stream(struct run *r, struct merge_index *ix, const struct merge_stream *s)
 {
 	struct stream_parse sp = { .in_segment = false };
-	size_t line_no = 0;
+	size_t line_no = 0, segments = 0;
 	for (const char *p = s->data, *end = p + s->len; p < end;) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p)), *why = NULL;
 		line_no++;
@@ -298,6 +298,7 @@ static bool parse_stream(struct run *r, struct merge_index *ix, const struct mer
 				return false;
 			sp.in_segment = true;
 			sp.count = 0;
+			segments++;
 			sp.tag = p;
 		} else if ((size_t)(nl - p) < sp.prefix || memcmp(p, sp.tag, sp.prefix) != 0 ||
 			   !parse_record(ix, &sp, p, p + sp.prefix, nl, &why)) {
@@ -310,6 +311,10 @@ static bool parse_stream(struct run *r, struct merge_index *ix, const struct mer
 	if (sp.in_segment) {
 		fprintf(stderr, "acgrep: %s: the record stream is cut short (no end record: did its "
 			"job fail?)\n", s->name);
+		return false;
+	}
+	if (segments == 0) { /* a job that failed before its header wrote nothing */
+		fprintf(stderr, "acgrep: %s: no record stream (empty: did its job fail?)\n", s->name);
 		return false;
 	}
 	return true;

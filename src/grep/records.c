@@ -19,7 +19,8 @@ void records_options(const struct config *cfg, char *buf)
 		{cfg->count_matches, " --count-matches"}, {cfg->list == LIST_MATCHING, " -l"},
 		{cfg->list == LIST_NONMATCHING, " -L"}, {cfg->quiet, " -q"},
 		{cfg->line_number, " -n"}, {cfg->binary == BINARY_TEXT, " -a"},
-		{cfg->binary == BINARY_WITHOUT_MATCH, " -I"}, {cfg->utf8_locale, " utf8"},
+		{cfg->binary == BINARY_WITHOUT_MATCH, " -I"}, {cfg->overlapping, " --overlapping"},
+		{cfg->utf8_locale, " utf8"},
 	};
 	int n = 0;
 	buf[0] = '\0';

@@ -51,7 +51,7 @@
 #define RECORDS_OPTIONS_MAX 192
 
 /* The options a stream's records depend on, as its header states them:
- * -i -w -x -v -z -c --count-matches -l -L -q -n -m -A -B, the binary-file
+ * -i -w -x -v -z -c --count-matches --overlapping -l -L -q -n -m -A -B, the binary-file
  * mode, a UTF-8 locale and the pattern list's fingerprint.  A merge must
  * be run with the same ones (output options such as -o, -b, -H, --color
  * are the merge's alone).  Writes it to buf[RECORDS_OPTIONS_MAX]. */
