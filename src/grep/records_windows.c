@@ -15,11 +15,12 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "grow.h"
 #include "input.h"
 #include "records.h"
 
 /* Bytes read at a time looking for a line terminator. */
-#define SCAN_PIECE ((size_t)16 << 10)
+#define SCAN_PIECE ((size_t)4 << 10)
 
 /* pread of exactly n bytes: false with rw->err set otherwise. */
 static bool read_exact(struct records_windows *rw, char *buf, size_t n, uint64_t at)
@@ -88,11 +89,11 @@ static void window_to(struct records_windows *rw, uint64_t at)
 	while (rw->we <= at && rw->we < rw->size && !rw->err) {
 		rw->ws = rw->we;
 		rw->we = window_end(rw, rw->ws);
-		rw->checked = rw->whole = false;
+		rw->checked = rw->invalid = false;
 	}
 }
 
-/* Reads the current window and decides whether it is written whole. */
+/* Reads the current window: whether it is valid UTF-8, its invalid lines. */
 static void check_window(struct records_windows *rw)
 {
 	rw->checked = true;
@@ -108,8 +109,23 @@ static void check_window(struct records_windows *rw)
 	}
 	if (!read_exact(rw, rw->buf, len, rw->ws))
 		return;
-	rw->whole = !binary_text_valid(&rw->bin, rw->buf, len);
+	rw->invalid = !binary_text_valid(&rw->bin, rw->buf, len);
 	rw->at = rw->ws;
+	rw->n_bad = rw->next_bad = 0;
+	for (size_t p = 0; rw->invalid && p < len;) {
+		const char *e = memchr(rw->buf + p, rw->eol, len - p);
+		size_t end = e ? (size_t)(e - rw->buf) + 1 : len;
+		if (!binary_admits_line(&rw->bin, rw->buf + p, end - p)) {
+			uint64_t *bad = grow_array(rw->bad, &rw->bad_cap, rw->n_bad + 1, sizeof *bad, 16);
+			if (!bad) {
+				rw->err = ENOMEM;
+				return;
+			}
+			rw->bad = bad;
+			bad[rw->n_bad++] = rw->ws + p;
+		}
+		p = end;
+	}
 }
 
 bool records_windows_wanted(const struct config *cfg)
@@ -124,7 +140,7 @@ uint64_t records_windows_begin(struct records_windows *rw, const struct config *
 	*rw = (struct records_windows){
 		.pr = pr, .fd = fd, .eol = config_eol(cfg), .size = size, .lo = lo,
 		.chunk = input_read_size(&(struct input_options){ .read_chunk = cfg->read_chunk }),
-		.counted = cfg->line_number,
+		.counted = cfg->line_number, .after = cfg->after,
 	};
 	binary_begin(&rw->bin, cfg, false);
 	if (lo >= size)
@@ -140,7 +156,7 @@ uint64_t records_windows_begin(struct records_windows *rw, const struct config *
 		rw->we = window_end(rw, rw->ws);
 	} while (rw->we <= lo && rw->we < size && !rw->err);
 	check_window(rw);
-	if (rw->err || !rw->whole)
+	if (rw->err || !rw->invalid)
 		return WINDOW_NONE;
 	rw->at = lo;
 	return rw->ws;
@@ -151,14 +167,23 @@ void records_windows_mark(struct records_windows *rw)
 	records_window(rw->pr, rw->ws, rw->we);
 }
 
-/* Writes the window's lines from rw->at up to `to` as 'c' records (owned
- * by the range: they are past lo), `to`'s line numbered `lineno`. */
+/* Writes the window's lines from rw->at, before `to` (a line start
+ * numbered `lineno`), as 'c' records (owned by the range: they are past
+ * lo): as many as the pending after-contexts of the lines not valid UTF-8
+ * after them in the window can print, -A lines each, from the end of a
+ * line output (the range records it: rw->at is just past one, or the
+ * window's start). */
 static void write_lines(struct records_windows *rw, uint64_t to, intmax_t lineno)
 {
+	while (rw->next_bad < rw->n_bad && rw->bad[rw->next_bad] < to)
+		rw->next_bad++;
+	size_t later = rw->n_bad - rw->next_bad;
+	intmax_t most = later == 0 ? 0 : rw->after > INTMAX_MAX / (intmax_t)later ? INTMAX_MAX
+				       : rw->after * (intmax_t)later;
 	const char *p = rw->buf + (rw->at - rw->ws), *end = rw->buf + (to - rw->ws);
 	for (const char *q = p; (q = memchr(q, rw->eol, (size_t)(end - q))) != NULL; q++)
 		lineno--;
-	while (p < end) {
+	for (intmax_t n = 0; p < end && n < most; n++) {
 		const char *e = memchr(p, rw->eol, (size_t)(end - p));
 		size_t len = (size_t)(e - p) + 1;
 		records_line(rw->pr, 'c', rw->ws + (uint64_t)(p - rw->buf), lineno++, rw->counted, p, len);
@@ -176,10 +201,10 @@ void records_windows_line(void *ctx, const struct sink_line *line)
 		return; /* past the file's size at open: no window of one run */
 	if (!rw->checked) {
 		check_window(rw);
-		if (rw->whole)
+		if (rw->invalid)
 			records_window(rw->pr, rw->ws, rw->we);
 	}
-	if (rw->whole && rw->at < line->offset)
+	if (rw->invalid && rw->at < line->offset)
 		write_lines(rw, line->offset, line->lineno);
 	rw->at = line->offset + line->len;
 }
@@ -187,6 +212,8 @@ void records_windows_line(void *ctx, const struct sink_line *line)
 int records_windows_end(struct records_windows *rw)
 {
 	free(rw->buf);
+	free(rw->bad);
 	rw->buf = NULL;
+	rw->bad = NULL;
 	return rw->err;
 }
