@@ -177,9 +177,10 @@ static void write_lines(struct records_windows *rw, uint64_t to, intmax_t lineno
 {
 	while (rw->next_bad < rw->n_bad && rw->bad[rw->next_bad] < to)
 		rw->next_bad++;
-	size_t later = rw->n_bad - rw->next_bad;
-	intmax_t most = later == 0 ? 0 : rw->after > INTMAX_MAX / (intmax_t)later ? INTMAX_MAX
-				       : rw->after * (intmax_t)later;
+	/* from lo, also the -A lines the range before it records after it */
+	size_t later = rw->n_bad - rw->next_bad, spans = later + (later > 0 && rw->at == rw->lo);
+	intmax_t most = spans == 0 ? 0 : rw->after > INTMAX_MAX / (intmax_t)spans ? INTMAX_MAX
+				       : rw->after * (intmax_t)spans;
 	const char *p = rw->buf + (rw->at - rw->ws), *end = rw->buf + (to - rw->ws);
 	for (const char *q = p; (q = memchr(q, rw->eol, (size_t)(end - q))) != NULL; q++)
 		lineno--;
