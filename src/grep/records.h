@@ -7,7 +7,7 @@
  * before every line (GNU parallel's --tag: "TAG<TAB>") is recognised on
  * the header line and taken off the lines after it.
  *
- *   acgrep-records 1 OPTIONS       header: the search options (records_options)
+ *   acgrep-records 2 OPTIONS       header: the search options (records_options)
  *   F LO HI SIZE FLAGS NAME        a range of file NAME: its lines starting
  *                                  in [LO, HI); HI '*' for a whole input;
  *                                  SIZE '-' when not a regular file; FLAGS
