@@ -11,10 +11,10 @@
  * before-context back to the last line output, group separators where the
  * output is not adjacent (or after another file's), -m counted over the
  * whole file, -v's runs, the encoding check of a UTF-8 locale, -o's
- * matches.  Where that logic needs a line no record holds, the records
- * are not a search's and the merge stops (status 2); so it does where one
- * run's output would depend on where its read buffers begin (a file whose
- * first line to print is left out for its encoding, with -A).
+ * matches, and the after-context of a selected line left out for its
+ * encoding, printed from the lines of its read window (B records,
+ * records_windows.h).  Where that logic needs a line no record holds, the
+ * records are not a search's and the merge stops (status 2).
  */
 #include "merge.h"
 #include "merge_internal.h"
