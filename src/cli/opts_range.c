@@ -140,14 +140,20 @@ static uint64_t pattern_hash(const struct pattern_set *ps)
 	return h;
 }
 
-/* The pattern reports of opts_report.c (issue 15) that a merge cannot
- * rebuild from record streams.  A compiled set's tags ask for none: they
- * came with the set, not from this command line's --tagged-file. */
-static bool pattern_reports(const struct config *cfg)
+/* The option, of those of opts_report.c (issue 15), that a merge cannot
+ * rebuild from record streams, or NULL.  Each needs what no record holds:
+ * per-pattern counts over every line (--count-per-pattern, --all-patterns'
+ * choice of inputs), or bytes searched and times of one search (--json's
+ * end and summary, --stats).  The merge
+ * prints --show-pattern's field, tags from --tagged-file and
+ * --overlapping's matches itself, from the lines and its own patterns. */
+static const char *unmergeable_report(const struct config *cfg)
 {
-	return (cfg->tags.of && !cfg->compiled_path) || cfg->show_pattern != SHOW_PATTERN_NONE || cfg->show_all_patterns ||
-	       cfg->count_per_pattern || cfg->include_zero || cfg->json || cfg->stats ||
-	       cfg->overlapping || cfg->all_patterns;
+	return cfg->count_per_pattern ? "--count-per-pattern"
+	       : cfg->all_patterns    ? "--all-patterns"
+	       : cfg->json            ? "--json"
+	       : cfg->stats           ? "--stats"
+				      : NULL;
 }
 
 int opts_range_finish(struct config *cfg)
@@ -161,10 +167,12 @@ int opts_range_finish(struct config *cfg)
 		      "number; --merge numbers the lines";
 	else if (cfg->has_range && cfg->decompress)
 		why = "--range cannot split a compressed input (--decompress)";
-	else if (scaling && pattern_reports(cfg))
-		why = "--records and --merge do not make acgrep's pattern reports "
-		      "(--tagged-file, --show-pattern, per-pattern counts, --json, --stats)";
-	else if (scaling && cfg->count_matches && cfg->max_count >= 0)
+	else if (scaling && unmergeable_report(cfg)) {
+		fprintf(stderr, PROG ": %s cannot be used with %s: the records do not carry what it "
+			"reports (see RECORD STREAMS in acgrep(1))\n", unmergeable_report(cfg),
+			cfg->merge ? "--merge" : "--records");
+		return 2;
+	} else if (scaling && cfg->count_matches && cfg->max_count >= 0)
 		why = "--records and --merge cannot count matches under -m";
 	if (why) {
 		fprintf(stderr, PROG ": %s\n", why);

@@ -11,10 +11,10 @@
  * before-context back to the last line output, group separators where the
  * output is not adjacent (or after another file's), -m counted over the
  * whole file, -v's runs, the encoding check of a UTF-8 locale, -o's
- * matches.  Where that logic needs a line no record holds, the records
- * are not a search's and the merge stops (status 2); so it does where one
- * run's output would depend on where its read buffers begin (a file whose
- * first line to print is left out for its encoding, with -A).
+ * matches, and the after-context of a selected line left out for its
+ * encoding, printed from the lines of its read window (B records,
+ * records_windows.h).  Where that logic needs a line no record holds, the
+ * records are not a search's and the merge stops (status 2).
  */
 #include "merge.h"
 #include "merge_internal.h"
@@ -68,6 +68,12 @@ struct file_merge {
 	intmax_t pending, outleft;
 	uint64_t run_end;        /* -v: where the run of selected lines ends */
 	bool done;
+	uint64_t win_start, win_end; /* one run's read window of the lines met
+				    (a B record), or NONE */
+	uint64_t next_start, next_end; /* a B record met, from its first line */
+	struct known *win;       /* the window's lines met so far */
+	size_t win_n, win_cap;
+	uint64_t taken_end;      /* just past the last line taken, or NONE */
 	struct known *ring;      /* the last lines met, for -B */
 	size_t ring_cap, ring_n, ring_head;
 	char *text;              /* a line unescaped */
@@ -125,7 +131,12 @@ static bool next_known(struct file_merge *m, struct known *k)
 		size_t c = heap_pop(m);
 		const struct merge_line *ln = &m->cur[c].next;
 		const struct merge_item *it = m->rg[c];
-		if (m->last == NONE || ln->offset > m->last) {
+		if (ln->kind == 'B') {
+			if (ln->offset != m->win_start) {
+				m->next_start = ln->offset;
+				m->next_end = ln->offset + ln->len;
+			}
+		} else if (m->last == NONE || ln->offset > m->last) {
 			bool owner = it->hi == UINT64_MAX || (ln->offset >= it->lo && ln->offset < it->hi);
 			bool numbered = ln->counted && m->base[c] >= 0;
 			if (!have || (numbered && !k->numbered))
@@ -191,6 +202,7 @@ static int merge_match(const struct matcher_hit *hit, void *ctx)
 	sink_match(&mo->m->r->searcher.sink, &(struct sink_match){
 		.bytes = mo->text + ms, .len = me - ms, .lineno = mo->lineno,
 		.offset = mo->offset + ms, .kind = mo->kind, .takes_eol = takes_eol,
+		.pattern = hit->pattern,
 	});
 	return takes_eol;
 }
@@ -213,7 +225,9 @@ static bool output_line(struct file_merge *m, const struct known *k, enum sink_l
 			.content = k->len - (k->len > 0 && text[k->len - 1] == config_eol(cfg)),
 			.admitted = true,
 		};
-		if ((kind == SINK_SELECTED) != cfg->invert && k->len > 0)
+		if ((kind == SINK_SELECTED) != cfg->invert && k->len > 0 && cfg->overlapping)
+			matcher_each_overlapping(m->r->searcher.matcher, text, k->len, 0, merge_match, &mo);
+		else if ((kind == SINK_SELECTED) != cfg->invert && k->len > 0)
 			matcher_each(m->r->searcher.matcher, text, k->len, 0, merge_match, &mo);
 		if (!mo.admitted)
 			return false;
@@ -252,6 +266,67 @@ static void pending_line(struct file_merge *m, const struct known *k)
 		m->pending = 0;
 	else
 		m->pending--;
+}
+
+/* search_lines.c's flush_pending after a selected line left out for its
+ * encoding (lastout is not the next line's start): the after-context it
+ * started is printed from the line after the last one output, or from its
+ * window's start when that is later, until a line is left out (the one
+ * that started it at the latest). */
+static void flush_back(struct file_merge *m)
+{
+	if (m->win_start == NONE) {
+		missing_line(m);
+		return;
+	}
+	uint64_t from = m->lastout != NONE && m->lastout > m->win_start ? m->lastout : m->win_start;
+	m->lastout = m->lastout == NONE ? m->win_start : m->lastout;
+	size_t i = 0;
+	while (i < m->win_n && m->win[i].offset < from)
+		i++;
+	for (; m->pending > 0 && !m->done; i++) {
+		if (i == m->win_n || m->win[i].offset != from) {
+			missing_line(m);
+			return;
+		}
+		if (!output_line(m, &m->win[i], SINK_CONTEXT))
+			m->pending = 0;
+		else
+			m->pending--;
+		from = m->win[i].end;
+	}
+}
+
+/* Before line k: the end of the read window of the lines before it (where
+ * search.c flushes the pending after-context), and the start of k's. */
+static void window_next(struct file_merge *m, const struct known *k)
+{
+	if (m->win_end != NONE && k->offset >= m->win_end) {
+		if (m->pending > 0 && m->lastout != k->offset)
+			flush_back(m);
+		m->win_start = m->win_end = NONE;
+		m->win_n = 0;
+	}
+	if (m->next_start != NONE && m->next_start <= k->offset) {
+		m->win_start = m->next_start;
+		m->win_end = m->next_end;
+		m->next_start = NONE;
+		m->win_n = 0;
+	}
+	if (m->win_start == NONE || m->done)
+		return;
+	if (m->win_n == m->win_cap) {
+		size_t cap = m->win_cap ? 2 * m->win_cap : 64;
+		struct known *win = realloc(m->win, cap * sizeof *win);
+		if (!win) {
+			m->trouble = "memory exhausted";
+			m->done = true;
+			return;
+		}
+		m->win = win;
+		m->win_cap = cap;
+	}
+	m->win[m->win_n++] = *k;
 }
 
 static void ring_push(struct file_merge *m, const struct known *k)
@@ -313,11 +388,10 @@ static bool unterminated(struct file_merge *m, const struct known *k)
 	return text && (k->len == 0 || text[k->len - 1] != config_eol(m->cfg));
 }
 
-/* search_lines.c's select_line for k, with -v's run start. */
-static void select_known(struct file_merge *m, const struct known *k)
+/* search_lines.c's select_line for k, starting a run of -v or not. */
+static void select_known(struct file_merge *m, const struct known *k, bool run_start)
 {
 	const struct config *cfg = m->cfg;
-	bool run_start = !cfg->invert || m->run_end != k->offset || unterminated(m, k);
 	if ((cfg->before >= 0 || cfg->after >= 0) && run_start)
 		before_context(m, k);
 	if (m->done)
@@ -330,22 +404,29 @@ static void select_known(struct file_merge *m, const struct known *k)
 		m->done = m->pending <= 0;
 }
 
-/* The next known line, k. */
+/* The next known line, k.  A selected line left out for its encoding
+ * leaves its after-context pending with lastout behind: search.c prints it
+ * at its next flush (a line not selected, a selected one but inside a run
+ * of -v, the window's end), flush_back here. */
 static void take_line(struct file_merge *m, const struct known *k)
 {
-	if (m->outleft <= 0 || !k->selected) {
+	window_next(m, k);
+	bool run_start = !m->cfg->invert || m->run_end != k->offset || unterminated(m, k);
+	if (m->pending > 0 && m->lastout != k->offset && (m->outleft <= 0 || !k->selected || run_start))
+		flush_back(m);
+	if (m->done) {
+		return;
+	} else if (m->outleft <= 0 || !k->selected) {
 		if (m->pending > 0)
 			pending_line(m, k);
 		else if (m->outleft <= 0)
 			m->done = true;
 		m->run_end = NONE;
 	} else {
-		if (m->pending > 0 && m->lastout != k->offset)
-			missing_line(m); /* pending context before it that no record holds */
-		else
-			select_known(m, k);
+		select_known(m, k, run_start);
 		m->run_end = k->end;
 	}
+	m->taken_end = k->end;
 	if (m->outleft <= 0 && m->pending <= 0)
 		m->done = true;
 	ring_push(m, k);
@@ -381,6 +462,8 @@ static bool merge_lines(struct file_merge *m)
 	struct known k;
 	while (!m->done && next_known(m, &k))
 		take_line(m, &k);
+	if (!m->done && m->pending > 0 && m->lastout != m->taken_end)
+		flush_back(m); /* at the end of the last window */
 	return true;
 }
 
@@ -442,6 +525,7 @@ static void merge_file(struct run *r, const struct group *g, bool show_name)
 	bool used = false;
 	struct file_merge m = {
 		.r = r, .cfg = cfg, .rg = g->items, .last = NONE, .lastout = NONE, .run_end = NONE,
+		.win_start = NONE, .win_end = NONE, .next_start = NONE, .taken_end = NONE,
 		.outleft = cfg->max_count < 0 ? INTMAX_MAX : cfg->max_count,
 		.file_end = g->items[g->n - 1]->hi == UINT64_MAX ? NONE : g->items[g->n - 1]->size,
 		.may_end_early = first->binary,
@@ -457,7 +541,7 @@ static void merge_file(struct run *r, const struct group *g, bool show_name)
 	sink_end(&r->searcher.sink, &(struct sink_end){ .selected = res.selected });
 	res.binary_matched |= binary_file_matches(&m.bin, res.selected);
 	r->searcher.used |= used;
-	free(m.base), free(m.cur), free(m.heap), free(m.ring), free(m.text);
+	free(m.base), free(m.cur), free(m.heap), free(m.ring), free(m.text), free(m.win);
 	if (m.trouble) {
 		printer_flush(&r->pr);
 		fprintf(stderr, "acgrep: %s: %s\n", first->name, m.trouble);

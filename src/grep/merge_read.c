@@ -45,6 +45,17 @@ static bool next_u64(struct fields *f, uint64_t *v)
 	return true;
 }
 
+/* The record's last field as an unsigned decimal. */
+static bool last_u64(const struct fields *f, uint64_t *v)
+{
+	uint64_t n = 0;
+	const char *q = f->p;
+	for (; q < f->end && *q >= '0' && *q <= '9' && n <= (UINT64_MAX - 9) / 10; q++)
+		n = n * 10 + (uint64_t)(*q - '0');
+	*v = n;
+	return q == f->end && q > f->p;
+}
+
 /* A signed decimal, or '-' (*known false). */
 static bool next_int(struct fields *f, intmax_t *v, bool *known)
 {
@@ -102,6 +113,16 @@ static char *last_string(const struct fields *f)
 const char *merge_parse_line(const char *p, const char *end, struct merge_line *ln)
 {
 	const char *nl = memchr(p, '\n', (size_t)(end - p));
+	if (nl && nl - p >= 2 && p[0] == 'B' && p[1] == ' ') { /* B START END */
+		struct fields f = { .p = p + 2, .end = nl };
+		uint64_t start, stop;
+		*ln = (struct merge_line){ .kind = 'B' };
+		if (!next_u64(&f, &start) || !last_u64(&f, &stop) || stop <= start || stop - start > SIZE_MAX)
+			return NULL;
+		ln->offset = start;
+		ln->len = (size_t)(stop - start);
+		return nl + 1;
+	}
 	if (!nl || nl - p < 4 || p[0] != 'L' || p[1] != ' ' || !strchr("scn", p[2]) || p[3] != ' ')
 		return NULL;
 	struct fields f = { .p = p + 4, .end = nl };
@@ -241,7 +262,7 @@ static bool parse_record(struct merge_index *ix, struct stream_parse *sp, const 
 {
 	struct fields f = { .p = p + 2, .end = nl };
 	char kind = nl - p >= 2 && p[1] == ' ' ? p[0] : '?';
-	if (kind == 'L') {
+	if (kind == 'L' || kind == 'B') {
 		struct merge_line ln;
 		if (!sp->range || merge_parse_line(p, nl + 1, &ln) != nl + 1)
 			return false;
@@ -260,14 +281,11 @@ static bool parse_record(struct merge_index *ix, struct stream_parse *sp, const 
 		return false;
 	}
 	if (kind == 'Z') {
-		uint64_t n = 0;
-		const char *q = f.p;
-		for (; q < nl && *q >= '0' && *q <= '9' && n <= (UINT64_MAX - 9) / 10; q++)
-			n = n * 10 + (uint64_t)(*q - '0');
+		uint64_t n;
 		sp->in_segment = false;
-		if (q != nl || q == f.p || n != sp->count)
+		if (!last_u64(&f, &n) || n != sp->count)
 			*why = "its end record does not count its records";
-		return q == nl && q > f.p && n == sp->count;
+		return !*why;
 	}
 	if (kind != 'F' && kind != 'O' && kind != 'W')
 		return false;
@@ -285,7 +303,7 @@ static bool parse_record(struct merge_index *ix, struct stream_parse *sp, const 
 static bool parse_stream(struct run *r, struct merge_index *ix, const struct merge_stream *s)
 {
 	struct stream_parse sp = { .in_segment = false };
-	size_t line_no = 0;
+	size_t line_no = 0, segments = 0;
 	for (const char *p = s->data, *end = p + s->len; p < end;) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p)), *why = NULL;
 		line_no++;
@@ -298,6 +316,7 @@ static bool parse_stream(struct run *r, struct merge_index *ix, const struct mer
 				return false;
 			sp.in_segment = true;
 			sp.count = 0;
+			segments++;
 			sp.tag = p;
 		} else if ((size_t)(nl - p) < sp.prefix || memcmp(p, sp.tag, sp.prefix) != 0 ||
 			   !parse_record(ix, &sp, p, p + sp.prefix, nl, &why)) {
@@ -310,6 +329,10 @@ static bool parse_stream(struct run *r, struct merge_index *ix, const struct mer
 	if (sp.in_segment) {
 		fprintf(stderr, "acgrep: %s: the record stream is cut short (no end record: did its "
 			"job fail?)\n", s->name);
+		return false;
+	}
+	if (segments == 0) { /* a job that failed before its header wrote nothing */
+		fprintf(stderr, "acgrep: %s: no record stream (empty: did its job fail?)\n", s->name);
 		return false;
 	}
 	return true;

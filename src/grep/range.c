@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "records.h"
+#include "records_windows.h"
 
 /* First bytes read when looking for line ends; doubled as needed. */
 #define SCAN_CHUNK ((size_t)64 << 10)
@@ -150,12 +151,19 @@ static void note_read_error(struct search_result *res, int err)
 }
 
 /* The lines of `lines` as 'n' records, numbered from `first` (counted or
- * not). */
+ * not), with the B record of window rw before the line at window_at
+ * (WINDOW_NONE: none; the lines' end: after them). */
 static void neighbour_records(struct run *r, const struct range_lines *lines, intmax_t first,
-			      bool counted)
+			      bool counted, struct records_windows *rw, uint64_t window_at)
 {
 	char eol = config_eol(r->cfg);
-	for (size_t p = 0; p < lines->len; first++) {
+	for (size_t p = 0; p <= lines->len; first++) {
+		if (window_at == lines->offset + p) {
+			records_windows_mark(rw);
+			window_at = WINDOW_NONE;
+		}
+		if (p == lines->len)
+			break;
 		const char *e = memchr(lines->buf + p, eol, lines->len - p);
 		size_t end = e ? (size_t)(e - lines->buf) + 1 : lines->len;
 		records_line(&r->pr, 'n', lines->offset + p, first, counted, lines->buf + p, end - p);
@@ -163,11 +171,27 @@ static void neighbour_records(struct run *r, const struct range_lines *lines, in
 	}
 }
 
+/* The lines [from, lo) of the file open on fd into *out (from malloc).
+ * Returns 0, or -1 with errno set. */
+static int lines_from(int fd, uint64_t from, uint64_t lo, struct range_lines *out)
+{
+	size_t len = (size_t)(lo - from);
+	char *buf = realloc(out->buf, len ? len : 1);
+	if (!buf)
+		return -1;
+	*out = (struct range_lines){ .buf = buf, .len = len, .offset = from };
+	if (pread_full(fd, buf, len, from) != (ssize_t)len) {
+		errno = errno ? errno : EIO;
+		return -1;
+	}
+	return 0;
+}
+
 /* Searches `whole` or, when ranged, its lines starting in [lo, hi), into
  * *res: for grep's output through the run's searcher, or as L records
  * through a searcher of the job's own (see the top of this file). */
 static void search_part(struct run *r, struct input *whole, bool ranged, uint64_t lo, uint64_t hi,
-			const char *name, struct search_result *res)
+			const char *name, struct records_windows *rw, struct search_result *res)
 {
 	const struct config *cfg = r->cfg;
 	*res = (struct search_result){ .stop_offset = UINT64_MAX, .lines = 0 };
@@ -180,6 +204,8 @@ static void search_part(struct run *r, struct input *whole, bool ranged, uint64_
 		job_cfg.utf8_locale = false;
 		job.cfg = &job_cfg;
 		job.sink = records_sink(&rs, &r->pr, cfg->line_number);
+		rs.before = rw ? records_windows_line : NULL;
+		rs.before_ctx = rw;
 		job.used = false;
 		job.dev_null = false;
 		s = &job;
@@ -203,37 +229,48 @@ static void search_part(struct run *r, struct input *whole, bool ranged, uint64_
 		input_close(&part);
 }
 
-/* The records of a searched input: F, the -B lines before its range, its
- * lines, the -A lines after it, E. */
+/* The records of a searched input: F, the -B lines before its range (and
+ * those of one run's window holding its first line when that window is
+ * written whole: records_windows.h), its lines, the -A lines after it, E. */
 static void record_input(struct run *r, struct input *whole, bool ranged, uint64_t lo, uint64_t hi,
 			 const char *name, bool command_line, struct search_result *res)
 {
 	const struct config *cfg = r->cfg;
+	char eol = config_eol(cfg);
 	bool context = ranged && prints_lines(cfg);
 	records_file(&r->pr, name, lo, ranged ? hi : UINT64_MAX,
 		     whole->is_regular ? whole->size_at_open : UINT64_MAX, command_line,
 		     cfg->files_from != NULL);
 	r->records++;
-	struct range_lines around = { .buf = NULL };
+	struct records_windows rw;
+	bool windows = records_windows_wanted(cfg) && whole->is_regular && lo < hi;
+	uint64_t first = windows ? records_windows_begin(&rw, cfg, &r->pr, whole->fd,
+							 whole->size_at_open, lo) : WINDOW_NONE;
+	struct range_lines around = { .offset = lo };
 	int err = 0;
-	if (context && cfg->before > 0 && lo > 0 && lo < hi) {
-		if (range_lines_before(whole->fd, lo, (size_t)cfg->before, config_eol(cfg), &around) != 0)
-			err = errno;
+	if (context && cfg->before > 0 && lo > 0 && lo < hi &&
+	    range_lines_before(whole->fd, lo, (size_t)cfg->before, eol, &around) != 0)
+		err = errno;
+	if (!err && first < (around.len ? around.offset : lo) && lines_from(whole->fd, first, lo, &around) != 0)
+		err = errno;
+	if (!err && (around.len > 0 || first != WINDOW_NONE)) {
 		intmax_t n = 0;
 		for (const char *p = around.buf, *end = p + around.len;
-		     (p = memchr(p, config_eol(cfg), (size_t)(end - p))) != NULL; p++)
+		     (p = memchr(p, eol, (size_t)(end - p))) != NULL; p++)
 			n++;
-		neighbour_records(r, &around, 1 - n, cfg->line_number);
+		neighbour_records(r, &around, 1 - n, cfg->line_number, &rw, first);
 	}
-	search_part(r, whole, ranged, lo, hi, name, res);
+	search_part(r, whole, ranged, lo, hi, name, windows ? &rw : NULL, res);
 	/* the lines after the range matter only when the search got to its end */
 	bool counted = cfg->line_number && res->lines >= 0 && !res->read_error && !res->truncated;
 	if (!err && context && cfg->after > 0 && res->lines >= 0) {
-		if (range_lines_after(whole->fd, hi, (size_t)cfg->after, config_eol(cfg), &around) != 0)
+		if (range_lines_after(whole->fd, hi, (size_t)cfg->after, eol, &around) != 0)
 			err = errno;
-		neighbour_records(r, &around, res->lines + 1, counted);
+		neighbour_records(r, &around, res->lines + 1, counted, NULL, WINDOW_NONE);
 	}
 	free(around.buf);
+	if (windows && records_windows_end(&rw) != 0 && !err)
+		err = rw.err;
 	if (err)
 		note_read_error(res, err);
 	records_end(&r->pr, res, counted);
@@ -294,7 +331,7 @@ int range_search_path(const char *path, bool command_line, void *ctx)
 		record_input(r, &whole, cfg->has_range, lo, hi, name, command_line, &res);
 	} else {
 		r->pr.show_name = run_shows_name(cfg, command_line);
-		search_part(r, &whole, true, lo, hi, name, &res);
+		search_part(r, &whole, true, lo, hi, name, NULL, &res);
 	}
 	input_close(&whole);
 	if (!cfg->records)

@@ -19,7 +19,8 @@ void records_options(const struct config *cfg, char *buf)
 		{cfg->count_matches, " --count-matches"}, {cfg->list == LIST_MATCHING, " -l"},
 		{cfg->list == LIST_NONMATCHING, " -L"}, {cfg->quiet, " -q"},
 		{cfg->line_number, " -n"}, {cfg->binary == BINARY_TEXT, " -a"},
-		{cfg->binary == BINARY_WITHOUT_MATCH, " -I"}, {cfg->utf8_locale, " utf8"},
+		{cfg->binary == BINARY_WITHOUT_MATCH, " -I"}, {cfg->overlapping, " --overlapping"},
+		{cfg->utf8_locale, " utf8"},
 	};
 	int n = 0;
 	buf[0] = '\0';
@@ -111,6 +112,11 @@ void records_line(struct printer *pr, char kind, uint64_t offset, intmax_t linen
 	printer_append(pr, "\n", 1);
 }
 
+void records_window(struct printer *pr, uint64_t start, uint64_t end)
+{
+	put(pr, "B %" PRIu64 " %" PRIu64 "\n", start, end);
+}
+
 void records_end(struct printer *pr, const struct search_result *res, bool lines_known)
 {
 	char lines[24] = "-", flags[8];
@@ -162,6 +168,8 @@ static void on_begin(void *ctx, const struct sink_begin *begin)
 static uint64_t on_line(void *ctx, const struct sink_line *line)
 {
 	struct records_sink *rs = ctx;
+	if (rs->before)
+		rs->before(rs->before_ctx, line);
 	records_line(rs->pr, line->kind == SINK_SELECTED ? 's' : 'c', line->offset, line->lineno,
 		     rs->counted, line->bytes, line->len);
 	return sink_mark(&rs->inner);

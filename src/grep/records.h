@@ -7,7 +7,7 @@
  * before every line (GNU parallel's --tag: "TAG<TAB>") is recognised on
  * the header line and taken off the lines after it.
  *
- *   acgrep-records 1 OPTIONS       header: the search options (records_options)
+ *   acgrep-records 2 OPTIONS       header: the search options (records_options)
  *   F LO HI SIZE FLAGS NAME        a range of file NAME: its lines starting
  *                                  in [LO, HI); HI '*' for a whole input;
  *                                  SIZE '-' when not a regular file; FLAGS
@@ -17,6 +17,11 @@
  *                                  another range decides); LINENO counted
  *                                  from the range's first line as 1 ('-'
  *                                  without -n); LEN bytes, terminator kept
+ *   B START END                    one run's read window [START, END): its
+ *                                  lines follow as L records up to the last
+ *                                  line the range records in it (with -A in
+ *                                  a UTF-8 locale, a window not valid UTF-8;
+ *                                  records_windows.h)
  *   E LINES SELECTED FLAGS ERRNO WHY  the range's end: its line terminators
  *                                  ('-' when not counted), selected lines
  *                                  (or -c's count), FLAGS from "dbwmut"
@@ -45,13 +50,13 @@
 #include "sink.h"
 
 #define RECORDS_MAGIC "acgrep-records"
-#define RECORDS_VERSION 1
+#define RECORDS_VERSION 2
 
 /* The longest records_options string, with its NUL. */
 #define RECORDS_OPTIONS_MAX 192
 
 /* The options a stream's records depend on, as its header states them:
- * -i -w -x -v -z -c --count-matches -l -L -q -n -m -A -B, the binary-file
+ * -i -w -x -v -z -c --count-matches --overlapping -l -L -q -n -m -A -B, the binary-file
  * mode, a UTF-8 locale and the pattern list's fingerprint.  A merge must
  * be run with the same ones (output options such as -o, -b, -H, --color
  * are the merge's alone).  Writes it to buf[RECORDS_OPTIONS_MAX]. */
@@ -69,6 +74,9 @@ void records_file(struct printer *pr, const char *name, uint64_t lo, uint64_t hi
 void records_line(struct printer *pr, char kind, uint64_t offset, intmax_t lineno, bool counted,
 		  const char *bytes, size_t len);
 
+/* B: one run's read window [start, end). */
+void records_window(struct printer *pr, uint64_t start, uint64_t end);
+
 /* E from a search's result: lines_known says whether res->lines counts
  * the whole range's terminators. */
 void records_end(struct printer *pr, const struct search_result *res, bool lines_known);
@@ -82,11 +90,14 @@ void records_trailer(struct printer *pr, uint64_t count);
 /* A sink (sink.h) writing each line it is handed as an L record through
  * pr; lineno of line events is taken as counted from the range's start
  * when `counted`.  Group breaks and -o matches are not written (a merge
- * decides them).  Valid while pr is. */
+ * decides them).  `before`, when not NULL, is called with `before_ctx`
+ * and each line before its record is written.  Valid while pr is. */
 struct records_sink {
 	struct printer *pr;
 	struct sink inner; /* the printer's own sink: marks, rewinds, failures */
 	bool counted;
+	void (*before)(void *ctx, const struct sink_line *line);
+	void *before_ctx;
 };
 struct sink records_sink(struct records_sink *rs, struct printer *pr, bool counted);
 
