@@ -116,7 +116,8 @@ struct input {
  * out in earlier windows.  `partial` (input_stream_long_lines only): the
  * window ends inside a line, which goes on in the next window;
  * data[-before .. 0) is then the last piece_keep bytes of the piece, of
- * the same line. */
+ * the same line.  len is 0 only for input_watch_nul's window of a read
+ * that brought a NUL and no line end. */
 struct window {
 	const char *data;
 	size_t len;
