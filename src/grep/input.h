@@ -117,7 +117,8 @@ struct input {
  * out in earlier windows.  `partial` (input_stream_long_lines only): the
  * window ends inside a line, which goes on in the next window;
  * data[-before .. 0) is then the last piece_keep bytes of the piece, of
- * the same line. */
+ * the same line.  len is 0 only for input_watch_nul's window of a read
+ * that brought a NUL and no line end. */
 struct window {
 	const char *data;
 	size_t len;
@@ -233,7 +234,11 @@ bool input_has_hole(const struct input *in);
  * turns binary: a mapped window then ends before the read() buffer
  * (in->chunk bytes, as input.h's read path and grep read) that holds the
  * window's first NUL, so that the lines grep prints before it goes quiet
- * come in a window of their own, as they do through read(). */
+ * come in a window of their own, as they do through read(); and a read()
+ * that brings a NUL but no line end hands out an empty window (len 0, the
+ * unfinished line with the NUL after it), so that the input turns binary
+ * with that read, as grep's buffer does, before a run of NULs grows the
+ * line without bound. */
 void input_watch_nul(struct input *in);
 
 /* Mapped windows from here on are the ones the read() path would hand out
@@ -257,11 +262,13 @@ const char *input_error(const struct input *in);
  * as eol does, so a window may end just after a NUL and a run of NULs never
  * builds up one long line.  With skip_zero_reads (an empty line cannot be
  * selected), also drops each read() that brings only NUL bytes (with a
- * smaller chunk, those of grep's reads, input_grep_drops) and jumps to
- * the file's next data (lseek SEEK_DATA, where the file has it), as grep
- * does: such a read holds only empty lines, and a sparse file's holes are
- * never read.  Offsets of later windows do not count the dropped bytes (nor
- * do grep's -b offsets); in->skipped does.  input_open does not map a file
+ * smaller chunk, those of grep's reads, input_grep_drops) and, in a
+ * regular file, jumps to its next data (lseek SEEK_DATA), as grep does:
+ * such a read holds only empty lines, and a sparse file's holes are never
+ * read.  Any other input (a pipe, a device, a decoded stream, whose
+ * descriptor's positions are not the input's) is only read on.  Offsets
+ * of later windows do not count the dropped bytes (nor do grep's -b
+ * offsets); in->skipped does.  input_open does not map a file
  * with holes (input_has_hole). */
 void input_zap_nul(struct input *in, bool skip_zero_reads);
 

@@ -115,12 +115,16 @@ static bool all_nul(const char *p, size_t n)
 }
 
 /* Drops a read of only NUL bytes that ended at file position `end`, and
- * moves on to the file's next data where lseek finds it (a read() input's
- * descriptor is left there; a range reads at in->skipped's count). */
+ * on a regular file moves on to its next data where lseek finds it (a
+ * read() input's descriptor is left there; a range reads at in->skipped's
+ * count).  Any other input is only read on: a pipe or a device has no
+ * holes, and a decoded stream's positions are not its descriptor's. */
 static void skip_to_data(struct input *in, uint64_t end)
 {
 	uint64_t at = in->start + in->offset + in->len + in->skipped;
 	in->skipped += end - at;
+	if (!in->is_regular)
+		return;
 	off_t data = lseek(in->fd, (off_t)end, SEEK_DATA);
 	if (data < 0 && errno == ENXIO) /* only a hole up to the end */
 		data = lseek(in->fd, 0, SEEK_END);
@@ -214,6 +218,13 @@ int input_next_read(struct input *in, struct window *w)
 		}
 		if (p) {
 			fill_window(in, w, (size_t)(p - in->buf) + 1, false, false);
+			return 1;
+		}
+		if (in->watch_nul && !in->in_piece && memchr(in->buf + fresh, '\0', in->len - fresh)) {
+			/* grep's buffer holds a NUL now: an empty window, so that
+			 * the caller turns the input binary (NUL then ends lines)
+			 * before a run of NULs grows the unfinished line */
+			fill_window(in, w, in->consumed, false, false);
 			return 1;
 		}
 		if (in->piece_min && !in->eof && in->len - in->consumed >= in->piece_min) {

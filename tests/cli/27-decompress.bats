@@ -4,16 +4,9 @@
 
 load helpers
 
-setup() {
-	common_setup
-	local v
-	v=$("$ACGREP" --version 2>/dev/null) || true
-	HAVE=${v#*compiled in: }
-}
-
 # needs FORMAT: skips unless this build decodes FORMAT
 needs() {
-	[[ " ${HAVE%.} " == *" $1 "* ]] || skip "$1 decompression not compiled in"
+	has_decompressor "$1" || skip "$1 decompression not compiled in"
 }
 
 # compress FORMAT IN OUT: OUT is IN compressed with FORMAT's tool

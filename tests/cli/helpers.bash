@@ -215,6 +215,12 @@ note_case() {
 	}
 }
 
+# has_decompressor FORMAT: the binary under test decodes FORMAT (gzip, xz,
+# zstd, bzip2) with --decompress, as its --version lists
+has_decompressor() {
+	"$ACGREP" --version 2>/dev/null | "$GREP" -q "^Decompressors .* compiled in:.* $1[ .]"
+}
+
 # in_both_locales CMD...: run CMD under LC_ALL=C and then LC_ALL=C.UTF-8.
 in_both_locales() {
 	local loc
