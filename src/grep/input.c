@@ -404,6 +404,12 @@ void input_close(struct input *in)
 	input_reset(in);
 }
 
+void input_leave_after(const struct input *in, uint64_t stop_offset)
+{
+	if (!in->owns_fd && !in->decomp && stop_offset != UINT64_MAX)
+		lseek(in->fd, (off_t)(in->start + stop_offset), SEEK_SET);
+}
+
 size_t input_read_size(const struct input_options *opts)
 {
 	return opts->read_chunk ? opts->read_chunk : DEFAULT_CHUNK;

@@ -192,6 +192,13 @@ int input_reread_from(struct input *in, uint64_t at);
 /* Closes the file and frees/unmaps everything `in` owns. Idempotent. */
 void input_close(struct input *in);
 
+/* After a search that stopped early (-m), leaves a descriptor acgrep did not
+ * open (standard input) positioned just after the last line used, at input
+ * offset stop_offset, as grep does; UINT64_MAX means the search did not stop
+ * early.  A decoded stream has no such position in its compressed file: its
+ * descriptor is left where decoding stopped reading. */
+void input_leave_after(const struct input *in, uint64_t stop_offset);
+
 /* Frees the read() buffer this thread keeps for its next input (call it
  * before a thread that used inputs ends). */
 void input_thread_done(void);

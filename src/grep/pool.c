@@ -209,8 +209,7 @@ static void run_segment(struct worker *w, struct job *j, struct segment *sg)
 		printer_hold(&w->pr);
 	if (j->n_segs == 1) {
 		search_input(&w->searcher, &j->whole, name, false, &sg->res);
-		if (!j->whole.owns_fd && sg->res.stop_offset != UINT64_MAX) /* stdin after -m */
-			lseek(j->whole.fd, (off_t)(j->whole.start + sg->res.stop_offset), SEEK_SET);
+		input_leave_after(&j->whole, sg->res.stop_offset);
 		input_close(&j->whole); /* here: its read() buffer stays this thread's */
 	} else {
 		struct input_options io = run_input_options(cfg);

@@ -170,8 +170,7 @@ int run_search_path(const char *path, bool command_line, void *ctx)
 	struct search_result res;
 	tally_run_begin(r->tally, &r->pr);
 	search_input(&r->searcher, &in, name, false, &res);
-	if (!in.owns_fd && res.stop_offset != UINT64_MAX) /* leave stdin after the last line used */
-		lseek(in.fd, (off_t)(in.start + res.stop_offset), SEEK_SET);
+	input_leave_after(&in, res.stop_offset);
 	input_close(&in);
 	run_report_result(r, name, &res);
 	pattern_ids_free(&res.seen);

@@ -172,3 +172,17 @@ make_text() {
 	printf '\037' | LC_ALL=C "$ACGREP" --decompress -c -F x >"$OUTD/a.out" || true
 	assert_equal "$(cat "$OUTD/a.out")" 0
 }
+
+@test "decompress: -m on a compressed standard input never seeks it to a decoded offset" {
+	needs gzip
+	printf 'needle %s\n' 1 2 3 | gzip -c >"$OUTD/m.gz"
+	local t
+	for t in 1 2; do
+		# what follows -m's last line in the decoded text has no offset in
+		# the compressed file: the next reader must not get part of it
+		{ LC_ALL=C "$ACGREP" --threads=$t --decompress -m1 needle; echo "status $?"; cat; } \
+			<"$OUTD/m.gz" >"$OUTD/m.out"
+		assert_equal "$(cat "$OUTD/m.out")" "needle 1
+status 0"
+	done
+}
