@@ -171,9 +171,6 @@ static void search_inputs(struct config *cfg, struct run *r)
 {
 	r->walk = walk_options_of(cfg);
 	bool recurse = cfg->recurse != RECURSE_NONE;
-	struct stat out_st, null_st;
-	r->searcher.dev_null = fstat(STDOUT_FILENO, &out_st) == 0 && stat("/dev/null", &null_st) == 0 &&
-			       out_st.st_ino == null_st.st_ino && out_st.st_dev == null_st.st_dev;
 	unsigned threads = thread_count(cfg);
 	/* ranges, records and merges: one input at a time on this thread */
 	bool by_range = cfg->has_range || cfg->records;
@@ -200,6 +197,19 @@ static void search_inputs(struct config *cfg, struct run *r)
 		range_end(r);
 }
 
+/* What grep 3.8 notes of stdout (`out`, NULL when it is closed) before it
+ * opens anything: the regular file no input may be, and whether it is
+ * /dev/null, where the first selected line decides the status.  A pipe, a
+ * terminal or a closed stdout is neither; an input opened while stdout is
+ * closed takes descriptor 1 and is still not the output. */
+static void note_stdout(struct run *r, const struct stat *out)
+{
+	struct stat null_st;
+	r->out_regular = out && S_ISREG(out->st_mode);
+	r->searcher.dev_null = out && S_ISCHR(out->st_mode) && stat("/dev/null", &null_st) == 0 &&
+			       out->st_ino == null_st.st_ino && out->st_dev == null_st.st_dev;
+}
+
 /* Frees what main set up for the run. */
 static void run_free(struct run *r, struct matcher *m, struct pattern_keys *keys)
 {
@@ -218,6 +228,8 @@ int main(int argc, char **argv)
 	static struct config cfg;
 	static struct run_stats stats;
 	uint64_t start = stats_now();
+	struct stat out_st; /* before anything is opened (note_stdout) */
+	bool stdout_open = fstat(STDOUT_FILENO, &out_st) == 0;
 	setlocale(LC_ALL, "");
 	int status = opts_parse(argc, argv, &cfg);
 	if (status >= 0)
@@ -248,6 +260,7 @@ int main(int argc, char **argv)
 		.cfg = &cfg, .matcher = m, .keys = keys, .tally = r.searcher.tally,
 		.sink = r.searcher.sink, .seen = r.stats ? &r.stats->main_seen : NULL,
 	};
+	note_stdout(&r, stdout_open ? &out_st : NULL);
 	search_inputs(&cfg, &r);
 	if (r.tally && !printer_failed() && tally_run_finish(r.tally, &r.pr))
 		r.matched = true;
