@@ -69,16 +69,16 @@ static void search_operand(const char *path, struct run *r, walk_file_fn on_file
 	}
 }
 
-/* --files-from / --files0-from: searches each name of the list in turn, as
- * an operand.  An empty name, "-" in a list read from standard input, or
- * a list that cannot be read is trouble, named on stderr; the other names
- * are still searched. */
-static void search_file_list(const struct config *cfg, struct run *r, walk_file_fn on_file,
+/* One --files-from / --files0-from list: searches each of its names in
+ * turn, as an operand.  An empty name, "-" in a list read from standard
+ * input, or a list that cannot be read is trouble, named on stderr; the
+ * other names are still searched. */
+static void search_file_list(const struct file_list *fl, struct run *r, walk_file_fn on_file,
 			     walk_error_fn on_error, void *ctx)
 {
-	bool from_stdin = strcmp(cfg->files_from, "-") == 0;
-	FILE *list = from_stdin ? stdin : fopen(cfg->files_from, "r");
-	const char *list_name = from_stdin ? cfg->label : cfg->files_from;
+	bool from_stdin = strcmp(fl->path, "-") == 0;
+	FILE *list = from_stdin ? stdin : fopen(fl->path, "r");
+	const char *list_name = from_stdin ? r->cfg->label : fl->path;
 	if (!list) {
 		printer_flush(&r->pr);
 		fprintf(stderr, "acgrep: %s: %s\n", list_name, strerror(errno));
@@ -88,9 +88,9 @@ static void search_file_list(const struct config *cfg, struct run *r, walk_file_
 	char *name = NULL;
 	size_t cap = 0;
 	ssize_t len;
-	for (uintmax_t item = 1; !r->stop && (len = getdelim(&name, &cap, cfg->files_from_end, list)) >= 0;
+	for (uintmax_t item = 1; !r->stop && (len = getdelim(&name, &cap, fl->end, list)) >= 0;
 	     item++) {
-		if (len > 0 && name[len - 1] == cfg->files_from_end)
+		if (len > 0 && name[len - 1] == fl->end)
 			name[--len] = '\0';
 		const char *why = len == 0 ? "invalid zero-length file name"
 				  : from_stdin && strcmp(name, "-") == 0
@@ -189,8 +189,8 @@ static void search_inputs(struct config *cfg, struct run *r)
 	}
 	for (size_t i = 0; i < cfg->n_files && !r->stop && !cfg->merge; i++)
 		search_operand(cfg->files[i], r, on_file, on_error, ctx);
-	if (cfg->files_from && !r->stop && !cfg->merge)
-		search_file_list(cfg, r, on_file, on_error, ctx);
+	for (size_t i = 0; i < cfg->n_files_from && !r->stop && !cfg->merge; i++)
+		search_file_list(&cfg->files_from[i], r, on_file, on_error, ctx);
 	if (pool)
 		pool_finish(pool);
 	if (by_range)
