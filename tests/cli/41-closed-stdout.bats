@@ -25,7 +25,7 @@ setup() {
 # each EXTRA of EXTRAS (split on spaces): the same stderr, program names
 # aside, and the same exit status.  Standard input is $SAG_STDIN.
 closed_same() {
-	local x gs=0 as
+	local x gs=0 as args
 	local -a extra
 	: >"$OUTD/g.out"
 	: >"$OUTD/a.out"
@@ -36,7 +36,8 @@ closed_same() {
 		as=0
 		"$ACGREP" "${extra[@]}" "$@" <"${SAG_STDIN:-/dev/null}" 2>"$OUTD/a.err" >&- || as=$?
 		echo "$as" >"$OUTD/a.rc"
-		_compare "stdout closed; acgrep extra: $x; args: $(printf '%q ' "$@")" || return 1
+		printf -v args '%q ' "$@"
+		_compare "stdout closed; acgrep extra: $x; args: $args" || return 1
 	done
 }
 
