@@ -127,8 +127,9 @@ $(O):
 # Tests of the --engine=pcre2 engine skip exactly when this build has none
 # (ACGREP_PCRE2=no); otherwise a binary without it fails them.
 ACGREP_PCRE2 = $(if $(PCRE2_LIBS),yes,no)
-# bats options, e.g. BATS_FLAGS="--filter word"; --jobs N (GNU parallel) costs
-# more than it saves on two cores
+# bats options, e.g. BATS_FLAGS="--filter word", or "--jobs 2
+# --no-parallelize-within-files" (GNU parallel: a file at a time per job, as
+# make check does; a job per test costs more than it saves on two cores)
 BATS_FLAGS ?=
 # EMULATOR: what runs a unit test binary (a cross build's qemu)
 
@@ -192,23 +193,28 @@ deps:
 # others did; tests/check.sh counts its TAP lines, its last "N passed, N
 # failed" line, or (a build) its exit status.  A new suite is one more entry
 # here, or one for a single run in CHECK_EXTRA_SUITES='NAME=COMMAND'.
+# Builds compile CHECK_JOBS files at a time (default: the CPUs), and the CLI
+# suite runs that many bats files at once (bats --jobs, with GNU parallel;
+# each file's tests in order); tests themselves run one at a time.
+CHECK_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
+CHECK_BATS_JOBS = $(if $(shell command -v parallel 2>/dev/null),--jobs $(CHECK_JOBS) --no-parallelize-within-files)
 WERROR_MAKE = $(MAKE) --no-print-directory EXTRA_CFLAGS=-Werror
 CHECK_SUITES = \
 	'layout=tests/layout.sh' \
-	'build=$(WERROR_MAKE) all $(O)/ac_count $(UNIT_BIN)' \
+	'build=$(WERROR_MAKE) -j$(CHECK_JOBS) all $(O)/ac_count $(UNIT_BIN)' \
 	'unit=$(WERROR_MAKE) unit' \
-	'cli=$(WERROR_MAKE) BATS_FLAGS="--tap $(BATS_FLAGS)" cli' \
+	'cli=$(WERROR_MAKE) BATS_FLAGS="--tap $(CHECK_BATS_JOBS) $(BATS_FLAGS)" cli' \
 	'diff=$(WERROR_MAKE) diff' \
 	'gate=$(WERROR_MAKE) gate' \
 	'fault=$(WERROR_MAKE) fault' \
 	'example=$(WERROR_MAKE) example' \
 	'install=$(WERROR_MAKE) install-check' \
-	'deb=$(MAKE) --no-print-directory deb-check' \
-	'portable=$(MAKE) --no-print-directory portable' \
-	'fuzz=$(WERROR_MAKE) fuzz-smoke' \
-	'clang=$(MAKE) --no-print-directory clang' \
-	'static=$(MAKE) --no-print-directory BATS_FLAGS="--tap $(BATS_FLAGS)" static-check' \
-	$(if $(filter x86_64,$(shell uname -m)),'m32=$(MAKE) --no-print-directory m32') \
+	'deb=$(MAKE) --no-print-directory BUILD_JOBS=$(CHECK_JOBS) deb-check' \
+	'portable=$(MAKE) --no-print-directory BUILD_JOBS=$(CHECK_JOBS) portable' \
+	'fuzz=$(WERROR_MAKE) -j$(CHECK_JOBS) $(FUZZ_TARGETS:%=$(O)/fuzz/replay_%) && $(WERROR_MAKE) fuzz-smoke' \
+	'clang=$(MAKE) --no-print-directory BUILD_JOBS=$(CHECK_JOBS) clang' \
+	'static=$(MAKE) --no-print-directory BUILD_JOBS=$(CHECK_JOBS) BATS_FLAGS="--tap $(CHECK_BATS_JOBS) $(BATS_FLAGS)" static-check' \
+	$(if $(filter x86_64,$(shell uname -m)),'m32=$(MAKE) --no-print-directory BUILD_JOBS=$(CHECK_JOBS) m32') \
 	$(CHECK_EXTRA_SUITES)
 
 ## check: install dependencies, then the layout rules (tests/layout.sh) and from a
@@ -219,17 +225,24 @@ check: deps
 	@tests/check.sh $(O)/check-logs $(CHECK_SUITES)
 # ---- end of make check ----------------------------------------------------
 
+# The other builds compile BUILD_JOBS files at a time (make check: the
+# CPUs), then run their tests one at a time (test-bins, then -j1), so that
+# their TAP lines do not interleave.
+BUILD_JOBS ?= 1
+
 ## portable: the unit tests and libacgrep's example on a build without vector
 ## kernels or ctz builtin (what a CPU other than x86 gets), in build-portable/
+PORTABLE_MAKE = $(MAKE) O=build-portable SIMD=none CTZ=portable EXTRA_CFLAGS=-Werror
 portable:
 	rm -rf build-portable
-	$(MAKE) O=build-portable SIMD=none CTZ=portable EXTRA_CFLAGS=-Werror build-portable/acgrep unit example
+	$(PORTABLE_MAKE) -j$(BUILD_JOBS) test-bins
+	$(PORTABLE_MAKE) -j1 unit example
 
 ## static: ./acgrep-static, linked statically (glibc -static: Debian ships
 ## static zlib, liblzma, libzstd, libbz2 and libpcre2-8, so --decompress and
 ## --engine=pcre2 are in it), for copying onto a machine as one file
 static:
-	$(MAKE) --no-print-directory O=build-static LDFLAGS=-static EXTRA_CFLAGS=-Werror build-static/acgrep
+	$(MAKE) --no-print-directory -j$(BUILD_JOBS) O=build-static LDFLAGS=-static EXTRA_CFLAGS=-Werror build-static/acgrep
 	cp build-static/acgrep acgrep-static.tmp && mv -f acgrep-static.tmp acgrep-static
 
 ## static-check: the CLI tests against ./acgrep-static
@@ -240,22 +253,37 @@ static-check: static $(O)/ac_count
 .PHONY: clang m32 check-cross cross-unit cross-cli cross-diff deps-cross
 
 ## clang: a clang -Werror build, its unit tests and libacgrep's example, in build-clang/
+CLANG_MAKE = $(MAKE) O=build-clang CC=clang EXTRA_CFLAGS=-Werror
 clang:
 	rm -rf build-clang
-	$(MAKE) O=build-clang CC=clang EXTRA_CFLAGS=-Werror build-clang/acgrep unit example
+	$(CLANG_MAKE) -j$(BUILD_JOBS) test-bins
+	$(CLANG_MAKE) -j1 unit example
 
 # Debian's gcc-multilib, which links /usr/include/asm, conflicts with the
 # cross compilers: the i386 build links its own, to the host's asm headers.
 # No PCRE2 there (the host's libpcre2 is 64-bit).
-M32_INCLUDE = build-m32/include
+M32_O      ?= build-m32
+M32_INCLUDE = $(M32_O)/include
+M32_CC      = gcc -m32 -isystem $(M32_INCLUDE)
+# M32_RUN: what runs the probe (M32_RUN=false plays a kernel without 32-bit support)
+M32_RUN    ?=
+M32_MAKE    = $(MAKE) O=$(M32_O) CC="$(M32_CC)" PKG_CONFIG=false EXTRA_CFLAGS=-Werror
 ## m32: a 32-bit x86 build (gcc -m32) with -Werror, its unit tests and
-## libacgrep's example, in build-m32/
+## libacgrep's example, in build-m32/ (M32_O); one skipped test (TAP)
+## instead when gcc -m32 cannot build a trivial program or it cannot run
+## (a kernel without 32-bit support: "Exec format error")
 m32:
-	rm -rf build-m32
+	rm -rf $(M32_O)
 	mkdir -p $(M32_INCLUDE)
 	[ -e /usr/include/asm ] || ln -s /usr/include/$$(gcc -print-multiarch)/asm $(M32_INCLUDE)/asm
-	$(MAKE) O=build-m32 CC="gcc -m32 -isystem $(M32_INCLUDE)" PKG_CONFIG=false EXTRA_CFLAGS=-Werror \
-		build-m32/acgrep unit example
+	@printf 'int main(void) { return 0; }\n' >$(M32_O)/probe.c
+	@if ! why=$$($(M32_CC) -o $(M32_O)/probe $(M32_O)/probe.c 2>&1); then \
+		echo "ok 1 - m32 # skip gcc -m32 cannot build a program: $$(echo "$$why" | head -n 1)"; \
+	elif why=$$($(M32_RUN) $(M32_O)/probe 2>&1); st=$$?; [ $$st != 0 ]; then \
+		echo "ok 1 - m32 # skip a 32-bit x86 program cannot run here (status $$st$${why:+: $$(echo "$$why" | head -n 1)})"; \
+	else \
+		$(M32_MAKE) -j$(BUILD_JOBS) test-bins && $(M32_MAKE) -j1 unit example; \
+	fi
 
 # Cross builds: the portable build (SIMD=none CTZ=portable) for each
 # CROSS_ARCHES triplet prefix, in build-ARCH/, run under qemu-ARCH with the
@@ -441,6 +469,10 @@ $(LIB_DIR)/test_api: tests/lib/test_api.c src/engine/acgrep.h $(LIB_SHARED)
 	$(CC) -std=c11 $(WARNINGS) $(EXTRA_CFLAGS) $(CPPFLAGS) $(CFLAGS) -Isrc/engine $(LDFLAGS) \
 		-o $@ $< -L$(LIB_DIR) -lacgrep
 
+# what the unit tests and the example run (built before them: see BUILD_JOBS)
+.PHONY: test-bins
+test-bins: $(O)/acgrep $(UNIT_BIN) $(EXAMPLE) $(EXAMPLE)-static $(LIB_DIR)/test_api
+
 ## example: build examples/count_patterns.c against libacgrep (shared and
 ## static), check both outputs, the library's exported symbols and the API's
 ## contracts (tests/lib/test_api.c) (TAP)
@@ -527,7 +559,7 @@ deb:
 	rm -rf $(DEB_DIR) && mkdir -p $(DEB_DIR)/acgrep-$(VERSION)
 	tar -cf - --exclude=./$(O) --exclude='./build-*' --exclude=./acgrep --exclude='./acgrep-*.tar.gz' \
 		--exclude=./.git . | tar -xf - -C $(DEB_DIR)/acgrep-$(VERSION)
-	cd $(DEB_DIR)/acgrep-$(VERSION) && dpkg-buildpackage -us -uc -b >../build.log 2>&1 || \
+	cd $(DEB_DIR)/acgrep-$(VERSION) && dpkg-buildpackage -us -uc -b -J$(BUILD_JOBS) >../build.log 2>&1 || \
 		{ tail -n 60 $(abspath $(DEB_DIR))/build.log; echo "deb: dpkg-buildpackage failed (log: $(DEB_DIR)/build.log)"; exit 1; }
 	rm -rf $(DEB_DIR)/acgrep-$(VERSION)
 	lintian --show-overrides $(DEB_DIR)/*.changes >$(DEB_DIR)/lintian.log 2>&1; cat $(DEB_DIR)/lintian.log

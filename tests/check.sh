@@ -7,8 +7,10 @@
 # Every suite runs, whatever the ones before it did.  A suite's output goes
 # to LOGDIR/NAME.log; the terminal gets one line per suite, then a table
 # (suite, passed, failed, skipped, seconds), the failing tests, and last a
-# line "N passed, N failed" counting tests across the suites.  Exit status:
-# 0 when every suite passed, 1 otherwise.
+# line "N passed, N failed" counting tests across the suites.  A suite whose
+# tests all skipped (m32 where 32-bit programs cannot run) says "skipped"
+# and the first skip's reason.  Exit status: 0 when no test failed, 1
+# otherwise.
 #
 # How a suite's tests are counted, from its log:
 #   - TAP lines ("ok ...", "not ok ...", "ok ... # skip"): one test each
@@ -77,6 +79,11 @@ for suite in "$@"; do
 	dt=$((SECONDS - t0))
 	if ((f)); then
 		printf 'FAILED (%d passed, %d failed, %d s; log: %s)\n' "$p" "$f" "$dt" "$log"
+	elif ((s && !p)); then
+		why=$(grep -m 1 -oE '# (skip|SKIP).*' "$log")
+		printf 'skipped (%s; %d s)\n' "$(sed -E 's/^# (skip|SKIP) *//' <<<"$why")" "$dt"
+	elif ((s)); then
+		printf 'ok (%d passed, %d skipped, %d s)\n' "$p" "$s" "$dt"
 	else
 		printf 'ok (%d passed, %d s)\n' "$p" "$dt"
 	fi

@@ -362,9 +362,27 @@ static void fish_text(const char *s, size_t len, FILE *out)
 	}
 }
 
-/* One `complete` line for every name of *e: -r (an argument follows), -F
- * (a file name) or -f -a CHOICES.  fish has no optional arguments: for
- * those (--color[=WHEN]) only the names complete. */
+/* " -x -a 'CHOICES'" (one of them follows), " -r -F" (a file name) or " -x"
+ * (a word, not a file name). */
+static void fish_arg(const struct entry *e, FILE *out)
+{
+	if (e->n_choices) {
+		fputs(" -x -a '", out);
+		for (size_t i = 0; i < e->n_choices; i++) {
+			fputs(i ? " " : "", out);
+			fish_text(e->choices[i].p, (size_t)e->choices[i].len, out);
+		}
+		fputc('\'', out);
+	} else {
+		fputs(arg_is_file(e) ? " -r -F" : " -x", out);
+	}
+}
+
+/* One `complete` line for every name of *e, with its argument's (fish_arg).
+ * fish has no optional arguments: for those (--color[=WHEN]) a second line
+ * completes the argument only in the option's word, after its "=" (a
+ * condition on the current token), so that the next word is still a
+ * pattern or a file. */
 static void fish_entry(struct entry *e, int has_arg, FILE *out)
 {
 	if (e->written)
@@ -375,22 +393,24 @@ static void fish_entry(struct entry *e, int has_arg, FILE *out)
 		fprintf(out, " -s %c", *c);
 	for (size_t k = 0; k < e->n_longs; k++)
 		fprintf(out, " -l %s", e->longs[k]);
-	if (has_arg == required_argument && e->n_choices) {
-		fputs(" -x -a '", out);
-		for (size_t i = 0; i < e->n_choices; i++) {
-			fputs(i ? " " : "", out);
-			fish_text(e->choices[i].p, (size_t)e->choices[i].len, out);
-		}
-		fputc('\'', out);
-	} else if (has_arg == required_argument) {
-		fputs(arg_is_file(e) ? " -r -F" : " -x", out);
-	}
+	if (has_arg == required_argument)
+		fish_arg(e, out);
 	if (e->desc) {
 		fputs(" -d '", out);
 		fish_text(e->desc, (size_t)-1, out);
 		fputc('\'', out);
 	}
 	fputc('\n', out);
+	if (has_arg != optional_argument)
+		return;
+	fputs("complete -c acgrep", out);
+	for (size_t k = 0; k < e->n_longs; k++)
+		fprintf(out, " -l %s", e->longs[k]);
+	fish_arg(e, out);
+	fputs(" -n 'string match -qr -- \"^--(", out);
+	for (size_t k = 0; k < e->n_longs; k++)
+		fprintf(out, "%s%s", k ? "|" : "", e->longs[k]);
+	fputs(")=\" (commandline -ct)'\n", out);
 }
 
 static void fish_short(struct help *h, char c, struct entry *e, FILE *out)

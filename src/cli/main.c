@@ -69,16 +69,16 @@ static void search_operand(const char *path, struct run *r, walk_file_fn on_file
 	}
 }
 
-/* --files-from / --files0-from: searches each name of the list in turn, as
- * an operand.  An empty name, "-" in a list read from standard input, or
- * a list that cannot be read is trouble, named on stderr; the other names
- * are still searched. */
-static void search_file_list(const struct config *cfg, struct run *r, walk_file_fn on_file,
+/* One --files-from / --files0-from list: searches each of its names in
+ * turn, as an operand.  An empty name, "-" in a list read from standard
+ * input, or a list that cannot be read is trouble, named on stderr; the
+ * other names are still searched. */
+static void search_file_list(const struct file_list *fl, struct run *r, walk_file_fn on_file,
 			     walk_error_fn on_error, void *ctx)
 {
-	bool from_stdin = strcmp(cfg->files_from, "-") == 0;
-	FILE *list = from_stdin ? stdin : fopen(cfg->files_from, "r");
-	const char *list_name = from_stdin ? cfg->label : cfg->files_from;
+	bool from_stdin = strcmp(fl->path, "-") == 0;
+	FILE *list = from_stdin ? stdin : fopen(fl->path, "r");
+	const char *list_name = from_stdin ? r->cfg->label : fl->path;
 	if (!list) {
 		printer_flush(&r->pr);
 		fprintf(stderr, "acgrep: %s: %s\n", list_name, strerror(errno));
@@ -88,9 +88,9 @@ static void search_file_list(const struct config *cfg, struct run *r, walk_file_
 	char *name = NULL;
 	size_t cap = 0;
 	ssize_t len;
-	for (uintmax_t item = 1; !r->stop && (len = getdelim(&name, &cap, cfg->files_from_end, list)) >= 0;
+	for (uintmax_t item = 1; !r->stop && (len = getdelim(&name, &cap, fl->end, list)) >= 0;
 	     item++) {
-		if (len > 0 && name[len - 1] == cfg->files_from_end)
+		if (len > 0 && name[len - 1] == fl->end)
 			name[--len] = '\0';
 		const char *why = len == 0 ? "invalid zero-length file name"
 				  : from_stdin && strcmp(name, "-") == 0
@@ -172,9 +172,6 @@ static void search_inputs(struct config *cfg, struct run *r)
 {
 	r->walk = walk_options_of(cfg);
 	bool recurse = cfg->recurse != RECURSE_NONE;
-	struct stat out_st, null_st;
-	r->searcher.dev_null = fstat(STDOUT_FILENO, &out_st) == 0 && stat("/dev/null", &null_st) == 0 &&
-			       out_st.st_ino == null_st.st_ino && out_st.st_dev == null_st.st_dev;
 	unsigned threads = thread_count(cfg);
 	/* ranges, records and merges: one input at a time on this thread */
 	bool by_range = cfg->has_range || cfg->records;
@@ -193,12 +190,25 @@ static void search_inputs(struct config *cfg, struct run *r)
 	}
 	for (size_t i = 0; i < cfg->n_files && !r->stop && !cfg->merge; i++)
 		search_operand(cfg->files[i], r, on_file, on_error, ctx);
-	if (cfg->files_from && !r->stop && !cfg->merge)
-		search_file_list(cfg, r, on_file, on_error, ctx);
+	for (size_t i = 0; i < cfg->n_files_from && !r->stop && !cfg->merge; i++)
+		search_file_list(&cfg->files_from[i], r, on_file, on_error, ctx);
 	if (pool)
 		pool_finish(pool);
 	if (by_range)
 		range_end(r);
+}
+
+/* What grep 3.8 notes of stdout (`out`, NULL when it is closed) before it
+ * opens anything: the regular file no input may be, and whether it is
+ * /dev/null, where the first selected line decides the status.  A pipe, a
+ * terminal or a closed stdout is neither; an input opened while stdout is
+ * closed takes descriptor 1 and is still not the output. */
+static void note_stdout(struct run *r, const struct stat *out)
+{
+	struct stat null_st;
+	r->out_regular = out && S_ISREG(out->st_mode);
+	r->searcher.dev_null = out && S_ISCHR(out->st_mode) && stat("/dev/null", &null_st) == 0 &&
+			       out->st_ino == null_st.st_ino && out->st_dev == null_st.st_dev;
 }
 
 /* Frees what main set up for the run. */
@@ -219,6 +229,8 @@ int main(int argc, char **argv)
 	static struct config cfg;
 	static struct run_stats stats;
 	uint64_t start = stats_now();
+	struct stat out_st; /* before anything is opened (note_stdout) */
+	bool stdout_open = fstat(STDOUT_FILENO, &out_st) == 0;
 	setlocale(LC_ALL, "");
 	int status = opts_parse(argc, argv, &cfg);
 	if (status >= 0)
@@ -249,6 +261,7 @@ int main(int argc, char **argv)
 		.cfg = &cfg, .matcher = m, .keys = keys, .tally = r.searcher.tally,
 		.sink = r.searcher.sink, .seen = r.stats ? &r.stats->main_seen : NULL,
 	};
+	note_stdout(&r, stdout_open ? &out_st : NULL);
 	search_inputs(&cfg, &r);
 	if (r.tally && !printer_failed() && tally_run_finish(r.tally, &r.pr))
 		r.matched = true;

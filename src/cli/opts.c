@@ -47,7 +47,7 @@ struct opts_private {
 	char *order;         /* cfg->filter_order: 'i'/'e' per --include/--exclude */
 	size_t n_order, cap_order;
 	/* capacities of the config's lists */
-	size_t cap_includes, cap_excludes, cap_exclude_dirs;
+	size_t cap_includes, cap_excludes, cap_exclude_dirs, cap_files_from;
 };
 
 /* ---- diagnostics ---- */
@@ -136,6 +136,19 @@ static bool add_exclude_dir(struct config *cfg, const char *glob)
 {
 	return push(&cfg->exclude_dirs, &cfg->n_exclude_dirs, &cfg->opts_private->cap_exclude_dirs,
 		    glob);
+}
+
+/* --files-from (end '\n') or --files0-from ('\0'): one more list, searched
+ * after those before it, as -f adds to the patterns. */
+static bool add_files_from(struct config *cfg, const char *path, char end)
+{
+	struct file_list *nl = grow_array(cfg->files_from, &cfg->opts_private->cap_files_from,
+					  cfg->n_files_from + 1, sizeof *nl, 2);
+	if (!nl)
+		return false;
+	nl[cfg->n_files_from++] = (struct file_list){ .path = path, .end = end };
+	cfg->files_from = nl;
+	return true;
 }
 
 /* --exclude-from=FILE, as gnulib's add_exclude_file with grep's '\n':
@@ -326,9 +339,7 @@ static int apply_option(struct config *cfg, struct parse_state *st, int c)
 	case OPT_DECOMPRESS: cfg->decompress = true; return -1;
 	case OPT_FILES_FROM:
 	case OPT_FILES0_FROM:
-		cfg->files_from = optarg;
-		cfg->files_from_end = c == OPT_FILES0_FROM ? '\0' : '\n';
-		return -1;
+		return add_files_from(cfg, optarg, c == OPT_FILES0_FROM ? '\0' : '\n') ? -1 : opts_oom();
 	case OPT_HELP: st->show_help = true; return -1;
 	case OPT_GENERATE: /* at once, as the option's only action */
 		k = opts_argmatch("--generate", optarg, complete_kinds, true);
@@ -576,9 +587,11 @@ void opts_free(struct config *cfg)
 	free(cfg->excludes);
 	free(cfg->exclude_dirs);
 	free(cfg->files);
+	free(cfg->files_from);
 	cfg->includes = cfg->excludes = cfg->exclude_dirs = cfg->files = NULL;
+	cfg->files_from = NULL;
 	cfg->filter_order = NULL;
-	cfg->n_includes = cfg->n_excludes = cfg->n_exclude_dirs = cfg->n_files = 0;
+	cfg->n_includes = cfg->n_excludes = cfg->n_exclude_dirs = cfg->n_files = cfg->n_files_from = 0;
 	struct opts_private *priv = cfg->opts_private;
 	if (priv) {
 		for (size_t i = 0; i < priv->n_files; i++)

@@ -75,12 +75,17 @@ int opts_range_option(struct config *cfg, int c, const char *arg)
 	}
 }
 
-/* Prints the ranges of one file; false after naming it on stderr. */
-static bool print_ranges(const char *name, bool show_name, unsigned n)
+/* Prints the ranges of one file; false after naming it on stderr.  "-" is
+ * standard input, which no --range job could open again. */
+static bool print_ranges(const char *name, bool show_name, const struct config *cfg)
 {
 	struct stat st;
 	const char *why = NULL;
-	if (stat(name, &st) != 0)
+	unsigned n = cfg->ranges;
+	bool is_stdin = strcmp(name, "-") == 0;
+	if (is_stdin)
+		why = "--ranges needs a regular file named as an operand";
+	else if (stat(name, &st) != 0)
 		why = strerror(errno);
 	else if (!S_ISREG(st.st_mode))
 		why = "not a regular file (--ranges cuts a regular file's bytes)";
@@ -88,7 +93,7 @@ static bool print_ranges(const char *name, bool show_name, unsigned n)
 		why = "a name holding a tab or a newline cannot be printed with its ranges";
 	if (why) {
 		fflush(stdout);
-		fprintf(stderr, PROG ": %s: %s\n", name, why);
+		fprintf(stderr, PROG ": %s: %s\n", is_stdin ? cfg->label : name, why);
 		return false;
 	}
 	uint64_t size = (uint64_t)st.st_size, step = size / n, rest = size % n, from = 0;
@@ -116,7 +121,7 @@ int opts_range_action(const struct config *cfg, char **files, int n_files)
 	bool show_name = cfg->with_filename >= 0 ? cfg->with_filename : n_files > 1;
 	int status = 0;
 	for (int i = 0; i < n_files; i++)
-		if (!print_ranges(files[i], show_name, cfg->ranges))
+		if (!print_ranges(files[i], show_name, cfg))
 			status = 2;
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		fprintf(stderr, PROG ": write error: %s\n", strerror(errno));

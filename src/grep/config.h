@@ -88,6 +88,12 @@ enum show_pattern {
 	SHOW_PATTERN_NUMBER,  /* its 1-based number in the list as given */
 };
 
+/* A list of names to search, from --files-from or --files0-from. */
+struct file_list {
+	const char *path; /* "-": standard input */
+	char end;         /* the byte ending each name: '\n', or '\0' for --files0-from */
+};
+
 /* --range's END when it was left out: the range goes on to the file's end. */
 #define RANGE_TO_END UINT64_MAX
 
@@ -152,8 +158,9 @@ struct config {
 	const char **files;       size_t n_files;       /* operands; 0 means stdin or . with -r,
 							   unless files_from names a list */
 	bool decompress;          /* --decompress: gzip, xz, zstd and bzip2 inputs decoded */
-	const char *files_from;   /* --files-from / --files0-from list ("-": stdin), or NULL */
-	char files_from_end;      /* the byte ending each name in it: '\n' or '\0' */
+	struct file_list *files_from; size_t n_files_from; /* --files-from / --files0-from
+							       lists in command-line order;
+							       NULL when none */
 	bool utf8_locale;     /* LC_CTYPE is UTF-8 */
 	size_t read_chunk;    /* --buffer-size (hidden, tests): read() chunk in bytes */
 	int scan_path;        /* --scan-path (hidden, tests): enum ac_scan_path */

@@ -29,6 +29,11 @@ struct run {
 	bool matched;
 	bool trouble;
 	bool stop;      /* the run is over: -q selected a line, or stdout failed */
+	/* Stdout was a regular file before any input was opened: no input may
+	 * be it (run_open).  False when it was not (closed, a pipe, a
+	 * terminal): an input opened while stdout is closed takes descriptor
+	 * 1, and is still not the output. */
+	bool out_regular;
 	uint64_t records; /* --records: the F, O and W records written (range.c) */
 	struct run_stats *stats; /* the inputs' statistics are added up here
 				    (stats_wanted), or NULL */

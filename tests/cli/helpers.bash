@@ -8,11 +8,18 @@
 # Each test runs in its own empty directory ($WORK, the cwd); captured
 # outputs go to $OUTD, outside $WORK, so that -r over "." never sees them.
 
+# A fork costs tens of milliseconds of CPU on a loaded machine, and this
+# file is read once for each of some 700 tests: what it works out with a
+# command is worked out once per test file (bats reads the file first in the
+# process whose children run its tests, which inherit what is exported),
+# and the libraries' files are sourced directly (their load.bash runs
+# dirname once per file, 18 forks a test).
 _bats_lib=${BATS_LIB_DIR:-/usr/lib/bats}
-load "$_bats_lib/bats-support/load"
-load "$_bats_lib/bats-assert/load"
+for _f in "$_bats_lib"/bats-support/src/*.bash "$_bats_lib"/bats-assert/src/*.bash; do
+	# shellcheck disable=SC1090
+	source "$_f"
+done
 
-REPO_ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
 GREP=${GREP:-/usr/bin/grep}
 
 # Resolve the binary under test: absolute paths stay, relative paths are
@@ -26,16 +33,32 @@ _resolve_acgrep() {
 	esac
 	printf '%s\n' "$p"
 }
-ACGREP=$(_resolve_acgrep)
-export ACGREP GREP
 
 # True when the binary under test is GNU grep itself (validation mode).
-acgrep_is_grep() {
+_acgrep_is_grep_now() {
 	[[ -x $ACGREP ]] || return 1
 	local a g
 	a=$(readlink -f -- "$ACGREP") g=$(readlink -f -- "$GREP")
 	[[ $a == "$g" ]] && return 0
 	"$ACGREP" --version 2>/dev/null | head -n 1 | "$GREP" -q '(GNU grep)'
+}
+
+if [[ ${_HELPERS_OF:-} != "$BATS_TEST_FILENAME" ]]; then
+	REPO_ROOT=$(cd "$BATS_TEST_DIRNAME/../.." && pwd)
+	ACGREP=$(_resolve_acgrep)
+	_ACGREP_IS_GREP_OF=$ACGREP _ACGREP_IS_GREP=0
+	_acgrep_is_grep_now && _ACGREP_IS_GREP=1
+	export _HELPERS_OF=$BATS_TEST_FILENAME REPO_ROOT ACGREP _ACGREP_IS_GREP_OF _ACGREP_IS_GREP
+fi
+export ACGREP GREP
+
+# True when the binary under test is GNU grep itself (validation mode).
+acgrep_is_grep() {
+	if [[ $ACGREP == "$_ACGREP_IS_GREP_OF" ]]; then
+		((_ACGREP_IS_GREP))
+	else
+		_acgrep_is_grep_now
+	fi
 }
 
 # Skip a test of an acgrep extension when the binary under test is grep.
@@ -108,7 +131,8 @@ _norm_stderr() {
 # readable message when they differ.
 _compare() {
 	local what=$1 gs as
-	gs=$(<"$OUTD/g.rc") as=$(<"$OUTD/a.rc")
+	read -r gs <"$OUTD/g.rc"
+	read -r as <"$OUTD/a.rc"
 	local where="[LC_ALL=${LC_ALL:-} cwd=${PWD#"$BATS_TEST_TMPDIR/"}] $what"
 	if [[ -n ${SAG_SORT:-} ]]; then
 		LC_ALL=C sort -o "$OUTD/g.out" -- "$OUTD/g.out"
@@ -139,7 +163,7 @@ _compare() {
 		} | fail
 		return 1
 	fi
-	if [[ -z ${SAG_IGNORE_STDERR:-} ]]; then
+	if [[ -z ${SAG_IGNORE_STDERR:-} && (-s $OUTD/g.err || -s $OUTD/a.err) ]]; then
 		_norm_stderr "$OUTD/g.err" >"$OUTD/g.nerr"
 		_norm_stderr "$OUTD/a.err" >"$OUTD/a.nerr"
 		if [[ -n ${SAG_SORT:-} ]]; then
@@ -178,7 +202,9 @@ same_as_grep_pre() {
 	"$ACGREP" "$@" <"${SAG_STDIN:-/dev/null}" >"$OUTD/a.out" 2>"$OUTD/a.err" || as=$?
 	echo "$gs" >"$OUTD/g.rc"
 	echo "$as" >"$OUTD/a.rc"
-	_compare "args: $(printf '%q ' "$@")" || return 1
+	local args
+	printf -v args '%q ' "$@"
+	_compare "args: $args" || return 1
 }
 
 # same_as_grep_stdin FILE ARGS...: same_as_grep with stdin from FILE.
@@ -200,7 +226,9 @@ same_as_grep_with() {
 	"$ACGREP" "${extra[@]}" -F "$@" <"${SAG_STDIN:-/dev/null}" >"$OUTD/a.out" 2>"$OUTD/a.err" || as=$?
 	echo "$gs" >"$OUTD/g.rc"
 	echo "$as" >"$OUTD/a.rc"
-	_compare "acgrep extra: ${extra[*]}; args: $(printf '%q ' "$@")" || return 1
+	local args
+	printf -v args '%q ' "$@"
+	_compare "acgrep extra: ${extra[*]}; args: $args" || return 1
 }
 
 # note_case WHAT CMD...: runs CMD; when it fails, names the case of a loop
@@ -282,7 +310,8 @@ blocked_run() {
 # The command line goes to $ac_command for the expect_* failure messages.
 run_ac() {
 	ac_status=0
-	ac_command="acgrep $(printf '%q ' "$@")"
+	printf -v ac_command '%q ' "$@"
+	ac_command="acgrep $ac_command"
 	[[ ${SAG_STDIN:-/dev/null} == /dev/null ]] || ac_command+="<$SAG_STDIN"
 	"$ACGREP" "$@" <"${SAG_STDIN:-/dev/null}" >"$OUTD/ac.out" 2>"$OUTD/ac.err" || ac_status=$?
 }
