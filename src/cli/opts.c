@@ -6,14 +6,14 @@
  * Knows nothing of searching.  The option tables and the grep-compatible
  * resolution of long-option abbreviations are in opts_argv.c; the pattern
  * list (-e, -f) and reading the files options name, in opts_patterns.c;
- * tagged lists (--tagged-file) and the patterns' tags, in opts_tags.c.
+ * tagged lists (--tagged-file) and the patterns' tags, in opts_tags.c;
+ * the list options (--include, --exclude..., --files-from), in opts_lists.c.
  *
  * Everything opts_parse allocates hangs off the config (pattern storage,
  * operand and glob arrays) or off cfg->opts_private (the argv copy handed
  * to getopt_long, copies of environment strings and of --exclude-from
  * files) and is released by opts_free.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <langinfo.h>
@@ -29,6 +29,7 @@
 #include "opts_argv.h"
 #include "opts_color.h"
 #include "opts_compiled.h"
+#include "opts_internal.h"
 #include "opts_patterns.h"
 #include "opts_range.h"
 #include "opts_report.h"
@@ -37,18 +38,6 @@
 #define DEFAULT_LABEL "(standard input)"
 #define DEFAULT_GROUP_SEPARATOR "--"
 
-/* Allocations that the config's own fields cannot own (const pointers). */
-struct opts_private {
-	struct opts_argv args; /* argv as getopt_long saw it; optargs point into it */
-	char *legacy_color;  /* copy of GREP_COLOR when it is well formed */
-	char *grep_colors;   /* writable copy of GREP_COLORS, cut at ':' and '=' */
-	char **files;        /* --exclude-from contents, cut into globs */
-	size_t n_files, cap_files;
-	char *order;         /* cfg->filter_order: 'i'/'e' per --include/--exclude */
-	size_t n_order, cap_order;
-	/* capacities of the config's lists */
-	size_t cap_includes, cap_excludes, cap_exclude_dirs, cap_files_from;
-};
 
 /* ---- diagnostics ---- */
 
@@ -98,89 +87,6 @@ static bool context_arg(const char *s, long long *out)
 	}
 	*out = v;
 	return true;
-}
-
-/* ---- lists ---- */
-
-/* Appends s to the list *arr of *n strings and capacity *cap. */
-static bool push(const char ***arr, size_t *n, size_t *cap, const char *s)
-{
-	const char **na = grow_array(*arr, cap, *n + 1, sizeof *na, 8);
-	if (!na)
-		return false;
-	na[(*n)++] = s;
-	*arr = na;
-	return true;
-}
-
-/* --include (which = 'i') or --exclude ('e'): the glob goes to its list
- * and its letter to cfg->filter_order, which keeps their relative order. */
-static bool add_filter(struct config *cfg, char which, const char *glob)
-{
-	struct opts_private *priv = cfg->opts_private;
-	char *no = grow_array(priv->order, &priv->cap_order, priv->n_order + 2, 1, 16);
-	if (!no)
-		return false;
-	priv->order = no;
-	if (!(which == 'i' ? push(&cfg->includes, &cfg->n_includes, &priv->cap_includes, glob)
-			   : push(&cfg->excludes, &cfg->n_excludes, &priv->cap_excludes, glob)))
-		return false;
-	no[priv->n_order++] = which;
-	no[priv->n_order] = '\0';
-	cfg->filter_order = no;
-	return true;
-}
-
-/* --exclude-dir=GLOB, as given: the walk ignores its trailing slashes. */
-static bool add_exclude_dir(struct config *cfg, const char *glob)
-{
-	return push(&cfg->exclude_dirs, &cfg->n_exclude_dirs, &cfg->opts_private->cap_exclude_dirs,
-		    glob);
-}
-
-/* --files-from (end '\n') or --files0-from ('\0'): one more list, searched
- * after those before it, as -f adds to the patterns. */
-static bool add_files_from(struct config *cfg, const char *path, char end)
-{
-	struct file_list *nl = grow_array(cfg->files_from, &cfg->opts_private->cap_files_from,
-					  cfg->n_files_from + 1, sizeof *nl, 2);
-	if (!nl)
-		return false;
-	nl[cfg->n_files_from++] = (struct file_list){ .path = path, .end = end };
-	cfg->files_from = nl;
-	return true;
-}
-
-/* --exclude-from=FILE, as gnulib's add_exclude_file with grep's '\n':
- * each line of FILE with its trailing white space removed is an --exclude
- * glob; lines left empty are skipped.  (grep reads FILE once for operands
- * and once for files met while recursing, so with FILE "-" only the latter
- * see the globs; acgrep applies them to both.)  Returns -1 or 2. */
-static int add_exclude_from(struct config *cfg, const char *path)
-{
-	struct opts_private *priv = cfg->opts_private;
-	char **nf = grow_array(priv->files, &priv->cap_files, priv->n_files + 1, sizeof *nf, 4);
-	if (!nf)
-		return opts_oom();
-	priv->files = nf;
-	char *text;
-	size_t len;
-	if (opts_read_file(path, &text, &len) != 0)
-		return 2;
-	priv->files[priv->n_files++] = text;
-	for (char *line = text, *end = text + len; line < end;) {
-		char *nl = memchr(line, '\n', (size_t)(end - line));
-		char *stop = nl ? nl : end, *next = nl ? nl + 1 : end;
-		while (stop > line && isspace((unsigned char)stop[-1]))
-			stop--;
-		if (stop > line) {
-			*stop = '\0';
-			if (!add_filter(cfg, 'e', line))
-				return opts_oom();
-		}
-		line = next;
-	}
-	return -1;
 }
 
 /* ---- the parser ---- */
@@ -327,11 +233,11 @@ static int apply_option(struct config *cfg, struct parse_state *st, int c)
 		else
 			st->color = k;
 		return -1;
-	case OPT_INCLUDE: return add_filter(cfg, 'i', optarg) ? -1 : opts_oom();
-	case OPT_EXCLUDE: return add_filter(cfg, 'e', optarg) ? -1 : opts_oom();
-	case OPT_EXCLUDE_FROM: return add_exclude_from(cfg, optarg);
+	case OPT_INCLUDE: return opts_add_filter(cfg, 'i', optarg) ? -1 : opts_oom();
+	case OPT_EXCLUDE: return opts_add_filter(cfg, 'e', optarg) ? -1 : opts_oom();
+	case OPT_EXCLUDE_FROM: return opts_add_exclude_from(cfg, optarg);
 	case OPT_EXCLUDE_DIR:
-		return add_exclude_dir(cfg, optarg) ? -1 : opts_oom();
+		return opts_add_exclude_dir(cfg, optarg) ? -1 : opts_oom();
 	case OPT_GROUP_SEP: cfg->group_separator = optarg; return -1;
 	case OPT_NO_GROUP_SEP: cfg->group_separator = NULL; return -1;
 	case OPT_LABEL: cfg->label = optarg; return -1;
@@ -339,7 +245,7 @@ static int apply_option(struct config *cfg, struct parse_state *st, int c)
 	case OPT_DECOMPRESS: cfg->decompress = true; return -1;
 	case OPT_FILES_FROM:
 	case OPT_FILES0_FROM:
-		return add_files_from(cfg, optarg, c == OPT_FILES0_FROM ? '\0' : '\n') ? -1 : opts_oom();
+		return opts_add_files_from(cfg, optarg, c == OPT_FILES0_FROM ? '\0' : '\n') ? -1 : opts_oom();
 	case OPT_HELP: st->show_help = true; return -1;
 	case OPT_GENERATE: /* at once, as the option's only action */
 		k = opts_argmatch("--generate", optarg, complete_kinds, true);
