@@ -427,7 +427,7 @@ tags_setup() {
 	done
 }
 
-@test "compiled: a tagged set's tags are no pattern report for --records" {
+@test "compiled: a tagged set's records are its list's, its tags merged as one run names them" {
 	tags_setup
 	"$ACGREP" --save-compiled=set.acs --tagged-file=iocs.tsv
 	cut -f2- iocs.tsv | sed 's/^\t*//' >list
@@ -435,6 +435,11 @@ tags_setup() {
 	run_ac --compiled=set.acs --records log
 	expect_status 0
 	cmp -s "$OUTD/want" "$OUTD/ac.out" || fail "--records differs from -f's: $(cat "$OUTD/ac.out")"
-	expect 2 '' -- --compiled=set.acs --records --show-pattern log
-	expect_stderr_matches '^PROG: --records and --merge do not make acgrep'
+	"$ACGREP" --records --show-pattern --tagged-file=iocs.tsv log >"$OUTD/want"
+	run_ac --compiled=set.acs --records --show-pattern log
+	expect_status 0
+	cmp -s "$OUTD/want" "$OUTD/ac.out" || fail "--records --show-pattern differs from --tagged-file's"
+	"$ACGREP" --compiled=set.acs --show-pattern log >"$OUTD/want"
+	"$ACGREP" --merge --compiled=set.acs --show-pattern "$OUTD/ac.out" >"$OUTD/merged"
+	cmp -s "$OUTD/want" "$OUTD/merged" || fail "the merge differs from one run: $(cat "$OUTD/merged")"
 }
