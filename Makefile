@@ -54,9 +54,10 @@ LDLIBS += $(ZLIB_LIBS) $(LZMA_LIBS) $(ZSTD_LIBS) $(BZIP2_LIBS)
 # src/grep (grep's rules over files and output), src/cli (main, options).
 # (libacgrep.c, the library's public API, is built into libacgrep alone)
 ENGINE_SRC := $(filter-out src/engine/libacgrep.c,$(wildcard src/engine/*.c))
-GREP_SRC   := $(wildcard src/grep/*.c)
+GREP_SRC   := $(wildcard src/grep/*/*.c)
 CLI_SRC    := $(filter-out src/cli/main.c,$(wildcard src/cli/*.c))
-HDR        := $(wildcard src/*/*.h)
+GREP_HDR   := $(wildcard src/grep/*/*.h)
+HDR        := $(wildcard src/engine/*.h src/cli/*.h) $(GREP_HDR)
 INC_engine := -Isrc/engine
 INC_grep   := -Isrc/engine -Isrc/grep
 INC_cli    := -Isrc/engine -Isrc/grep -Isrc/cli
@@ -95,7 +96,7 @@ $(O)/engine/%.o: src/engine/%.c $(wildcard src/engine/*.h) | $(O)
 	@mkdir -p $(@D)
 	$(CC) $(ACFLAGS) $(CPPFLAGS) $(CFLAGS) $(INC_engine) -c -o $@ $<
 
-$(O)/grep/%.o: src/grep/%.c $(wildcard src/engine/*.h src/grep/*.h) | $(O)
+$(O)/grep/%.o: src/grep/%.c $(wildcard src/engine/*.h) $(GREP_HDR) | $(O)
 	@mkdir -p $(@D)
 	$(CC) $(ACFLAGS) $(CPPFLAGS) $(CFLAGS) $(INC_grep) -c -o $@ $<
 

@@ -22,8 +22,8 @@
  */
 #include <stdbool.h>
 
-#include "config.h"
-#include "matcher.h"
+#include "match/matcher.h"
+#include "options/config.h"
 
 #define COUNT_PROG "ac_count"
 #include "count_io.h"

@@ -37,8 +37,8 @@ src=$(snapshot "$tmp/tree" "$rev")
 say "building from $src"
 heap=$(build "$tmp/tree" heap)
 patch -d "$tmp/tree" -p1 --no-backup-if-mismatch --quiet <<'PATCH' ||
---- a/src/grep/search.c
-+++ b/src/grep/search.c
+--- a/src/grep/search/search.c
++++ b/src/grep/search/search.c
 @@ -226,14 +226,10 @@
  void search_input(struct searcher *s, struct input *in, const char *name, struct search_result *res)
  {
@@ -63,7 +63,7 @@ patch -d "$tmp/tree" -p1 --no-backup-if-mismatch --quiet <<'PATCH' ||
 -	free(f);
  }
 PATCH
-	die "the stack patch no longer applies to src/grep/search.c: update it in $0"
+	die "the stack patch no longer applies to src/grep/search/search.c: update it in $0"
 stack=$(build "$tmp/tree" stack)
 cp "$heap" "$tmp/acgrep-heap"
 cp "$stack" "$tmp/acgrep-stack"

@@ -46,7 +46,7 @@ slices=$(mktemp -d "$BENCH_DIR/out/io-slices.XXXXXX" 2>/dev/null || mktemp -d "$
 trap 'rm -rf "$tmp" "$slices"' EXIT
 src=$(snapshot "$tmp/tree" "$rev")
 say "building from $src"
-input_c=$tmp/tree/src/grep/input.c
+input_c=$tmp/tree/src/grep/input/input.c
 cp "$input_c" "$tmp/input.c.orig"
 base=$(build "$tmp/tree" base)
 cp "$base" "$tmp/acgrep-base"

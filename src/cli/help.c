@@ -7,8 +7,8 @@
  */
 #include "help.h"
 
-#include "decompress.h"
 #include "ac.h"
+#include "input/decompress.h"
 
 /* In parts: ISO C compilers need not take a string literal over 4095 bytes. */
 static const char *const help_text[] = {

@@ -17,22 +17,23 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "config.h"
-#include "input.h"
-#include "json.h"
-#include "matcher.h"
-#include "merge.h"
+#include "input/input.h"
+#include "input/walk.h"
+#include "match/matcher.h"
+#include "match/pattern_keys.h"
+#include "options/config.h"
 #include "opts.h"
 #include "opts_compiled.h"
-#include "pattern_keys.h"
-#include "pool.h"
-#include "print.h"
-#include "range.h"
-#include "run.h"
-#include "search.h"
-#include "stats.h"
-#include "tally.h"
-#include "walk.h"
+#include "output/json.h"
+#include "output/print.h"
+#include "output/stats_report.h"
+#include "run/pool.h"
+#include "run/run.h"
+#include "run/tally_run.h"
+#include "scaleout/merge.h"
+#include "scaleout/range.h"
+#include "search/search.h"
+#include "search/stats.h"
 
 /* Threads to use: --threads, else one per CPU this process may run on. */
 static unsigned thread_count(const struct config *cfg)

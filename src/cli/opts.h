@@ -8,7 +8,7 @@
 #ifndef ACGREP_OPTS_H
 #define ACGREP_OPTS_H
 
-#include "config.h"
+#include "options/config.h"
 
 /* Parses argv into *cfg (zeroed by the caller); argv itself is neither
  * modified nor permuted.  Reads -f and --tagged-file pattern files and

@@ -9,7 +9,7 @@
 
 #include <stdbool.h>
 
-#include "config.h"
+#include "options/config.h"
 
 enum { COLOR_NEVER, COLOR_ALWAYS, COLOR_AUTO };
 

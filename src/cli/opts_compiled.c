@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "matcher_file.h"
+#include "match/matcher_file.h"
 #include "opts_argv.h"
 
 int opts_compiled_option(struct config *cfg, int c, const char *arg)

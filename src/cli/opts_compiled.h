@@ -11,8 +11,8 @@
 
 #include <stdbool.h>
 
-#include "config.h"
-#include "matcher.h"
+#include "match/matcher.h"
+#include "options/config.h"
 
 /* opts_compiled_option's answer for an option that is not one of these. */
 #define OPTS_NOT_COMPILED (-2)

@@ -14,7 +14,7 @@
 #include "bits.h"
 #include "opts.h"
 #include "opts_argv.h"
-#include "regex.h"
+#include "regex/regex.h"
 #include "table.h"
 
 /* Records the pattern of `len` bytes just stored at the end of pb->bytes

@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "config.h"
+#include "options/config.h"
 
 /* A struct pattern_set being built: patterns back to back in `bytes`,
  * each followed by a NUL, and their end offsets.  Zeroed: empty. */

@@ -9,7 +9,7 @@
 #ifndef ACGREP_OPTS_RANGE_H
 #define ACGREP_OPTS_RANGE_H
 
-#include "config.h"
+#include "options/config.h"
 
 /* opts_range_option's answer for an option that is not one of these. */
 #define OPTS_NOT_RANGE (-2)

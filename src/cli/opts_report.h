@@ -7,7 +7,7 @@
 #ifndef ACGREP_OPTS_REPORT_H
 #define ACGREP_OPTS_REPORT_H
 
-#include "config.h"
+#include "options/config.h"
 
 /* opts_report_option's answer for an option that is not one of these. */
 #define OPTS_NOT_REPORT (-2)

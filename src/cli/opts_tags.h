@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "config.h"
+#include "options/config.h"
 #include "opts_patterns.h"
 
 /* The tags being built alongside a pat_builder.  Zeroed: none yet. */

@@ -33,9 +33,9 @@
 #include <wchar.h>
 
 #include "acgrep_main.h"
-#include "config.h"
 #include "fuzz_target.h"
 #include "naive.h"
+#include "options/config.h"
 
 /* The sanitizers' report file, where present (weak: the replay driver may
  * be built without them). */

@@ -28,9 +28,9 @@
 
 #include "ac.h"
 #include "fuzz_target.h"
-#include "matcher.h"
-#include "matcher_file.h"
-#include "pattern_keys.h"
+#include "match/matcher.h"
+#include "match/matcher_file.h"
+#include "match/pattern_keys.h"
 #include "secfile.h"
 
 enum {

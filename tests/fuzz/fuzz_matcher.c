@@ -31,7 +31,7 @@
 #include "ac.h"
 #include "fuzz_format.h"
 #include "fuzz_target.h"
-#include "matcher.h"
+#include "match/matcher.h"
 #include "naive.h"
 #include "pattern_list.h"
 

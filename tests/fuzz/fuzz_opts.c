@@ -26,8 +26,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "config.h"
 #include "fuzz_target.h"
+#include "options/config.h"
 #include "opts.h"
 
 #define MAX_ARGS 64

@@ -28,8 +28,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "config.h"
 #include "fuzz_target.h"
+#include "options/config.h"
 #include "opts.h"
 
 enum { KIND_MEMFD, KIND_PIPE, KIND_STDIN };

@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "config.h"
+#include "options/config.h"
 
 /* The options a naive search honours: match_options' meaning (matcher.h). */
 struct naive_options {

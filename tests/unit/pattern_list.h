@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config.h"
+#include "options/config.h"
 
 static inline struct pattern_set pattern_list(const struct pattern *pats, size_t n)
 {

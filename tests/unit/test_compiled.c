@@ -1,5 +1,5 @@
 /* test_compiled.c - compiled pattern sets at the matcher's level
- * (src/grep/matcher_file.c): a set saved with matcher_save and mapped
+ * (src/grep/match/matcher_file.c): a set saved with matcher_save and mapped
  * back with matcher_load answers exactly as the matcher compiled from the
  * list does, and refuses what it must.
  *
@@ -28,9 +28,9 @@
 
 #include "ac.h"
 #include "check.h"
-#include "matcher.h"
-#include "matcher_file.h"
-#include "pattern_keys.h"
+#include "match/matcher.h"
+#include "match/matcher_file.h"
+#include "match/pattern_keys.h"
 #include "pattern_list.h"
 #include "secfile.h"
 

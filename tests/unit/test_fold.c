@@ -16,8 +16,8 @@
 #include <wctype.h>
 
 #include "check.h"
-#include "fold_utf8.h"
-#include "matcher.h"
+#include "fold/fold_utf8.h"
+#include "match/matcher.h"
 #include "pattern_list.h"
 
 /* ---- decoding ---- */

@@ -10,7 +10,7 @@
  * switch from read() to the mapping at a long line (same bytes, offsets and
  * kept lines as both forced paths), and the aligned, reused read() buffer.
  */
-#include "input.h"
+#include "input/input.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -9,7 +9,7 @@
  * last line is handed out from the mapping.  Every case on several read
  * sizes and with and without kept lines.
  */
-#include "input.h"
+#include "input/input.h"
 
 #include <errno.h>
 #include <stdio.h>

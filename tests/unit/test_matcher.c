@@ -1,4 +1,4 @@
-/* test_matcher.c - tests of matcher_for_config (src/grep/matcher.c): which
+/* test_matcher.c - tests of matcher_for_config (src/grep/match/matcher.c): which
  * of GNU grep -F's two matchers' rules a config gets.
  *
  * Each case is a config (locale, options, patterns), whether its matches
@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "matcher.h"
+#include "match/matcher.h"
 #include "pattern_list.h"
 
 #define P(s) { .bytes = s, .len = sizeof(s) - 1 }

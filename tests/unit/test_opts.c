@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "config.h"
+#include "options/config.h"
 #include "opts.h"
 
 #define RUN (-1) /* opts_parse's "go ahead and search" */

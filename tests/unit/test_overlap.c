@@ -1,4 +1,4 @@
-/* test_overlap.c - tests of matcher_each_overlapping (src/grep/
+/* test_overlap.c - tests of matcher_each_overlapping (src/grep/match/
  * matcher_overlap.c, and matcher_fold.c's folded windows): every
  * occurrence of every pattern, in the order the contract promises.
  *
@@ -17,7 +17,7 @@
 
 #include "ac.h"
 #include "check.h"
-#include "matcher.h"
+#include "match/matcher.h"
 #include "pattern_list.h"
 
 #define P(s) { .bytes = s, .len = sizeof(s) - 1 }

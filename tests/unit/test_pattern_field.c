@@ -1,5 +1,5 @@
 /* test_pattern_field.c - tests of the pattern field's contents
- * (src/grep/pattern_field.c): which patterns a line or an -o match names,
+ * (src/grep/output/pattern_field.c): which patterns a line or an -o match names,
  * in which order, by which name, each name once per line with
  * --show-all-patterns (also across the wrap of its line stamps).
  *
@@ -13,10 +13,10 @@
 #include <string.h>
 
 #include "check.h"
-#include "config.h"
-#include "matcher.h"
-#include "pattern_field.h"
-#include "pattern_keys.h"
+#include "match/matcher.h"
+#include "match/pattern_keys.h"
+#include "options/config.h"
+#include "output/pattern_field.h"
 #include "pattern_list.h"
 
 #define P(s) { .bytes = s, .len = sizeof(s) - 1 }

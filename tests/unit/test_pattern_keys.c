@@ -1,6 +1,6 @@
 /* test_pattern_keys.c - tests of which pattern a match reports
  * (matcher_hit.pattern, matcher_identify) and of the rows it counts in
- * (src/grep/pattern_keys.c).
+ * (src/grep/match/pattern_keys.c).
  *
  * Each case is a pattern list, options and a text: every match that
  * matcher_each reports must name the pattern expected, the same on every
@@ -16,8 +16,8 @@
 
 #include "ac.h"
 #include "check.h"
-#include "matcher.h"
-#include "pattern_keys.h"
+#include "match/matcher.h"
+#include "match/pattern_keys.h"
 #include "pattern_list.h"
 
 #define P(s) { .bytes = s, .len = sizeof(s) - 1 }

@@ -1,4 +1,4 @@
-/* test_pcre2.c - unit tests for the PCRE2 matcher (src/grep/matcher_pcre2.c).
+/* test_pcre2.c - unit tests for the PCRE2 matcher (src/grep/match/matcher_pcre2.c).
  *
  * Table-driven cases list every match found by calling find() from the
  * previous match end (one byte further after an empty match), as grep -o
@@ -9,7 +9,7 @@
  * Prints "N passed, N failed"; exits non-zero on failure.  Without PCRE2
  * compiled in it checks the error message only.
  */
-#include "matcher.h"
+#include "match/matcher.h"
 #include "pattern_list.h"
 
 #include <locale.h>

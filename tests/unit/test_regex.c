@@ -5,7 +5,7 @@
  * joined by spaces), or the error text it must give.  Then the sizes the
  * parser predicts, the bound, and the list-wide fixed-string rule.
  */
-#include "regex.h"
+#include "regex/regex.h"
 
 #include <locale.h>
 #include <stdio.h>

@@ -20,12 +20,12 @@
 #include <unistd.h>
 
 #include "ac.h"
-#include "config.h"
-#include "input.h"
-#include "matcher.h"
+#include "input/input.h"
+#include "match/matcher.h"
+#include "options/config.h"
+#include "output/print.h"
 #include "pattern_list.h"
-#include "print.h"
-#include "search.h"
+#include "search/search.h"
 
 static int passed, failed;
 

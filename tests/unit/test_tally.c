@@ -1,5 +1,5 @@
 /* test_tally.c - tests of the searching thread's per-key counts
- * (src/grep/tally.c) and of a search that keeps them (search.c's
+ * (src/grep/search/tally.c) and of a search that keeps them (search.c's
  * checkpoints).
  *
  * - rows: a pattern list, options and lines credited one by one
@@ -23,13 +23,13 @@
 
 #include "ac.h"
 #include "check.h"
-#include "input.h"
-#include "matcher.h"
-#include "pattern_keys.h"
+#include "input/input.h"
+#include "match/matcher.h"
+#include "match/pattern_keys.h"
+#include "output/print.h"
 #include "pattern_list.h"
-#include "print.h"
-#include "search.h"
-#include "tally.h"
+#include "search/search.h"
+#include "search/tally.h"
 
 #define P(s) { .bytes = s, .len = sizeof(s) - 1 }
 

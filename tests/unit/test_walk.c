@@ -10,7 +10,7 @@
  * stdout lines, stderr lines and exit status, which must be identical, in
  * order.  Cases are skipped (not failed) when no grep is installed.
  */
-#include "walk.h"
+#include "input/walk.h"
 
 #include <errno.h>
 #include <fcntl.h>

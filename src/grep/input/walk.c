@@ -1,0 +1,559 @@
+/* walk.c - turning command-line operands into the files to search.
+ *
+ * Owns: the -r/-R directory traversal (order, names, which symlinks and
+ * special files are followed or skipped, directory loops) and the
+ * --include/--exclude/--exclude-dir glob rules, all as GNU grep 3.8 (gnulib
+ * fts + exclude) behaves; walk.h lists the rules.
+ * Refuses to know: opening or reading files, matching, output, messages.
+ * Files go to the caller's on_file, problems to on_error; nothing here
+ * writes to stdout or stderr.
+ */
+#include "walk.h"
+
+#include "grow.h"
+#include "options/config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/vfs.h>
+#include <unistd.h>
+
+/* gnulib fts: directories are read in batches of this many entries, and a
+ * batch of more than SORT_THRESHOLD entries is sorted by inode number. */
+#define BATCH_MAX 100000
+#define SORT_THRESHOLD 10000
+
+/* File system magic numbers for which fts skips the inode sort (-r only). */
+#define MAGIC_TMPFS 0x01021994
+#define MAGIC_NFS 0x6969
+#define MAGIC_CIFS 0xFF534D42
+
+/* ---- globs ------------------------------------------------------------- */
+
+/* True when gnulib's exclude module would treat `pat` as a wildcard pattern
+ * (unescaped ? * [ ]) rather than a literal name. */
+static bool has_wildcards(const char *pat)
+{
+	for (const char *p = pat; *p; p++) {
+		if (*p == '\\' && p[1])
+			p++;
+		else if (*p == '?' || *p == '*' || *p == '[' || *p == ']')
+			return true;
+	}
+	return false;
+}
+
+/* `s` equals literal pattern `pat` once its backslash escapes are removed. */
+static bool literal_equal(const char *pat, const char *s)
+{
+	for (;; pat++, s++) {
+		if (*pat == '\\' && pat[1])
+			pat++;
+		if (*pat != *s)
+			return false;
+		if (!*pat)
+			return true;
+	}
+}
+
+/* One glob against `name`.  Anchored: the whole name.  Unanchored (command
+ * line): the whole name or any suffix after a '/' (gnulib's two matchers
+ * differ in how they step over "//", reproduced here). */
+static bool glob_match(const char *pat, const char *name, bool anchored)
+{
+	if (has_wildcards(pat)) {
+		if (fnmatch(pat, name, 0) == 0)
+			return true;
+		if (!anchored)
+			for (const char *p = name; *p; p++)
+				if (*p == '/' && p[1] != '/' && fnmatch(pat, p + 1, 0) == 0)
+					return true;
+		return false;
+	}
+	const char *f = name;
+	do {
+		if (literal_equal(pat, f))
+			return true;
+		if (anchored)
+			break;
+		f = strchr(f, '/');
+		if (f)
+			f++;
+	} while (f);
+	return false;
+}
+
+/* --include/--exclude decision for a non-directory `name`. */
+static bool files_filtered(const struct walk_options *o, const char *name, bool anchored)
+{
+	size_t ni = o->n_includes, ne = o->n_excludes, total = ni + ne;
+	if (total == 0)
+		return false;
+	const char *order = o->filter_order;
+	if (order) {
+		size_t ci = 0, ce = 0, k = 0;
+		for (; order[k]; k++) {
+			if (order[k] == 'i')
+				ci++;
+			else if (order[k] == 'e')
+				ce++;
+			else
+				break;
+		}
+		if (order[k] || ci != ni || ce != ne)
+			order = NULL;
+	}
+	/* The last option whose glob matches decides. */
+	size_t i = ni, e = ne;
+	for (size_t k = total; k-- > 0;) {
+		bool inc = order ? order[k] == 'i' : k < ni;
+		const char *pat = inc ? o->includes[--i] : o->excludes[--e];
+		if (glob_match(pat, name, anchored))
+			return !inc;
+	}
+	/* None matched: the reverse of the first option. */
+	return order ? order[0] == 'i' : ni > 0;
+}
+
+bool walk_excluded_file(const char *path, const struct walk_options *opts, bool command_line)
+{
+	if (command_line) {
+		if (strcmp(path, "-") == 0)
+			return false;
+		return files_filtered(opts, path, false);
+	}
+	const char *slash = strrchr(path, '/');
+	return files_filtered(opts, slash ? slash + 1 : path, true);
+}
+
+/* --exclude-dir patterns with trailing slashes removed (grep strips them
+ * from the option argument). */
+struct dir_globs {
+	char **pats;
+	size_t n;
+};
+
+static int dir_globs_init(struct dir_globs *g, const struct walk_options *o)
+{
+	g->n = 0;
+	g->pats = NULL;
+	if (o->n_exclude_dirs == 0)
+		return 0;
+	g->pats = calloc(o->n_exclude_dirs, sizeof *g->pats);
+	if (!g->pats)
+		return -1;
+	for (; g->n < o->n_exclude_dirs; g->n++) {
+		const char *src = o->exclude_dirs[g->n];
+		size_t len = strlen(src);
+		while (len > 1 && src[len - 1] == '/')
+			len--;
+		g->pats[g->n] = strndup(src, len);
+		if (!g->pats[g->n])
+			return -1;
+	}
+	return 0;
+}
+
+static void dir_globs_free(struct dir_globs *g)
+{
+	for (size_t i = 0; i < g->n; i++)
+		free(g->pats[i]);
+	free(g->pats);
+	g->pats = NULL;
+	g->n = 0;
+}
+
+static bool dir_excluded(const struct dir_globs *g, const char *name, bool anchored)
+{
+	for (size_t i = 0; i < g->n; i++)
+		if (glob_match(g->pats[i], name, anchored))
+			return true;
+	return false;
+}
+
+/* ---- traversal --------------------------------------------------------- */
+
+/* Descriptors of directories -r keeps open at most (walk.h): this many, or
+ * an eighth of RLIMIT_NOFILE when that is less (the rest is for the files
+ * being searched); deeper, each directory lets its own go while its
+ * subdirectories are walked and opens it again as their "..". */
+#define WALK_HELD_DIRS 32
+
+/* A directory being walked, for loop detection (like fts's
+ * FTS_TIGHT_CYCLE_CHECK: only ancestors count, so two links to one
+ * directory are both walked) and, with -r, for opening its entries. */
+struct level {
+	dev_t dev;
+	ino_t ino;
+	struct level *up;
+	DIR *dir;     /* open while entries may remain to be read */
+	int fd;       /* dirfd(dir), or after reading a plain descriptor; -1 let go */
+	bool more;    /* the listing has a batch still to read */
+	int lost;     /* errno: opening it again (as "..") failed */
+};
+
+struct walker {
+	const struct walk_options *o;
+	walk_file_fn on_file;
+	walk_error_fn on_error;
+	void *ctx;
+	bool logical;          /* -R */
+	bool read_devices;     /* devices, fifos and sockets found go to on_file */
+	unsigned held;         /* levels with fd >= 0 */
+	unsigned hold_max;     /* held beyond which a parent's fd is let go */
+	struct dir_globs dirs;
+	char *path;            /* full path of the current entry */
+	size_t len, cap;
+};
+
+struct entry {
+	size_t name;           /* offset into the listing's names */
+	ino_t ino;
+	unsigned char type;    /* d_type */
+};
+
+struct listing {
+	struct entry *v;
+	size_t n, cap;
+	char *names;
+	size_t nlen, ncap;
+};
+
+/* The name to show: without "./" under omit_dot_slash (grep: "filename + 2
+ * when filename[1]"). */
+static const char *shown(const struct walker *w)
+{
+	if (w->o->omit_dot_slash && w->path[0] && w->path[1])
+		return w->path + 2;
+	return w->path;
+}
+
+/* Appends "/name" to the path (one trailing slash of the parent is reused,
+ * as fts does).  Returns the previous length, or SIZE_MAX on ENOMEM. */
+static size_t path_push(struct walker *w, const char *name)
+{
+	size_t old = w->len;
+	size_t base = old > 0 && w->path[old - 1] == '/' ? old - 1 : old;
+	size_t nlen = strlen(name);
+	char *p = grow_array(w->path, &w->cap, base + 1 + nlen + 1, 1, 256);
+	if (!p)
+		return SIZE_MAX;
+	w->path = p;
+	w->path[base] = '/';
+	memcpy(w->path + base + 1, name, nlen + 1);
+	w->len = base + 1 + nlen;
+	return old;
+}
+
+static void path_pop(struct walker *w, size_t old)
+{
+	w->len = old;
+	w->path[old] = '\0';
+}
+
+static int cmp_ino(const void *a, const void *b)
+{
+	ino_t x = ((const struct entry *)a)->ino, y = ((const struct entry *)b)->ino;
+	return (x > y) - (x < y);
+}
+
+/* Reads up to BATCH_MAX entries (not "." or "..") into *l.  Returns 1 when
+ * the directory may have more, 0 at its end, -1 on ENOMEM; a readdir error
+ * is stored in *err and ends the listing. */
+static int read_batch(DIR *d, struct listing *l, int *err)
+{
+	l->n = 0;
+	l->nlen = 0;
+	while (l->n < BATCH_MAX) {
+		errno = 0;
+		struct dirent *de = readdir(d);
+		if (!de) {
+			*err = errno;
+			return 0;
+		}
+		const char *nm = de->d_name;
+		if (nm[0] == '.' && (!nm[1] || (nm[1] == '.' && !nm[2])))
+			continue;
+		size_t nlen = strlen(nm) + 1;
+		struct entry *v = grow_array(l->v, &l->cap, l->n + 1, sizeof *v, 64);
+		if (!v)
+			return -1;
+		l->v = v;
+		char *names = grow_array(l->names, &l->ncap, l->nlen + nlen, 1, 1024);
+		if (!names)
+			return -1;
+		l->names = names;
+		memcpy(l->names + l->nlen, nm, nlen);
+		l->v[l->n].name = l->nlen;
+		l->v[l->n].ino = de->d_ino;
+		l->v[l->n].type = de->d_type;
+		l->n++;
+		l->nlen += nlen;
+	}
+	return 1;
+}
+
+static bool inode_sort_useful(const struct walker *w, int dir_fd)
+{
+	if (w->logical)
+		return true;  /* fts only probes the file system in FTS_CWDFD mode */
+	struct statfs fs;
+	if (fstatfs(dir_fd, &fs) != 0)
+		return true;
+	switch ((unsigned long)fs.f_type) {
+	case MAGIC_TMPFS:
+	case MAGIC_NFS:
+	case MAGIC_CIFS:
+		return false;
+	default:
+		return true;
+	}
+}
+
+static bool is_device_type(unsigned char type)
+{
+	return type == DT_CHR || type == DT_BLK || type == DT_FIFO || type == DT_SOCK;
+}
+
+/* Lets the level's descriptor go (its listing is read in full). */
+static void level_let_go(struct walker *w, struct level *lv)
+{
+	if (lv->dir)
+		closedir(lv->dir);
+	else
+		close(lv->fd);
+	lv->dir = NULL;
+	lv->fd = -1;
+	w->held--;
+}
+
+/* Opens parent level `up`, whose descriptor was let go, as ".." of the
+ * directory open at `fd`; sets up->lost when that is not it any more. */
+static void level_reopen(struct walker *w, struct level *up, int fd)
+{
+	int parent = openat(fd, "..", O_RDONLY | O_DIRECTORY | O_NOCTTY | O_CLOEXEC);
+	struct stat st;
+	if (parent >= 0 && (fstat(parent, &st) != 0 || st.st_dev != up->dev || st.st_ino != up->ino)) {
+		close(parent);
+		parent = -1;
+		errno = ENOENT;
+	}
+	if (parent < 0) {
+		up->lost = errno;
+		return;
+	}
+	up->fd = parent;
+	w->held++;
+}
+
+static int walk_dir(struct walker *w, const char *name, const struct stat *st, struct level *up);
+
+enum entry_kind { ENTRY_SKIP, ENTRY_FILE, ENTRY_DIR };
+
+/* What entry `name` of level `up`, of type `type` (d_type), is; *st is
+ * set for a directory. */
+static enum entry_kind classify(const struct walker *w, const char *name, unsigned char type,
+				const struct level *up, struct stat *st)
+{
+	if (type == DT_UNKNOWN || type == DT_DIR || (w->logical && type == DT_LNK)) {
+		/* -R follows links; -r does not and knows its parent's fd.  A
+		 * failed stat (vanished entry, dangling or looping link) is
+		 * left to the caller's open, which reports it as grep does. */
+		int got = w->logical ? stat(w->path, st) : fstatat(up->fd, name, st, AT_SYMLINK_NOFOLLOW);
+		type = got == 0 ? IFTODT(st->st_mode) : DT_REG;
+	}
+	if (type == DT_DIR)
+		return dir_excluded(&w->dirs, name, true) ? ENTRY_SKIP : ENTRY_DIR;
+	if (type == DT_LNK)
+		return ENTRY_SKIP;  /* -r */
+	if (is_device_type(type) && !w->read_devices)
+		return ENTRY_SKIP;
+	return files_filtered(w->o, name, true) ? ENTRY_SKIP : ENTRY_FILE;
+}
+
+/* One directory entry `name` of the directory at w->path (level `up`). */
+static int visit(struct walker *w, const char *name, unsigned char type, struct level *up)
+{
+	size_t old = path_push(w, name);
+	if (old == SIZE_MAX) {
+		errno = ENOMEM;
+		return -1;
+	}
+	struct stat st;
+	int rc = 0;
+	switch (classify(w, name, type, up, &st)) {
+	case ENTRY_DIR:
+		rc = walk_dir(w, name, &st, up);
+		break;
+	case ENTRY_FILE:
+		rc = w->on_file(shown(w), false, w->ctx);
+		break;
+	case ENTRY_SKIP:
+		break;
+	}
+	path_pop(w, old);
+	return rc;
+}
+
+/* Opens directory `name` of level `up` (NULL: the operand, w->path). */
+static int open_dir(const struct walker *w, const char *name, const struct level *up)
+{
+	int flags = O_RDONLY | O_DIRECTORY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK;
+	int fd;
+	do
+		fd = w->logical || !up ? open(w->path, flags) : openat(up->fd, name, flags | O_NOFOLLOW);
+	while (fd < 0 && errno == EINTR);
+	return fd;
+}
+
+/* Visits the entries of level `me`, a batch at a time. */
+static int walk_entries(struct walker *w, struct level *me)
+{
+	struct listing l = { .v = NULL };
+	int rc = 0, read_err = 0;
+	do {
+		int more = read_batch(me->dir, &l, &read_err);
+		if (more < 0) {
+			errno = ENOMEM;
+			rc = -1;
+			break;
+		}
+		me->more = more > 0;
+		if (l.n > SORT_THRESHOLD && inode_sort_useful(w, me->fd))
+			qsort(l.v, l.n, sizeof *l.v, cmp_ino);
+		if (!me->more && w->logical)
+			level_let_go(w, me);  /* -R opens full names: no descriptor held below */
+		for (size_t i = 0; i < l.n && rc == 0; i++) {
+			rc = visit(w, l.names + l.v[i].name, l.v[i].type, me);
+			if (rc == 0 && !w->logical && me->fd < 0) {
+				/* a subdirectory could not open this one again */
+				w->on_error(shown(w), me->lost, w->ctx);
+				me->more = false;
+				break;
+			}
+		}
+	} while (me->more && rc == 0);
+	free(l.v);
+	free(l.names);
+	if (rc == 0 && read_err)
+		w->on_error(shown(w), read_err, w->ctx);
+	return rc;
+}
+
+/* Walks directory `name` of level `up` (NULL: the operand), at w->path,
+ * whose stat data is *st. */
+static int walk_dir(struct walker *w, const char *name, const struct stat *st, struct level *up)
+{
+	for (const struct level *a = up; a; a = a->up) {
+		if (a->dev == st->st_dev && a->ino == st->st_ino) {
+			w->on_error(shown(w), ELOOP, w->ctx);
+			return 0;
+		}
+	}
+	struct level me = { .dev = st->st_dev, .ino = st->st_ino, .up = up, .fd = -1 };
+	int fd = open_dir(w, name, up);
+	if (fd < 0) {
+		/* ELOOP: the directory became a symlink since it was stat'ed
+		 * (O_NOFOLLOW); grep would have skipped it.  on_error's ELOOP
+		 * is reserved for directory loops. */
+		if (errno != ELOOP)
+			w->on_error(shown(w), errno, w->ctx);
+		return 0;
+	}
+	me.dir = fdopendir(fd);
+	if (!me.dir) {
+		int err = errno;
+		close(fd);
+		w->on_error(shown(w), err, w->ctx);
+		return 0;
+	}
+	me.fd = fd;
+	w->held++;
+	if (up && up->fd >= 0 && !up->more && w->held > w->hold_max)
+		level_let_go(w, up);
+
+	int rc = walk_entries(w, &me);
+
+	if (up && up->fd < 0 && !w->logical) {
+		if (me.fd >= 0)
+			level_reopen(w, up, me.fd);
+		else
+			up->lost = me.lost;  /* it was lost itself: so is its parent */
+	}
+	if (me.fd >= 0)
+		level_let_go(w, &me);
+	return rc;
+}
+
+/* How many directory descriptors -r keeps open (WALK_HELD_DIRS). */
+static unsigned hold_max(void)
+{
+	struct rlimit lim;
+	if (getrlimit(RLIMIT_NOFILE, &lim) != 0 || lim.rlim_cur / 8 >= WALK_HELD_DIRS)
+		return WALK_HELD_DIRS;
+	return lim.rlim_cur / 8 > 2 ? (unsigned)(lim.rlim_cur / 8) : 2;
+}
+
+bool walk_any_length(const struct walk_options *opts, bool command_line)
+{
+	return !command_line && opts->recurse == RECURSE_CMDLINE_LINKS;
+}
+
+int walk_operand(const char *path, const struct walk_options *opts,
+		 walk_file_fn on_file, walk_error_fn on_error, void *ctx)
+{
+	if (strcmp(path, "-") == 0 || (opts->recurse == 0 && opts->n_exclude_dirs == 0))
+		return on_file(path, true, ctx);
+
+	struct walker w = {
+		.o = opts, .on_file = on_file, .on_error = on_error, .ctx = ctx,
+		.logical = opts->recurse == RECURSE_ALL_LINKS, .hold_max = hold_max(),
+		.read_devices = opts->devices == DEVS_READ ||
+				(opts->devices == DEVS_READ_COMMAND_LINE && opts->recurse == RECURSE_ALL_LINKS),
+	};
+	if (dir_globs_init(&w.dirs, opts) != 0) {
+		dir_globs_free(&w.dirs);
+		errno = ENOMEM;
+		return -1;
+	}
+
+	struct stat st;
+	int rc;
+	bool is_dir = stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+	bool skip = is_dir && !(opts->recurse && opts->omit_dot_slash)
+		    && dir_excluded(&w.dirs, path, false);
+	if (skip) {
+		rc = 0;
+	} else if (!is_dir || opts->recurse == 0) {
+		rc = on_file(path, true, ctx);
+	} else {
+		/* fts keeps at most one of several trailing slashes ("//" is
+		 * left alone), and path_push reuses that one. */
+		size_t len = strlen(path);
+		if (len > 2 && path[len - 1] == '/')
+			while (len > 1 && path[len - 2] == '/')
+				len--;
+		w.cap = len + 256;
+		w.path = malloc(w.cap);
+		if (!w.path) {
+			errno = ENOMEM;
+			rc = -1;
+		} else {
+			memcpy(w.path, path, len);
+			w.path[len] = '\0';
+			w.len = len;
+			rc = walk_dir(&w, w.path, &st, NULL);
+		}
+	}
+	free(w.path);
+	dir_globs_free(&w.dirs);
+	return rc;
+}

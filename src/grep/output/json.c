@@ -1,0 +1,393 @@
+/* json.c - the --json records (see json.h).
+ *
+ * A record is written in one go per event, into the printer's buffer: a
+ * literal head, the input's path (encoded once, at its begin), the line,
+ * its numbers and its submatches.  The begin record waits for the
+ * input's first line, so that an input that outputs none has no records,
+ * as in ripgrep.  The submatches of a selected line come from the search
+ * (sink_line.hits); those of a context line (under -v, or after -m) are
+ * asked of the matcher here.
+ */
+#include "json.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json_text.h"
+#include "match/pattern_keys.h"
+
+/* The tags of recent submatches, as JSON values: a tag is a pattern's
+ * text, or its tag, encoded once rather than per match. */
+#define TAG_CACHE 64
+#define TAG_CACHED_MAX 54
+struct cached_tag {
+	uint32_t pattern;      /* UINT32_MAX: empty */
+	uint8_t len;
+	char json[TAG_CACHED_MAX];
+};
+
+struct json_state {
+	const char *name;      /* the input's display name */
+	char *path;            /* ... as a JSON value; NULL: encoded per record
+				  (there was no memory for it) */
+	size_t path_len, path_cap;
+	bool begun;            /* its begin record is out */
+	uint64_t begin_mark;   /* the printer's position before it */
+	struct cached_tag tags[TAG_CACHE]; /* by pattern id modulo TAG_CACHE */
+};
+
+/* Writes the literal string s (an array) at o and moves o past it. */
+#define PUT_LIT(o, s) (memcpy((o), (s), sizeof(s) - 1), (o) += sizeof(s) - 1)
+
+/* Appends the literal string s (an array). */
+#define JSON_LIT(pr, s) json_raw((pr), (s), sizeof(s) - 1)
+
+static void put_path(struct printer *pr, const struct json_state *js)
+{
+	if (js->path)
+		json_raw(pr, js->path, js->path_len);
+	else
+		json_text(pr, js->name, strlen(js->name));
+}
+
+static void begin_record(struct printer *pr, struct json_state *js)
+{
+	js->begin_mark = printer_position(pr);
+	JSON_LIT(pr, "{\"type\":\"begin\",\"data\":{\"path\":");
+	put_path(pr, js);
+	JSON_LIT(pr, "}}\n");
+	js->begun = true;
+}
+
+/* put_submatch's state over one line. */
+struct submatches {
+	struct printer *pr;
+	const char *line;
+	bool first;
+};
+
+/* The pattern's number and tag, as a submatch names them. */
+struct pattern_name {
+	bool known;            /* the engine told the pattern */
+	uint64_t number;
+	struct pattern tag;
+	const struct cached_tag *cached; /* the tag encoded, or NULL */
+};
+
+static struct pattern_name name_pattern(const struct printer *pr, uint32_t pattern)
+{
+	struct pattern_name pn = { .known = pattern != MATCHER_NO_PATTERN && pr->keys };
+	if (!pn.known)
+		return pn;
+	struct cached_tag *c = &pr->json->tags[pattern % TAG_CACHE];
+	if (c->pattern == pattern) {
+		pn.number = (uint64_t)pattern + 1;
+		pn.cached = c;
+		return pn;
+	}
+	pattern_keys_name(pr->keys, pattern, SHOW_PATTERN_TAG, &pn.tag, &pn.number);
+	if (json_text_max(pn.tag.len) <= TAG_CACHED_MAX) {
+		c->len = (uint8_t)(json_put_text(c->json, pn.tag.bytes, pn.tag.len) - c->json);
+		c->pattern = pattern;
+		pn.cached = c;
+	}
+	return pn;
+}
+
+/* A submatch in parts: a match or tag too long for one reservation. */
+static void put_long_submatch(struct submatches *sm, const struct matcher_hit *hit,
+			      const struct pattern_name *pn, bool first)
+{
+	struct printer *pr = sm->pr;
+	if (first)
+		JSON_LIT(pr, "{\"match\":");
+	else
+		JSON_LIT(pr, ",{\"match\":");
+	json_text(pr, sm->line + hit->start, hit->end - hit->start);
+	JSON_LIT(pr, ",\"start\":");
+	json_u64(pr, hit->start);
+	JSON_LIT(pr, ",\"end\":");
+	json_u64(pr, hit->end);
+	if (!pn->known) {
+		JSON_LIT(pr, ",\"pattern\":null,\"tag\":null}");
+		return;
+	}
+	JSON_LIT(pr, ",\"pattern\":");
+	json_u64(pr, pn->number);
+	JSON_LIT(pr, ",\"tag\":");
+	if (pn->cached)
+		json_raw(pr, pn->cached->json, pn->cached->len);
+	else
+		json_text(pr, pn->tag.bytes, pn->tag.len);
+	JSON_LIT(pr, "}");
+}
+
+/* ,{"match":TEXT,"start":S,"end":E,"pattern":N,"tag":TEXT} */
+static int put_submatch(const struct matcher_hit *hit, void *ctx)
+{
+	struct submatches *sm = ctx;
+	struct printer *pr = sm->pr;
+	size_t len = hit->end - hit->start;
+	struct pattern_name pn = name_pattern(pr, hit->pattern);
+	bool first = sm->first;
+	sm->first = false;
+	if (len > JSON_PART || pn.tag.len > JSON_PART) {
+		put_long_submatch(sm, hit, &pn, first);
+		return 0;
+	}
+	char *o = json_room(pr, json_text_max(len) + json_text_max(pn.tag.len) + 128), *start = o;
+	if (!first)
+		*o++ = ',';
+	PUT_LIT(o, "{\"match\":");
+	o = json_put_text(o, sm->line + hit->start, len);
+	PUT_LIT(o, ",\"start\":");
+	o = json_put_u64(o, hit->start);
+	PUT_LIT(o, ",\"end\":");
+	o = json_put_u64(o, hit->end);
+	if (pn.known) {
+		PUT_LIT(o, ",\"pattern\":");
+		o = json_put_u64(o, pn.number);
+		PUT_LIT(o, ",\"tag\":");
+		if (pn.cached) {
+			memcpy(o, pn.cached->json, pn.cached->len);
+			o += pn.cached->len;
+		} else {
+			o = json_put_text(o, pn.tag.bytes, pn.tag.len);
+		}
+		*o++ = '}';
+	} else {
+		PUT_LIT(o, ",\"pattern\":null,\"tag\":null}");
+	}
+	pr->len += (size_t)(o - start);
+	return 0;
+}
+
+static const char match_head[] = "{\"type\":\"match\",\"data\":{\"path\":";
+static const char context_head[] = "{\"type\":\"context\",\"data\":{\"path\":";
+
+/* A record's head up to its submatches, in parts (a long line or path). */
+static void put_long_head(struct printer *pr, const struct sink_line *line)
+{
+	if (line->kind == SINK_SELECTED)
+		JSON_LIT(pr, match_head);
+	else
+		JSON_LIT(pr, context_head);
+	put_path(pr, pr->json);
+	JSON_LIT(pr, ",\"lines\":");
+	json_text(pr, line->bytes, line->len);
+	JSON_LIT(pr, ",\"line_number\":");
+	json_u64(pr, (uint64_t)line->lineno);
+	JSON_LIT(pr, ",\"absolute_offset\":");
+	json_u64(pr, line->offset);
+	JSON_LIT(pr, ",\"submatches\":[");
+}
+
+/* A "match" or "context" record of a line. */
+static void line_record(struct printer *pr, const struct sink_line *line)
+{
+	struct json_state *js = pr->json;
+	const struct config *cfg = pr->cfg;
+	if (!js->begun)
+		begin_record(pr, js);
+	bool selected = line->kind == SINK_SELECTED;
+	size_t need = sizeof context_head + js->path_len + json_text_max(line->len) + 128;
+	if (!js->path || line->len > JSON_PART || need > pr->cap / 2) {
+		put_long_head(pr, line);
+	} else {
+		char *o = json_room(pr, need), *start = o;
+		if (selected)
+			PUT_LIT(o, match_head);
+		else
+			PUT_LIT(o, context_head);
+		memcpy(o, js->path, js->path_len);
+		o += js->path_len;
+		PUT_LIT(o, ",\"lines\":");
+		o = json_put_text(o, line->bytes, line->len);
+		PUT_LIT(o, ",\"line_number\":");
+		o = json_put_u64(o, (uint64_t)line->lineno);
+		PUT_LIT(o, ",\"absolute_offset\":");
+		o = json_put_u64(o, line->offset);
+		PUT_LIT(o, ",\"submatches\":[");
+		pr->len += (size_t)(o - start);
+	}
+	struct submatches sm = { .pr = pr, .line = line->bytes, .first = true };
+	if (line->hits) {
+		for (size_t i = 0; i < line->hits->n; i++)
+			put_submatch(&line->hits->v[i], &sm);
+	} else if (!(selected && cfg->invert)) { /* a line selected under -v holds none */
+		stats_line_matches(pr->matcher, line->bytes, line->len, config_eol(cfg), put_submatch, &sm);
+	}
+	JSON_LIT(pr, "]}}\n");
+	if (cfg->line_buffered)
+		printer_flush(pr);
+}
+
+/* {"secs":S,"nanos":N,"human":"X.XXXXXXs"}, or with the keys in sorted
+ * order (the summary's, as ripgrep writes it). */
+static int format_duration(char *o, size_t room, uint64_t nanos, bool sorted)
+{
+	char human[32];
+	stats_seconds(nanos, human);
+	unsigned long long secs = nanos / 1000000000u, sub = nanos % 1000000000u;
+	return sorted ? snprintf(o, room, "{\"human\":\"%ss\",\"nanos\":%llu,\"secs\":%llu}", human, sub, secs)
+		      : snprintf(o, room, "{\"secs\":%llu,\"nanos\":%llu,\"human\":\"%ss\"}", secs, sub, human);
+}
+
+static void end_record(struct printer *pr, struct json_state *js, const struct sink_end *end)
+{
+	const struct search_stats zero = { .matches = 0 }, *st = end->stats ? end->stats : &zero;
+	JSON_LIT(pr, "{\"type\":\"end\",\"data\":{\"path\":");
+	put_path(pr, js);
+	char text[512];
+	int n = snprintf(text, sizeof text, ",\"binary_offset\":");
+	n += end->binary_offset == UINT64_MAX
+		     ? snprintf(text + n, sizeof text - (size_t)n, "null")
+		     : snprintf(text + n, sizeof text - (size_t)n, "%llu",
+				(unsigned long long)end->binary_offset);
+	n += snprintf(text + n, sizeof text - (size_t)n, ",\"stats\":{\"elapsed\":");
+	n += format_duration(text + n, sizeof text - (size_t)n, st->nanos, false);
+	n += snprintf(text + n, sizeof text - (size_t)n,
+		      ",\"searches\":1,\"searches_with_match\":%d,\"bytes_searched\":%llu,"
+		      "\"bytes_printed\":%llu,\"matched_lines\":%llu,\"matches\":%llu}}}\n",
+		      end->selected > 0, (unsigned long long)st->bytes_searched,
+		      (unsigned long long)st->bytes_printed, (unsigned long long)st->matched_lines,
+		      (unsigned long long)st->matches);
+	json_raw(pr, text, (size_t)n);
+	js->begun = false;
+	if (pr->cfg->line_buffered)
+		printer_flush(pr);
+}
+
+void json_summary(struct printer *pr, const struct run_stats *rs)
+{
+	const struct search_stats *t = &rs->total;
+	char text[1024];
+	int n = snprintf(text, sizeof text, "{\"data\":{\"elapsed_compile\":");
+	n += format_duration(text + n, sizeof text - (size_t)n, rs->compile_nanos, true);
+	n += snprintf(text + n, sizeof text - (size_t)n, ",\"elapsed_total\":");
+	n += format_duration(text + n, sizeof text - (size_t)n, stats_now() - rs->start, true);
+	n += snprintf(text + n, sizeof text - (size_t)n,
+		      ",\"stats\":{\"bytes_printed\":%llu,\"bytes_searched\":%llu,\"elapsed\":",
+		      (unsigned long long)t->bytes_printed, (unsigned long long)t->bytes_searched);
+	n += format_duration(text + n, sizeof text - (size_t)n, t->nanos, true);
+	n += snprintf(text + n, sizeof text - (size_t)n,
+		      ",\"lines_searched\":%llu,\"matched_lines\":%llu,\"matches\":%llu,"
+		      "\"patterns\":%llu,\"patterns_seen\":%llu,\"searches\":%llu,"
+		      "\"searches_with_match\":%llu}},\"type\":\"summary\"}\n",
+		      (unsigned long long)t->lines_searched, (unsigned long long)t->matched_lines,
+		      (unsigned long long)t->matches, (unsigned long long)rs->patterns,
+		      (unsigned long long)patterns_seen_count(&rs->seen),
+		      (unsigned long long)rs->searches, (unsigned long long)rs->searches_with_match);
+	json_raw(pr, text, (size_t)n);
+}
+
+/* ---- the JSON printer as a sink (sink.h) ------------------------------- */
+
+static void on_begin(void *ctx, const struct sink_begin *begin)
+{
+	struct printer *pr = ctx;
+	struct json_state *js = pr->json;
+	size_t len = strlen(begin->name), need = json_text_max(len);
+	js->name = begin->name;
+	js->begun = false;
+	if (need > js->path_cap) {
+		free(js->path);
+		js->path_cap = 0;
+		js->path = malloc(need);
+		if (js->path)
+			js->path_cap = need;
+	}
+	if (js->path)
+		js->path_len = (size_t)(json_put_text(js->path, begin->name, len) - js->path);
+}
+
+static uint64_t on_line(void *ctx, const struct sink_line *line)
+{
+	line_record(ctx, line);
+	return printer_position(ctx);
+}
+
+/* -o's matches (--json never has -o: opts_report.c drops it): each a
+ * record of its own, the match as its line. */
+static uint64_t on_match(void *ctx, const struct sink_match *match)
+{
+	line_record(ctx, &(struct sink_line){
+		.bytes = match->bytes,
+		.len = match->len,
+		.lineno = match->lineno,
+		.offset = match->offset,
+		.kind = match->kind,
+	});
+	return printer_position(ctx);
+}
+
+static uint64_t on_group_break(void *ctx)
+{
+	return printer_position(ctx); /* records carry line numbers instead */
+}
+
+static void on_end(void *ctx, const struct sink_end *end)
+{
+	struct printer *pr = ctx;
+	if (pr->json->begun)
+		end_record(pr, pr->json, end);
+}
+
+static uint64_t on_mark(void *ctx)
+{
+	return printer_position(ctx);
+}
+
+static bool on_rewind(void *ctx, uint64_t mark)
+{
+	struct printer *pr = ctx;
+	if (!printer_rewind(pr, mark))
+		return false;
+	if (mark <= pr->json->begin_mark)
+		pr->json->begun = false;
+	return true;
+}
+
+static void on_keep_from(void *ctx, uint64_t mark)
+{
+	printer_keep_from(ctx, mark);
+}
+
+static bool on_failed(void *ctx)
+{
+	(void)ctx;
+	return printer_failed();
+}
+
+int output_sink(struct printer *pr, struct sink *sink)
+{
+	static const struct sink_ops ops = {
+		.begin = on_begin,
+		.line = on_line,
+		.match = on_match,
+		.group_break = on_group_break,
+		.end = on_end,
+		.mark = on_mark,
+		.rewind = on_rewind,
+		.keep_from = on_keep_from,
+		.failed = on_failed,
+	};
+	if (!pr->cfg->json) {
+		*sink = printer_sink(pr);
+		return 0;
+	}
+	if (!pr->json && !(pr->json = calloc(1, sizeof *pr->json)))
+		return -1;
+	for (size_t i = 0; i < TAG_CACHE; i++)
+		pr->json->tags[i].pattern = UINT32_MAX;
+	*sink = (struct sink){ .ops = &ops, .ctx = pr };
+	return 0;
+}
+
+void json_state_free(struct json_state *js)
+{
+	if (js)
+		free(js->path);
+	free(js);
+}

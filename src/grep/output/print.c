@@ -1,0 +1,529 @@
+/* print.c - grep-compatible output (see print.h).
+ *
+ * The formats follow GNU grep 3.8 byte for byte: a line head of
+ * [name SEP][lineno SEP][offset SEP], SEP being ':' for selected lines and
+ * '-' for context, '\0' after the name with -Z; colours as SGR sequences
+ * "\33[<cap>m\33[K" ... "\33[m\33[K" taken from GREP_COLORS.
+ */
+#include "json.h"
+#include "print.h"
+#include "print_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The separator after a line head's parts: selected lines, context lines. */
+#define SEP_SELECTED ':'
+#define SEP_CONTEXT '-'
+
+int printer_init(struct printer *pr, const struct config *cfg, const struct matcher *m,
+		 const struct pattern_keys *keys)
+{
+	memset(pr, 0, sizeof *pr);
+	pr->cfg = cfg;
+	pr->matcher = m;
+	pr->keys = keys;
+	pr->cap = OUT_BUFFER;
+	pr->keep_from = PRINTER_KEEP_NONE;
+	pr->buf = malloc(pr->cap);
+	if (pr->buf && cfg->show_pattern != SHOW_PATTERN_NONE &&
+	    pattern_field_init(&pr->field, cfg, m, keys) != 0)
+		printer_free(pr);
+	return pr->buf ? 0 : -1;
+}
+
+void printer_free(struct printer *pr)
+{
+	free(pr->buf);
+	pr->buf = NULL;
+	pattern_field_free(&pr->field);
+	json_state_free(pr->json);
+	pr->json = NULL;
+}
+
+static inline void out(struct printer *pr, const void *p, size_t n)
+{
+	if (n > pr->cap - pr->len) {
+		printer_out_slow(pr, p, n);
+		return;
+	}
+	memcpy(pr->buf + pr->len, p, n);
+	pr->len += n;
+}
+
+void printer_append(struct printer *pr, const char *p, size_t len)
+{
+	out(pr, p, len);
+}
+
+static inline void out_char(struct printer *pr, char c)
+{
+	if (pr->len == pr->cap)
+		printer_out_slow(pr, &c, 1);
+	else
+		pr->buf[pr->len++] = c;
+}
+
+static void out_str(struct printer *pr, const char *s)
+{
+	out(pr, s, strlen(s));
+}
+
+static bool colored(const struct printer *pr, const char *cap)
+{
+	return pr->cfg->color && cap && *cap;
+}
+
+static void sgr_start(struct printer *pr, const char *cap)
+{
+	out_str(pr, "\33[");
+	out_str(pr, cap);
+	out_str(pr, pr->cfg->colors.no_erase ? "m" : "m\33[K");
+}
+
+static void sgr_end(struct printer *pr)
+{
+	out_str(pr, pr->cfg->colors.no_erase ? "\33[m" : "\33[m\33[K");
+}
+
+/* Writes p[0..n) wrapped in colour cap when colour is on and cap is set. */
+static void out_colored(struct printer *pr, const char *cap, const void *p, size_t n)
+{
+	bool c = colored(pr, cap);
+	if (c)
+		sgr_start(pr, cap);
+	out(pr, p, n);
+	if (c)
+		sgr_end(pr);
+}
+
+static void out_sep(struct printer *pr, char sep)
+{
+	out_colored(pr, pr->cfg->colors.separator, &sep, 1);
+}
+
+/* "00".."99": two digits per division in put_decimal. */
+static const char digit_pairs[201] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
+/* Writes v in decimal at o and returns the position just past it; the same
+ * digits as printf's "%ju".  o must have room for DECIMAL_MAX bytes.  The
+ * digits are counted first and written in place from the last, two per
+ * division. */
+#define DECIMAL_MAX PRINTER_DECIMAL_MAX
+static inline char *put_decimal(char *o, uintmax_t v)
+{
+	size_t n = 1;
+	for (uintmax_t t = 10; n < DECIMAL_MAX && v >= t; t *= 10)
+		n++;
+	char *p = o + n;
+	while (v >= 100) {
+		unsigned d = (unsigned)(v % 100) * 2;
+		v /= 100;
+		p -= 2;
+		p[0] = digit_pairs[d];
+		p[1] = digit_pairs[d + 1];
+	}
+	if (v >= 10) {
+		p[-2] = digit_pairs[v * 2];
+		p[-1] = digit_pairs[v * 2 + 1];
+	} else {
+		p[-1] = (char)('0' + v);
+	}
+	return o + n;
+}
+
+char *printer_decimal(char *o, uintmax_t v)
+{
+	return put_decimal(o, v);
+}
+
+/* A -n or -b number, right-aligned in pr->number_width (-T) inside its colour. */
+static void out_number(struct printer *pr, const char *cap, uintmax_t v)
+{
+	char num[2 * DECIMAL_MAX];
+	char *digits = num + DECIMAL_MAX;
+	size_t n = (size_t)(put_decimal(digits, v) - digits);
+	while (n < (size_t)pr->number_width && digits > num) {
+		*--digits = ' ';
+		n++;
+	}
+	out_colored(pr, cap, digits, n);
+}
+
+static void out_name(struct printer *pr, const char *name)
+{
+	out_colored(pr, pr->cfg->colors.file_name, name, strlen(name));
+}
+
+/* After the name and the pattern field: NUL with -Z, else the separator. */
+static void out_name_sep(struct printer *pr, char sep)
+{
+	if (pr->cfg->null_after_name)
+		out_char(pr, '\0');
+	else
+		out_sep(pr, sep);
+}
+
+/* What a line head's pattern field names (pattern_field_write's line and
+ * pattern), and its colour once begun. */
+struct head_field {
+	const char *line;
+	size_t len;
+	uint32_t pattern;
+	struct printer *pr;
+	bool started;
+};
+
+static void field_put(void *ctx, const char *p, size_t n)
+{
+	struct head_field *hf = ctx;
+	if (n > 0 && !hf->started && colored(hf->pr, hf->pr->cfg->colors.pattern))
+		sgr_start(hf->pr, hf->pr->cfg->colors.pattern);
+	hf->started |= n > 0;
+	out(hf->pr, p, n);
+}
+
+/* The [name][lineno][offset][pattern] head of a text of `len` bytes
+ * (without its terminator: -T puts no tab before an empty one). */
+static void line_head(struct printer *pr, size_t len, intmax_t lineno, uint64_t offset, char sep,
+		      struct head_field *hf)
+{
+	const struct config *cfg = pr->cfg;
+	if (pr->show_name) {
+		out_name(pr, pr->name);
+		out_name_sep(pr, sep);
+	}
+	if (cfg->line_number) {
+		out_number(pr, cfg->colors.line_number, (uintmax_t)lineno);
+		out_sep(pr, sep);
+	}
+	if (cfg->byte_offset) {
+		out_number(pr, cfg->colors.byte_offset, offset);
+		out_sep(pr, sep);
+	}
+	bool with_field = cfg->show_pattern != SHOW_PATTERN_NONE;
+	if (with_field) {
+		hf->pr = pr;
+		pattern_field_write(&pr->field, hf->line, hf->len, hf->pattern, field_put, hf);
+		if (hf->started && colored(pr, cfg->colors.pattern))
+			sgr_end(pr);
+		out_name_sep(pr, sep);
+	}
+	/* -T: a tab before the text puts it on a tab stop, as in grep not
+	 * after an empty head nor before an empty line */
+	if (cfg->initial_tab && (pr->show_name || cfg->line_number || cfg->byte_offset || with_field) &&
+	    len > 0)
+		out_char(pr, '\t');
+}
+
+/* line_middle's state while the matcher reports the line's matches. */
+struct middle {
+	struct printer *pr;
+	const struct sink_line *line;
+	const char *line_cap, *match_cap;
+	size_t content;    /* the line without its terminator */
+	size_t cur;        /* written up to here */
+	size_t mid;        /* where plain text resumes after empty matches, or SIZE_MAX */
+	bool eol_written;  /* the last match took the terminator (match_takes_eol) */
+};
+
+static int middle_match(const struct matcher_hit *hit, void *ctx)
+{
+	size_t ms = hit->start, me = hit->end;
+	struct middle *md = ctx;
+	struct printer *pr = md->pr;
+	const struct config *cfg = pr->cfg;
+	const char *text = md->line->bytes;
+	/* matcher.match_takes_eol: a whole-line match takes its terminator */
+	bool with_eol = pr->matcher->match_takes_eol && me == md->content;
+	if (ms >= md->content && !with_eol)
+		return 1;
+	if (me == ms && !with_eol) { /* an empty match: the matcher steps over one byte */
+		if (md->mid == SIZE_MAX)
+			md->mid = md->cur;
+		md->cur = ms + 1;
+		return 0;
+	}
+	if (md->mid != SIZE_MAX) {
+		md->cur = md->mid;
+		md->mid = SIZE_MAX;
+	}
+	if (colored(pr, md->line_cap))
+		sgr_start(pr, md->line_cap);
+	out(pr, text + md->cur, ms - md->cur);
+	bool c = colored(pr, md->match_cap);
+	if (c)
+		sgr_start(pr, md->match_cap);
+	out(pr, text + ms, me - ms);
+	if (with_eol)
+		out_char(pr, config_eol(cfg));
+	if (c)
+		sgr_end(pr);
+	md->cur = me;
+	md->eol_written = with_eol;
+	return with_eol;
+}
+
+/* Colours the matches of a matching line; returns how much of the line
+ * remains to be written plainly and sets *eol_written when a match wrote
+ * the line's terminator. */
+static size_t line_middle(struct printer *pr, const struct sink_line *line, const char *line_cap,
+			  const char *match_cap, bool *eol_written)
+{
+	const struct config *cfg = pr->cfg;
+	size_t len = line->len;
+	struct middle md = {
+		.pr = pr,
+		.line = line,
+		.line_cap = line_cap,
+		.match_cap = match_cap,
+		.content = len - (len > 0 && line->bytes[len - 1] == config_eol(cfg)),
+		.mid = SIZE_MAX,
+	};
+	if (len > 0)
+		matcher_each(pr->matcher, line->bytes, len, 0, middle_match, &md);
+	*eol_written = md.eol_written;
+	if (md.eol_written)
+		return len;
+	return md.mid != SIZE_MAX ? md.mid : md.cur;
+}
+
+/* Writes text[from..len) in line colour, leaving the terminator (and a CR
+ * before it) uncoloured, as grep does. */
+static size_t line_tail(struct printer *pr, const char *text, size_t from, size_t len, const char *cap)
+{
+	size_t eol = len > from && text[len - 1] == config_eol(pr->cfg);
+	eol += len - eol > from && text[len - eol - 1] == '\r';
+	size_t tail = len - eol - from;
+	if (tail > 0) {
+		sgr_start(pr, cap);
+		out(pr, text + from, tail);
+		sgr_end(pr);
+	}
+	return from + tail;
+}
+
+/* Flushes when --line-buffered is on. */
+static void printer_line_done(struct printer *pr)
+{
+	if (pr->cfg->line_buffered)
+		printer_flush(pr);
+}
+
+/* print_line without colours: the head and the line are laid down
+ * straight into the buffer.  Returns false when they do not fit even into
+ * an empty buffer, so print_line's general path must write them. */
+static bool print_plain(struct printer *pr, const struct sink_line *line, char sep)
+{
+	const struct config *cfg = pr->cfg;
+	const char eol = config_eol(cfg);
+	size_t len = line->len;
+	size_t name_len = pr->show_name ? strlen(pr->name) : 0;
+	/* name, two numbers, three separators, the line, a terminator */
+	size_t need = name_len + 2 * DECIMAL_MAX + 3 + len + 1;
+	if (need > pr->cap - pr->len) {
+		/* the general path grows a hold, and kept output (no flush
+		 * between a mapped line's search and its copy) */
+		if (need > pr->cap || pr->holding || pr->keep_from != PRINTER_KEEP_NONE)
+			return false;
+		printer_flush(pr);
+	}
+	char *o = pr->buf + pr->len;
+	if (pr->show_name) {
+		memcpy(o, pr->name, name_len);
+		o += name_len;
+		*o++ = cfg->null_after_name ? '\0' : sep;
+	}
+	if (cfg->line_number) {
+		o = put_decimal(o, (uintmax_t)line->lineno);
+		*o++ = sep;
+	}
+	if (cfg->byte_offset) {
+		o = put_decimal(o, line->offset);
+		*o++ = sep;
+	}
+	memcpy(o, line->bytes, len);
+	o += len;
+	if (len == 0 || line->bytes[len - 1] != eol)
+		*o++ = eol;
+	pr->len = (size_t)(o - pr->buf);
+	return true;
+}
+
+/* Prints a selected or context line in grep's format (never under -o:
+ * print_match). */
+static void print_line(struct printer *pr, const struct sink_line *line)
+{
+	const struct config *cfg = pr->cfg;
+	const char *text = line->bytes;
+	size_t len = line->len;
+	bool selected = line->kind == SINK_SELECTED;
+	char sep = selected ? SEP_SELECTED : SEP_CONTEXT;
+	if (!cfg->color && !cfg->initial_tab && cfg->show_pattern == SHOW_PATTERN_NONE) {
+		if (print_plain(pr, line, sep)) {
+			printer_line_done(pr);
+			return;
+		}
+		/* too long for the buffer: the general path writes it through */
+	}
+	const struct color_spec *cs = &cfg->colors;
+	bool matching = selected ^ cfg->invert;
+	struct head_field hf = {
+		.line = matching ? text : NULL, .len = len, .pattern = MATCHER_NO_PATTERN,
+	};
+	line_head(pr, len - (len > 0 && text[len - 1] == config_eol(cfg)), line->lineno, line->offset, sep,
+		  &hf);
+	const char *line_cap = NULL, *match_cap = NULL;
+	if (cfg->color) {
+		line_cap = (selected ^ (cfg->invert && cs->reverse)) ? cs->selected_line : cs->context_line;
+		match_cap = selected ? cs->selected_match : cs->context_match;
+	}
+	size_t done = 0;
+	bool eol_written = false;
+	if (matching && colored(pr, match_cap))
+		done = line_middle(pr, line, line_cap, match_cap, &eol_written);
+	if (colored(pr, line_cap))
+		done = line_tail(pr, text, done, len, line_cap);
+	if (len > done)
+		out(pr, text + done, len - done);
+	if (!eol_written && (len == 0 || text[len - 1] != config_eol(cfg)))
+		out_char(pr, config_eol(cfg));
+	printer_line_done(pr);
+}
+
+/* Prints a match on a line of its own (-o), with the head of its line's
+ * kind (':' unless -v) and its line's match colour. */
+static void print_match(struct printer *pr, const struct sink_match *m)
+{
+	const struct config *cfg = pr->cfg;
+	const char *cap = NULL;
+	if (cfg->color)
+		cap = m->kind == SINK_SELECTED ? cfg->colors.selected_match : cfg->colors.context_match;
+	line_head(pr, m->len, m->lineno, m->offset, cfg->invert ? SEP_CONTEXT : SEP_SELECTED,
+		  &(struct head_field){ .line = NULL, .pattern = m->pattern });
+	bool c = colored(pr, cap);
+	if (c)
+		sgr_start(pr, cap);
+	out(pr, m->bytes, m->len);
+	if (m->takes_eol)
+		out_char(pr, config_eol(cfg));
+	if (c)
+		sgr_end(pr);
+	out_char(pr, config_eol(cfg));
+	printer_line_done(pr);
+}
+
+/* The group separator between non-adjacent context groups. */
+static void print_group_separator(struct printer *pr)
+{
+	const char *sep = pr->cfg->group_separator;
+	out_colored(pr, pr->cfg->colors.separator, sep, strlen(sep));
+	out_char(pr, '\n');
+}
+
+void print_name_head(struct printer *pr, const char *name)
+{
+	out_name(pr, name);
+	if (pr->cfg->null_after_name)
+		out_char(pr, '\0');
+	else
+		out_sep(pr, SEP_SELECTED);
+}
+
+void print_count(struct printer *pr, const char *name, intmax_t count)
+{
+	if (pr->show_name)
+		print_name_head(pr, name);
+	char num[DECIMAL_MAX + 2];
+	char *e = num;
+	if (count < 0) { /* never, but keep "%jd" */
+		*e++ = '-';
+		e = put_decimal(e, -(uintmax_t)count);
+	} else {
+		e = put_decimal(e, (uintmax_t)count);
+	}
+	*e++ = '\n';
+	out(pr, num, (size_t)(e - num));
+	printer_line_done(pr);
+}
+
+void print_file_name(struct printer *pr, const char *name)
+{
+	out_name(pr, name);
+	out_char(pr, pr->cfg->null_after_name ? '\0' : '\n');
+	printer_line_done(pr);
+}
+
+/* ---- the printer as a sink (sink.h) ------------------------------------ */
+
+static void on_begin(void *ctx, const struct sink_begin *begin)
+{
+	struct printer *pr = ctx;
+	pr->name = begin->name;
+	pr->number_width = begin->number_width;
+}
+
+static uint64_t on_line(void *ctx, const struct sink_line *line)
+{
+	print_line(ctx, line);
+	return printer_position(ctx);
+}
+
+static uint64_t on_match(void *ctx, const struct sink_match *match)
+{
+	print_match(ctx, match);
+	return printer_position(ctx);
+}
+
+static uint64_t on_group_break(void *ctx)
+{
+	print_group_separator(ctx);
+	return printer_position(ctx);
+}
+
+static void on_end(void *ctx, const struct sink_end *end)
+{
+	(void)ctx;
+	(void)end;
+}
+
+static uint64_t on_mark(void *ctx)
+{
+	return printer_position(ctx);
+}
+
+static bool on_rewind(void *ctx, uint64_t mark)
+{
+	return printer_rewind(ctx, mark);
+}
+
+static void on_keep_from(void *ctx, uint64_t mark)
+{
+	printer_keep_from(ctx, mark);
+}
+
+static bool on_failed(void *ctx)
+{
+	(void)ctx;
+	return printer_failed();
+}
+
+struct sink printer_sink(struct printer *pr)
+{
+	static const struct sink_ops ops = {
+		.begin = on_begin,
+		.line = on_line,
+		.match = on_match,
+		.group_break = on_group_break,
+		.end = on_end,
+		.mark = on_mark,
+		.rewind = on_rewind,
+		.keep_from = on_keep_from,
+		.failed = on_failed,
+	};
+	return (struct sink){ .ops = &ops, .ctx = pr };
+}

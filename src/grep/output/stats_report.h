@@ -1,0 +1,15 @@
+/* stats_report.h - the report at the end of a run: --stats's lines or
+ * --json's summary record, from the run's sums (search/stats.h).
+ */
+#ifndef ACGREP_STATS_REPORT_H
+#define ACGREP_STATS_REPORT_H
+
+#include "search/stats.h"
+
+struct printer;
+
+/* The report at the end of a run, through pr: --json's summary record
+ * (none under -q), or --stats's lines; nothing without either. */
+void stats_report(struct printer *pr, const struct run_stats *rs);
+
+#endif

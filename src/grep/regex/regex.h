@@ -1,0 +1,87 @@
+/* regex.h - grep -E and -G patterns that denote finite sets of strings.
+ *
+ * Owns: GNU grep 3.8's ERE and BRE syntax (BRE with GNU's \| \? \+),
+ * its syntax errors, the constructs acgrep refuses (unbounded repetition,
+ * back-references, word anchors, anything whose expansion passes the
+ * bound below), and the expansion of an accepted pattern into literal
+ * strings, each with the anchors (^ line start, $ line end) its
+ * alternative carries.  A pattern is parsed into a tree (regex_parse.c)
+ * whose size is known before anything is expanded (regex_expand.c).
+ * Knows nothing of options beyond the syntax, the locale's encoding, -i
+ * (a negated bracket excludes both cases) and the line end.
+ */
+#ifndef ACGREP_REGEX_H
+#define ACGREP_REGEX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "options/config.h"
+
+/* The bound on an expansion, over every pattern of a list together: past
+ * either, the list is refused (status 2), never searched cut short. */
+#define REGEX_MAX_LITERALS 1000000
+#define REGEX_MAX_BYTES ((size_t)64 << 20)
+
+enum regex_syntax { REGEX_BASIC /* -G */, REGEX_EXTENDED /* -E */ };
+
+/* Anchors of one literal: it matches only at a line start, a line end. */
+enum { REGEX_BOL = 1, REGEX_EOL = 2 };
+
+struct regex_options {
+	enum regex_syntax syntax;
+	bool utf8;        /* brackets and . are over UTF-8 characters */
+	bool ignore_case; /* a negated bracket excludes both cases of its members */
+	char eol;         /* the line end, which . and negated brackets never match */
+};
+
+/* Why a pattern was not expanded: a message to print after "PROG: ". */
+struct regex_error {
+	char text[320];
+	bool syntax; /* grep rejects the pattern too (its message); else acgrep refuses it */
+};
+
+struct regex_tree;
+
+/* Parses pattern p[0..len) (a line of -e/-f: no newline).  Returns the
+ * tree, or NULL with *err set (also for want of memory: "memory
+ * exhausted").  *count and *bytes: the literals the expansion makes and
+ * their bytes, at most the bounds (past them it is refused). */
+struct regex_tree *regex_parse(const char *p, size_t len, const struct regex_options *o,
+			       uint64_t *count, uint64_t *bytes, struct regex_error *err);
+
+/* Calls emit for each literal of t's expansion: its bytes, length and
+ * anchors (REGEX_BOL | REGEX_EOL).  A literal appears once per way the
+ * pattern makes it (duplicates are possible).  Returns 0, emit's first
+ * non-zero value, or -1 when out of memory. */
+typedef int (*regex_emit_fn)(void *ctx, const char *bytes, size_t len, unsigned anchors);
+int regex_expand(const struct regex_tree *t, regex_emit_fn emit, void *ctx);
+
+/* Is the empty string (anchored or not) in t's expansion? */
+bool regex_matches_empty(const struct regex_tree *t);
+
+void regex_tree_free(struct regex_tree *t);
+
+/* Would GNU grep search this list (patterns joined by newlines) with its
+ * fixed-string matcher, as if -F (grep's try_fgrep_pattern)?  Then the
+ * literals are the patterns with their backslashes dropped. */
+bool regex_list_is_fixed(const char *p, size_t len, enum regex_syntax syntax);
+
+/* Parses every pattern of ps, and checks the bound over them all; with
+ * `word` (-w without -x) refuses, in a list grep searches as regular
+ * expressions, a pattern that matches the empty string (grep's -w
+ * retries around empty matches are not reproduced there).  Returns 0, or
+ * -1 with *err set and *bad the pattern's index. */
+int regex_list_check(const struct pattern_set *ps, const struct regex_options *o, bool word,
+		     size_t *bad, struct regex_error *err);
+
+/* Replaces the list ps (checked by regex_list_check) by the literals the
+ * matcher searches: *fixed when grep would search it as -F (the
+ * patterns, backslashes dropped, ids unchanged); else every pattern's
+ * expansion, ps->given naming the pattern of each literal and
+ * ps->anchors their anchors (NULL when none has any).  Returns 0, or -1
+ * when out of memory (ps is then empty). */
+int regex_list_expand(struct pattern_set *ps, const struct regex_options *o, bool *fixed);
+
+#endif

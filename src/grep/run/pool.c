@@ -1,0 +1,461 @@
+/* pool.c - searching a run's inputs on worker threads, output in order
+ * (see pool.h).
+ *
+ * The queue is a ring of jobs, one per input (or walk error), in the order
+ * the walk met them.  A worker claims the oldest unopened job, opens it
+ * (run_open) and, for a large regular file, cuts it at line ends into
+ * segments; every segment, of any job, is then free for any worker, the
+ * oldest first.  The main thread walks, queues and commits (pool_commit.c):
+ * for the job at the head of the queue it writes each segment's held
+ * output, marks the segment as the head (whose worker then writes to
+ * stdout itself), waits for it, and folds the segment results into one
+ * search_result for run_report_result.  This file has the workers, the
+ * queue and the functions of pool.h; pool_internal.h what both share.
+ *
+ * A segment's search knows nothing of the segments before it, which is
+ * exact while nothing carries over a line end (pool_can_split) and no NUL
+ * byte makes the file binary.  When one does (a segment ends binary), the
+ * later segments are dropped and the rest of the file is searched on the
+ * main thread as binary from its first byte; a segment that stopped early
+ * (-l, -q, a binary match, a read error) drops the later ones too, and so
+ * does a change of the file seen before a segment is committed (the rest
+ * is then read in order, pool_commit.c).  The
+ * last segment ends where the window that holds the file's end at open
+ * starts; the rest (that window, and what was appended since) is searched
+ * on the main thread after it, read to wherever the file ends then, as one
+ * thread reads it.
+ */
+#include "grow.h"
+#include "output/json.h"
+#include "pool.h"
+#include "pool_internal.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+bool pool_usable(const struct config *cfg, unsigned threads)
+{
+	return threads > 1 && cfg->engine == ENGINE_AC && !cfg->line_buffered;
+}
+
+bool pool_can_split(const struct config *cfg)
+{
+	return !cfg->line_number && !cfg->json && cfg->max_count < 0 && cfg->before < 0 &&
+	       cfg->after < 0 && cfg->io != IO_MMAP;
+}
+
+static void await_turn(struct pool *p)
+{
+	/* A turn comes only through commits: a committer sleeping on something
+	 * else (pool_make_room's job far ahead) must commit the head now. */
+	if (p->awaited)
+		pthread_cond_signal(&p->commit_cv);
+	p->turn_waiters++;
+	pthread_cond_wait(&p->turn_cv, &p->mu);
+	p->turn_waiters--;
+}
+
+/* ---- worker side -------------------------------------------------------- */
+
+/* Where a worker's printer flushes: held output, or stdout once its
+ * segment is the head.  Past the budget, waits for its turn. */
+static void segment_write(void *ctx, const char *data, size_t len)
+{
+	struct worker *w = ctx;
+	struct pool *p = w->pool;
+	struct segment *sg = w->seg;
+	pthread_mutex_lock(&p->mu);
+	for (;;) {
+		if (sg->head) {
+			pthread_mutex_unlock(&p->mu);
+			printer_write(data, len);
+			return;
+		}
+		if (atomic_load(&w->job->cancel)) { /* dropped: nobody wants it */
+			pthread_mutex_unlock(&p->mu);
+			return;
+		}
+		if (p->buffered + len <= p->budget || sg->out_len == 0)
+			break;
+		await_turn(p);
+	}
+	if (sg->out_cap - sg->out_len < len) {
+		char *grown = grow_array(sg->out, &sg->out_cap, sg->out_len + len, 1, 64 << 10);
+		if (!grown && tally_holds_output(p->run->cfg)) { /* no turn comes: see commit_segment */
+			pthread_mutex_unlock(&p->mu);
+			printer_fail("memory exhausted", 0);
+			return;
+		}
+		if (!grown) { /* no room to hold it: wait for the turn instead */
+			while (!sg->head && !atomic_load(&w->job->cancel))
+				await_turn(p);
+			pthread_mutex_unlock(&p->mu);
+			if (sg->head)
+				printer_write(data, len);
+			return;
+		}
+		sg->out = grown;
+	}
+	memcpy(sg->out + sg->out_len, data, len);
+	sg->out_len += len;
+	p->buffered += len;
+	pthread_mutex_unlock(&p->mu);
+}
+
+/* searcher.output_before of a worker: known at once once anything was
+ * output, else only when every earlier job is committed. */
+static bool worker_output_before(void *ctx)
+{
+	struct worker *w = ctx;
+	struct pool *p = w->pool;
+	pthread_mutex_lock(&p->mu);
+	while (!p->used && job_at(p, p->head) != w->job)
+		await_turn(p);
+	bool used = p->used;
+	pthread_mutex_unlock(&p->mu);
+	return used;
+}
+
+/* Where the window of a whole-file search that spans offset `boundary`
+ * (a multiple of the read size) ends: just past the last eol in
+ * [floor, boundary), or 0 when there is none there. */
+static uint64_t window_start_before(int fd, uint64_t floor, uint64_t boundary, char eol)
+{
+	char buf[16384];
+	for (uint64_t end = boundary; end > floor;) {
+		size_t want = end - floor < sizeof buf ? (size_t)(end - floor) : sizeof buf;
+		ssize_t got = pread(fd, buf, want, (off_t)(end - want));
+		if (got != (ssize_t)want)
+			return 0;
+		const char *e = memrchr(buf, eol, want);
+		if (e)
+			return end - want + (uint64_t)(e - buf) + 1;
+		end -= want;
+	}
+	return 0;
+}
+
+/* Where a segment that starts at `lo` may end so that the next one starts
+ * with the window of a whole-file search that spans offset `boundary` (a
+ * multiple of the read size `chunk`); 0 when there is no such place. */
+static uint64_t cut_at(const struct job *j, uint64_t lo, uint64_t boundary, uint64_t chunk, char eol)
+{
+	if (boundary < chunk || boundary <= lo)
+		return 0;
+	uint64_t floor = boundary - chunk > lo ? boundary - chunk : lo;
+	uint64_t cut = window_start_before(j->whole.fd, floor, boundary, eol);
+	return cut > lo ? cut : 0;
+}
+
+/* Cuts the job's file into segments of about segment_size bytes, each
+ * starting where a window of a whole-file search starts (input.h,
+ * input_open_range), so that a NUL byte makes the same lines binary; leaves
+ * it whole when it is small or no cut is found.  The last segment ends
+ * where the window that holds the end at open starts: the rest, to
+ * wherever the file ends when it is reached, is searched in order after
+ * it (search_rest), so that its windows are one thread's also when bytes
+ * were appended since (a last line unfinished at open joins them, a NUL
+ * among them silences the same lines). */
+static void split_job(struct pool *p, struct job *j)
+{
+	j->segs = &j->one;
+	j->n_segs = 1;
+	uint64_t size = j->whole.size_at_open, n = size / p->segment_size;
+	if (!p->split || !j->whole.is_regular || !j->whole.owns_fd || n < 2)
+		return;
+	/* what report_job compares with; changed since open: read in order */
+	if (fstat(j->whole.fd, &j->split_stat) != 0 || (uint64_t)j->split_stat.st_size != size)
+		return;
+	struct segment *segs = calloc((size_t)n, sizeof *segs);
+	if (!segs)
+		return;
+	struct input_options io = run_input_options(p->run->cfg);
+	uint64_t chunk = input_read_size(&io);
+	size_t k = 0;
+	for (uint64_t i = 1; i < n; i++) {
+		uint64_t cut = cut_at(j, segs[k].lo, size / n * i / chunk * chunk, chunk, io.eol);
+		if (cut > 0 && cut < size) {
+			segs[k].hi = cut;
+			segs[++k].lo = cut;
+		}
+	}
+	segs[k].hi = cut_at(j, segs[k].lo, size / chunk * chunk, chunk, io.eol);
+	if (segs[k].hi == 0 && k > 0)
+		k--;
+	if (k == 0) {
+		free(segs);
+		return;
+	}
+	j->segs = segs;
+	j->n_segs = k + 1;
+}
+
+/* Searches segment sg of job j on this worker; marks it done. */
+static void run_segment(struct worker *w, struct job *j, struct segment *sg)
+{
+	struct pool *p = w->pool;
+	const struct config *cfg = p->run->cfg;
+	const char *name = run_display_name(cfg, j->path);
+	w->job = j;
+	w->seg = sg;
+	w->pr.show_name = run_shows_name(cfg, j->command_line);
+	w->searcher.used = false;
+	w->searcher.cancel = &j->cancel;
+	/* held whole until the committer's verdict on the input */
+	if (tally_holds_output(cfg))
+		printer_hold(&w->pr);
+	if (j->n_segs == 1) {
+		search_input(&w->searcher, &j->whole, name, false, &sg->res);
+		input_leave_after(&j->whole, sg->res.stop_offset);
+		input_close(&j->whole); /* here: its read() buffer stays this thread's */
+	} else {
+		struct input_options io = run_input_options(cfg);
+		struct input in;
+		if (input_open_range(&in, &j->whole, sg->lo, sg->hi, &io) == 0) {
+			search_input(&w->searcher, &in, name, false, &sg->res);
+			input_close(&in);
+		} else {
+			memset(&sg->res, 0, sizeof sg->res);
+			sg->res.read_error = true;
+			sg->res.read_errno = errno;
+		}
+	}
+	printer_settle(&w->pr, true);
+	printer_flush(&w->pr);
+	pthread_mutex_lock(&p->mu);
+	sg->state = SEG_DONE;
+	wake_committer(p, sg);
+	wake_committer(p, j);
+	pthread_mutex_unlock(&p->mu);
+}
+
+static void *worker_main(void *arg);
+
+/* Under the lock: starts one more worker.  False when it could not. */
+static bool start_worker(struct pool *p)
+{
+	if (p->started >= p->n_threads)
+		return false;
+	struct worker *w = calloc(1, sizeof *w);
+	if (!w || printer_init(&w->pr, p->run->cfg, p->searcher.matcher, p->searcher.keys) != 0) {
+		free(w);
+		return false;
+	}
+	w->searcher = p->searcher;
+	if (p->searcher.tally && !(w->searcher.tally = tally_new(p->run->cfg, p->searcher.keys))) {
+		printer_free(&w->pr);
+		free(w);
+		return false;
+	}
+	w->pool = p;
+	w->pr.flush_to = segment_write;
+	w->pr.flush_ctx = w;
+	w->searcher.output_before = worker_output_before;
+	w->searcher.output_before_ctx = w;
+	if (p->run->stats) /* each thread its own: see search.h */
+		w->searcher.seen = patterns_seen_init(&w->seen, p->run->stats->seen.n) == 0 ? &w->seen : NULL;
+	if (output_sink(&w->pr, &w->searcher.sink) != 0 || (p->run->stats && !w->searcher.seen) ||
+	    pthread_create(&p->threads[p->started], NULL, worker_main, w) != 0) {
+		patterns_seen_free(&w->seen);
+		printer_free(&w->pr);
+		tally_free(w->searcher.tally);
+		free(w);
+		return false;
+	}
+	p->started++;
+	return true;
+}
+
+/* Under the lock: new jobs or segments can be claimed.  Wakes idle
+ * workers, and starts new ones (up to --threads) while the unclaimed work
+ * outnumbers the workers holding none: two small files on a 64-CPU machine
+ * start two threads at most, not 64. */
+static void offer_work(struct pool *p)
+{
+	if (p->idle_workers)
+		pthread_cond_broadcast(&p->work_cv);
+	size_t unclaimed = p->tail - p->claimed + p->free_segs;
+	while (p->started - p->busy < unclaimed && start_worker(p))
+		;
+}
+
+/* Opens job j (claimed by this worker), splits it and searches its first
+ * segment. */
+static void open_job(struct worker *w, struct job *j)
+{
+	struct pool *p = w->pool;
+	enum open_outcome outcome = run_open(p->run, j->path, j->command_line, &j->whole, &j->err);
+	if (outcome == OPEN_SEARCH)
+		split_job(p, j);
+	pthread_mutex_lock(&p->mu);
+	j->outcome = outcome;
+	j->state = JOB_READY;
+	if (outcome == OPEN_SEARCH) {
+		j->segs[0].state = SEG_RUNNING;
+		j->next_seg = 1;
+		p->free_segs += j->n_segs - 1;
+		offer_work(p);
+	}
+	wake_committer(p, j);
+	pthread_mutex_unlock(&p->mu);
+	if (outcome == OPEN_SEARCH)
+		run_segment(w, j, &j->segs[0]);
+}
+
+/* Under the lock: the oldest free segment of an opened job, else the
+ * oldest unopened job (*open set).  False when there is none. */
+static bool claim(struct pool *p, struct job **jp, struct segment **sp, bool *open)
+{
+	for (size_t k = p->head; p->free_segs > 0 && k < p->claimed; k++) {
+		struct job *j = job_at(p, k);
+		if (j->state == JOB_READY && j->next_seg < j->n_segs) {
+			p->free_segs--;
+			*jp = j;
+			*sp = &j->segs[j->next_seg++];
+			(*sp)->state = SEG_RUNNING;
+			*open = false;
+			return true;
+		}
+	}
+	while (p->claimed < p->tail) {
+		struct job *j = job_at(p, p->claimed++);
+		if (j->walk_err)
+			continue; /* nothing to search: READY when queued */
+		j->state = JOB_OPENING;
+		*jp = j;
+		*open = true;
+		return true;
+	}
+	return false;
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *w = arg;
+	struct pool *p = w->pool;
+	pthread_mutex_lock(&p->mu);
+	for (;;) {
+		struct job *j;
+		struct segment *sg = NULL;
+		bool open;
+		if (!claim(p, &j, &sg, &open)) {
+			if (p->closing)
+				break;
+			p->idle_workers++;
+			pthread_cond_wait(&p->work_cv, &p->mu);
+			p->idle_workers--;
+			continue;
+		}
+		p->busy++;
+		pthread_mutex_unlock(&p->mu);
+		if (open)
+			open_job(w, j);
+		else
+			run_segment(w, j, sg);
+		pthread_mutex_lock(&p->mu);
+		p->busy--;
+	}
+	pthread_mutex_unlock(&p->mu);
+	patterns_seen_free(&w->seen);
+	printer_free(&w->pr);
+	tally_free(w->searcher.tally);
+	input_thread_done();
+	free(w);
+	return NULL;
+}
+
+struct pool *pool_new(struct run *r, unsigned threads, uint64_t segment_size)
+{
+	struct pool *p = calloc(1, sizeof *p);
+	if (!p)
+		return NULL;
+	p->run = r;
+	p->searcher = r->searcher;
+	p->n_threads = threads < MAX_THREADS ? threads : MAX_THREADS;
+	p->segment_size = segment_size ? segment_size : POOL_SEGMENT_SIZE;
+	p->split = pool_can_split(r->cfg);
+	p->budget = p->segment_size < SIZE_MAX / POOL_BUFFER_SEGMENTS
+			    ? (size_t)p->segment_size * POOL_BUFFER_SEGMENTS : SIZE_MAX;
+	p->used = r->searcher.used;
+	pthread_mutex_init(&p->mu, NULL);
+	pthread_cond_init(&p->work_cv, NULL);
+	pthread_cond_init(&p->commit_cv, NULL);
+	pthread_cond_init(&p->turn_cv, NULL);
+	return p;
+}
+
+/* Queues a job; false when the path could not be copied. */
+static bool add_job(struct pool *p, const char *path, bool command_line, int walk_err)
+{
+	while (p->tail - p->head == POOL_RING)
+		pool_make_room(p);
+	char *copy = strdup(path);
+	if (!copy)
+		return false;
+	pthread_mutex_lock(&p->mu);
+	struct job *j = job_at(p, p->tail);
+	j->path = copy;
+	j->command_line = command_line;
+	j->walk_err = walk_err;
+	j->state = walk_err ? JOB_READY : JOB_QUEUED;
+	p->tail++;
+	if (!walk_err)
+		offer_work(p);
+	pthread_mutex_unlock(&p->mu);
+	while (pool_head_finished(p))
+		pool_commit_head(p);
+	return true;
+}
+
+/* Whether a worker runs, starting the first one if none does.  `started`
+ * is written under the lock by any thread that starts a worker. */
+static bool workers_running(struct pool *p, bool start)
+{
+	pthread_mutex_lock(&p->mu);
+	bool running = p->started > 0 || (start && start_worker(p));
+	pthread_mutex_unlock(&p->mu);
+	return running;
+}
+
+int pool_add_path(const char *path, bool command_line, void *ctx)
+{
+	struct pool *p = ctx;
+	if (!workers_running(p, true)) /* no thread could start: search it here */
+		return run_search_path(path, command_line, p->run);
+	if (strcmp(path, "-") == 0) { /* one reader of stdin at a time, in order */
+		while (p->head < p->last_stdin)
+			pool_commit_head(p);
+		p->last_stdin = p->tail + 1;
+	}
+	if (!add_job(p, path, command_line, 0))
+		return run_search_path(path, command_line, p->run);
+	return p->run->stop;
+}
+
+void pool_walk_error(const char *path, int err, void *ctx)
+{
+	struct pool *p = ctx;
+	if (!workers_running(p, false) || !add_job(p, path, false, err))
+		run_walk_error(path, err, p->run);
+}
+
+void pool_finish(struct pool *p)
+{
+	while (p->head < p->tail)
+		pool_commit_head(p);
+	pthread_mutex_lock(&p->mu);
+	p->closing = true;
+	pthread_cond_broadcast(&p->work_cv);
+	unsigned started = p->started; /* nothing starts a worker any more */
+	pthread_mutex_unlock(&p->mu);
+	for (unsigned i = 0; i < started; i++)
+		pthread_join(p->threads[i], NULL);
+	pthread_mutex_destroy(&p->mu);
+	pthread_cond_destroy(&p->work_cv);
+	pthread_cond_destroy(&p->commit_cv);
+	pthread_cond_destroy(&p->turn_cv);
+	free(p);
+}

@@ -1,0 +1,130 @@
+/* pool_internal.h - what pool.c (the workers, the queue, the public
+ * functions) and pool_commit.c (committing in order, on the main thread)
+ * share: the pool, its jobs and segments, and the lock's wake-ups.
+ * Nothing outside the pool includes it.
+ */
+#ifndef ACGREP_POOL_INTERNAL_H
+#define ACGREP_POOL_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/stat.h>
+
+#include "input/input.h"
+#include "output/print.h"
+#include "pool.h"
+#include "run.h"
+#include "search/search.h"
+#include "tally_run.h"
+
+#define POOL_RING 256
+
+enum seg_state { SEG_FREE, SEG_RUNNING, SEG_DONE };
+
+struct segment {
+	uint64_t lo, hi;        /* file offsets; a job of one segment uses the
+				   whole input instead */
+	enum seg_state state;
+	bool head;              /* being committed: its worker writes to stdout */
+	char *out;              /* output held until it is the head */
+	size_t out_len, out_cap;
+	struct search_result res;
+};
+
+enum job_state { JOB_QUEUED, JOB_OPENING, JOB_READY };
+
+struct job {
+	char *path;
+	bool command_line;
+	int walk_err;           /* non-zero: a walk error to report, no input */
+	enum job_state state;
+	enum open_outcome outcome;
+	int err;
+	struct input whole;     /* open while the job's segments run */
+	struct segment *segs;   /* n_segs of them; &one when not split */
+	struct segment one;
+	size_t n_segs, next_seg;
+	struct stat split_stat; /* the file when it was split (n_segs > 1) */
+	atomic_bool cancel;     /* later segments are not wanted */
+};
+
+struct pool {
+	struct run *run;
+	/* What a new worker's searcher starts from: the run's at pool_new.  A
+	 * worker may start one while the main thread writes the run's own
+	 * (searcher.used, in report_job and search_rest_binary). */
+	struct searcher searcher;
+	pthread_mutex_t mu;
+	pthread_cond_t work_cv;   /* idle workers: a job or segment to claim, or closing */
+	pthread_cond_t commit_cv; /* the committer: `awaited` is ready or done */
+	pthread_cond_t turn_cv;   /* workers waiting for their turn: a head, room
+				     in the budget, a cancel, a commit */
+	const void *awaited;      /* the job or segment the committer sleeps on */
+	unsigned idle_workers, turn_waiters;
+	unsigned busy;            /* workers holding a claimed job or segment */
+	size_t free_segs;         /* segments of opened jobs not yet claimed */
+	struct job ring[POOL_RING];
+	size_t head, claimed, tail; /* counters: commit, open, add (mod POOL_RING) */
+	pthread_t threads[MAX_THREADS];
+	unsigned n_threads, started;
+	bool closing;
+	bool split;
+	uint64_t segment_size;
+	size_t last_stdin;      /* 1 + the counter of the last "-" job queued, or 0 */
+	size_t buffered;        /* bytes held in segments' out buffers */
+	size_t budget;          /* most bytes held before workers wait their turn */
+	bool used;              /* searcher.used after the committed jobs */
+};
+
+struct worker {
+	struct pool *pool;
+	struct printer pr;
+	struct searcher searcher;
+	struct patterns_seen seen; /* the searcher's, when statistics are kept */
+	struct job *job;
+	struct segment *seg;
+};
+
+static inline struct job *job_at(struct pool *p, size_t k)
+{
+	return &p->ring[k % POOL_RING];
+}
+
+/* Waking only the thread that waits for this change: one wake-up per file
+ * is a system call and a context switch, a third of a small file's cost.
+ * All are called with the lock held (await_turn, the fourth, is pool.c's). */
+static inline void wake_committer(struct pool *p, const void *what)
+{
+	if (p->awaited == what)
+		pthread_cond_signal(&p->commit_cv);
+}
+
+static inline void await_committer(struct pool *p, const void *what)
+{
+	p->awaited = what;
+	pthread_cond_wait(&p->commit_cv, &p->mu);
+	p->awaited = NULL;
+}
+
+static inline void wake_turns(struct pool *p)
+{
+	if (p->turn_waiters)
+		pthread_cond_broadcast(&p->turn_cv);
+}
+
+/* pool_commit.c, called by the main thread without the lock. */
+
+/* Commits the job at the head of the queue (waiting for it), or discards
+ * it once the run is over, and frees it. */
+void pool_commit_head(struct pool *p);
+
+/* Whether the head job is finished, so committing it will not wait. */
+bool pool_head_finished(struct pool *p);
+
+/* The queue is full: commits at the head until there is room. */
+void pool_make_room(struct pool *p);
+
+#endif
