@@ -5,7 +5,9 @@
 #     order below), each with a README.md and at most 3,000 lines;
 #   - no file over 600 lines; no function over 80 lines, except the flat
 #     option switches (a function whose body is one switch of cases);
-#   - exit() only in src/cli; the -z line terminator written in one place.
+#   - exit() only in src/cli; the -z line terminator written in one place;
+#   - and, through tests/docs_check.sh, no machine path and no "session"
+#     in the docs.
 # Prints one "not ok" line per breach and exits 1, or "ok layout".
 set -u
 cd "$(dirname "$0")/.."
@@ -90,4 +92,5 @@ eol=$(grep -rn "null_data ?" src | wc -l)
 (( eol <= 1 )) || fail "the -z terminator is written in $eol places: $(grep -rln 'null_data ?' src | tr '\n' ' ')"
 
 (( st == 0 )) && echo "ok layout"
+tests/docs_check.sh || st=1
 exit $st

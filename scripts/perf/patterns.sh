@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# patterns.sh - issue 15's benchmark rows: what naming the matched pattern costs.
+# patterns.sh - what naming the matched pattern costs: per-pattern counts,
+# JSON records and the real pattern sets, against plain counting.
 #
 # Usage: scripts/perf/patterns.sh [--runs N] [--timeout S] [--rows a,b,...] [--acgrep BIN]
 #

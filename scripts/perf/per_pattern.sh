@@ -3,7 +3,7 @@
 #
 # Usage: scripts/perf/per_pattern.sh [-r N] [--sets "words1k dict-all"] [--threads "1 0"]
 #
-# Issue 15's target: per-pattern counts cost at most 10% over plain
+# The target: per-pattern counts cost at most 10% over plain
 # --count-matches on the same pattern set.  Over english.txt (256 MB, from
 # corpus.sh), warmed first, with pat/words1k.txt (1,000 corpus words:
 # 1,028,434 matches) and pat/dict-all.txt (663,473 words: 48,528,025

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # real_sets.sh - pattern lists a user would bring, from Debian packages, and
-# texts to search with them (issue 15's "real sets"), deterministically.
+# texts to search with them, deterministically.
 #
 # Usage: scripts/perf/real_sets.sh [--force] [--mb N]
 #
