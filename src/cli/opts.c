@@ -417,7 +417,7 @@ static int finish(int argc, char **argv, struct config *cfg, struct parse_state 
 	/* grep: -q overrides -l and -L, which in turn override -c. */
 	if (cfg->quiet)
 		cfg->list = LIST_NONE;
-	if (cfg->quiet || cfg->list != LIST_NONE) {
+	if (config_reports_files(cfg)) {
 		cfg->count = false;
 		cfg->count_matches = false;
 	}

@@ -27,7 +27,7 @@ static int per_pattern_finish(struct config *cfg)
 		fputs(PROG ": --include-zero needs --count-per-pattern\n", stderr);
 		return 2;
 	}
-	if (cfg->quiet || cfg->list != LIST_NONE)
+	if (config_reports_files(cfg))
 		cfg->count_per_pattern = cfg->include_zero = false;
 	if (cfg->count_per_pattern) {
 		cfg->count = cfg->count_matches = cfg->only_matching = false;

@@ -191,6 +191,20 @@ struct config {
 	struct opts_private *opts_private; /* opts.c's own allocations; opaque, freed by opts_free */
 };
 
+/* -q, -l and -L: the first selected line decides an input's report.
+ * (Parsing leaves -q over -l and -L, and both over -c.) */
+static inline bool config_reports_files(const struct config *cfg)
+{
+	return cfg->quiet || cfg->list != LIST_NONE;
+}
+
+/* Whether the run outputs lines: none of -c, --count-matches, -l, -L,
+ * -q.  The one place that rule is written. */
+static inline bool config_prints_lines(const struct config *cfg)
+{
+	return !config_reports_files(cfg) && !cfg->count && !cfg->count_matches;
+}
+
 /* The line terminator: NUL with -z, newline otherwise.  The one place that
  * rule is written. */
 static inline char config_eol(const struct config *cfg)

@@ -82,8 +82,7 @@ enum open_outcome run_open(const struct run *r, const char *path, bool command_l
 		return OPEN_SKIP;
 	}
 	/* as grep, not with -m 1 either: one selected line cannot feed itself */
-	if (!cfg->quiet && cfg->list == LIST_NONE && !cfg->count && !cfg->count_matches &&
-	    !cfg->count_per_pattern &&
+	if (config_prints_lines(cfg) && !cfg->count_per_pattern &&
 	    (cfg->max_count < 0 || cfg->max_count > 1) && r->out_regular &&
 	    input_same_file(in, STDOUT_FILENO)) {
 		input_close(in);

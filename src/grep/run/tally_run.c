@@ -47,8 +47,7 @@ struct tally_run {
 
 bool tally_holds_output(const struct config *cfg)
 {
-	return cfg->all_patterns && !cfg->count && !cfg->count_matches && !cfg->count_per_pattern &&
-	       cfg->list == LIST_NONE && !cfg->quiet;
+	return cfg->all_patterns && !cfg->count_per_pattern && config_prints_lines(cfg);
 }
 
 struct tally_run *tally_run_new(const struct config *cfg, const struct pattern_keys *keys)
@@ -145,7 +144,7 @@ void tally_run_take(struct tally_run *tr, struct search_result *res)
 bool tally_run_settled(const struct tally_run *tr, bool selected)
 {
 	const struct config *cfg = tr ? tr->cfg : NULL;
-	return tr && cfg->all_patterns && (cfg->list != LIST_NONE || cfg->quiet) && selected &&
+	return tr && cfg->all_patterns && config_reports_files(cfg) && selected &&
 	       tr->n_acc == tr->n_rows;
 }
 

@@ -434,12 +434,6 @@ static void take_line(struct file_merge *m, const struct known *k)
 
 /* ---- a file, then the run ---- */
 
-/* Whether this run prints lines (not -c, -l, -L, -q). */
-static bool prints_lines(const struct config *cfg)
-{
-	return !cfg->count && !cfg->count_matches && cfg->list == LIST_NONE && !cfg->quiet;
-}
-
 /* Prints the lines of the file whose ranges are rg[0..n).  False when
  * out of memory. */
 static bool merge_lines(struct file_merge *m)
@@ -531,12 +525,12 @@ static void merge_file(struct run *r, const struct group *g, bool show_name)
 		.may_end_early = first->binary,
 	};
 	m.n = fold_ranges(cfg, g, &res, &used);
-	binary_begin(&m.bin, cfg, !prints_lines(cfg));
+	binary_begin(&m.bin, cfg, !config_prints_lines(cfg));
 	sink_begin(&r->searcher.sink, &(struct sink_begin){
 		.name = first->name,
 		.number_width = cfg->initial_tab ? number_width(cfg, first->size) : 0,
 	});
-	if (prints_lines(cfg) && !merge_lines(&m))
+	if (config_prints_lines(cfg) && !merge_lines(&m))
 		m.trouble = "memory exhausted";
 	sink_end(&r->searcher.sink, &(struct sink_end){ .selected = res.selected });
 	res.binary_matched |= binary_file_matches(&m.bin, res.selected);

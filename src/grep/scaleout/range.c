@@ -134,12 +134,6 @@ bool range_begin(struct run *r)
 	return true;
 }
 
-/* Whether this run outputs lines (not -c, -l, -L, -q). */
-static bool prints_lines(const struct config *cfg)
-{
-	return !cfg->count && !cfg->count_matches && cfg->list == LIST_NONE && !cfg->quiet;
-}
-
 /* A read error of the range's own, unless it has one already. */
 static void note_read_error(struct search_result *res, int err)
 {
@@ -222,7 +216,7 @@ static void search_part(struct run *r, struct input *whole, bool ranged, uint64_
 		in = &part;
 	}
 	bool context = cfg->before >= 0 || cfg->after >= 0;
-	if (cfg->records && cfg->utf8_locale && cfg->binary != BINARY_TEXT && context && prints_lines(cfg))
+	if (cfg->records && cfg->utf8_locale && cfg->binary != BINARY_TEXT && context && config_prints_lines(cfg))
 		input_read_windows(in); /* as search.c does where it checks encodings */
 	search_input(s, in, name, false, res);
 	if (ranged)
@@ -237,7 +231,7 @@ static void record_input(struct run *r, struct input *whole, bool ranged, uint64
 {
 	const struct config *cfg = r->cfg;
 	char eol = config_eol(cfg);
-	bool context = ranged && prints_lines(cfg);
+	bool context = ranged && config_prints_lines(cfg);
 	records_file(&r->pr, name, lo, ranged ? hi : UINT64_MAX,
 		     whole->is_regular ? whole->size_at_open : UINT64_MAX, command_line,
 		     cfg->files_from != NULL);

@@ -130,8 +130,8 @@ static void check_window(struct records_windows *rw)
 
 bool records_windows_wanted(const struct config *cfg)
 {
-	return cfg->utf8_locale && cfg->binary != BINARY_TEXT && cfg->after > 0 && !cfg->count &&
-	       !cfg->count_matches && cfg->list == LIST_NONE && !cfg->quiet;
+	return cfg->utf8_locale && cfg->binary != BINARY_TEXT && cfg->after > 0 &&
+	       config_prints_lines(cfg);
 }
 
 uint64_t records_windows_begin(struct records_windows *rw, const struct config *cfg,

@@ -141,15 +141,14 @@ static struct file_search *begin_search(struct searcher *s, struct input *in, co
 	struct file_search *f = calloc(1, sizeof *f);
 	if (!f)
 		return NULL;
-	bool quiet = cfg->count || cfg->count_matches || cfg->count_per_pattern ||
-		     cfg->list != LIST_NONE || cfg->quiet || s->dev_null;
+	bool quiet = !config_prints_lines(cfg) || cfg->count_per_pattern || s->dev_null;
 	*f = (struct file_search){
 		.cfg = cfg,
 		.s = s,
 		.sink = &s->sink,
 		.eol = config_eol(cfg),
 		.quiet = quiet,
-		.stop_on_select = cfg->list != LIST_NONE || cfg->quiet || s->dev_null,
+		.stop_on_select = config_reports_files(cfg) || s->dev_null,
 		.outleft = cfg->max_count < 0 ? INTMAX_MAX : cfg->max_count,
 		.lastout = UINT64_MAX,
 		.used_at_start = s->used,
