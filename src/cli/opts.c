@@ -95,7 +95,7 @@ static const char *const binary_names[] = {"binary", "text", "without-match", NU
 static const char *const dir_names[] = {"read", "recurse", "skip", NULL};
 static const enum dir_action dir_actions[] = {DIRS_READ, DIRS_RECURSE, DIRS_SKIP};
 static const char *const engine_names[] = {"ac", "pcre2", NULL};
-static const char *const scan_names[] = {"auto", "dfa", "bitmap", "memchr", "teddy", "hash", NULL};
+static const char *const scan_names[] = {"auto", "dfa", "bitmap", "memchr", "teddy", "hash", "rare", NULL};
 static const char *const simd_names[] = {"best", "scalar", "ssse3", "avx2", "avx512", "neon", NULL};
 
 /* State of one parse beyond what lands in the config. */

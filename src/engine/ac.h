@@ -34,6 +34,7 @@ enum ac_scan_path {
 	AC_PATH_MEMCHR = 3, /* memchr for a rare byte shared by every pattern */
 	AC_PATH_TEDDY = 4,  /* SIMD fingerprint bitmaps (teddy.h), for small sets */
 	AC_PATH_HASH = 5,   /* like BITMAP, on a hash of each 3-4 byte window */
+	AC_PATH_RARE = 6,   /* SIMD search for 1-3 rare bytes every pattern holds somewhere */
 };
 
 /* The vector kernels of the prefilters, the x86 ones narrowest first: what

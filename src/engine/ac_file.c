@@ -53,6 +53,14 @@ _Static_assert(sizeof(struct file_meta) == 20 * 4 + 3 * 8 + 256 + 2 * TEDDY_MAX_
 #define T_FIRST_BYTE SECFILE_TAG('A', 'C', 'f', 'b')
 #define T_WINDOW SECFILE_TAG('A', 'C', 'w', 'b')
 
+/* The RARE path's set in file_meta.rare_byte (rare_offset holds its
+ * reach): the three bytes from the low one up, the count in the top one. */
+static uint32_t rare_set_word(const ac_automaton *ac)
+{
+	return ac->rare_set[0] | (uint32_t)ac->rare_set[1] << 8 | (uint32_t)ac->rare_set[2] << 16 |
+	       ac->n_rare << 24;
+}
+
 static void meta_fill(const ac_automaton *ac, struct file_meta *m)
 {
 	*m = (struct file_meta){
@@ -62,8 +70,10 @@ static void meta_fill(const ac_automaton *ac, struct file_meta *m)
 		.n_states = ac->n_states, .n_dense = ac->n_dense,
 		.path = (uint32_t)ac->path, .simd = (uint32_t)ac->simd,
 		.window_width = ac->window_width, .window_mask = ac->window_mask,
-		.window_fold = ac->window_fold, .window_stride = ac->window_stride, .rare_offset = ac->rare_offset,
-		.rare_byte = ac->rare_byte, .teddy_width = ac->teddy.width,
+		.window_fold = ac->window_fold, .window_stride = ac->window_stride,
+		.rare_offset = ac->path == AC_PATH_RARE ? ac->rare_reach : ac->rare_offset,
+		.rare_byte = ac->path == AC_PATH_RARE ? rare_set_word(ac) : ac->rare_byte,
+		.teddy_width = ac->teddy.width,
 		.teddy_offset = ac->teddy.offset, .max_len = ac->max_len, .min_len = ac->min_len,
 		.memory = ac->memory,
 	};
@@ -113,6 +123,9 @@ static const char *meta_check(const struct file_meta *m)
 	switch (m->path) {
 	case AC_PATH_DFA: case AC_PATH_BITMAP: ok = true; break;
 	case AC_PATH_MEMCHR: ok = m->rare_offset < m->min_len && m->rare_byte < 256; break;
+	case AC_PATH_RARE: /* any set scans safely; the reach is within a pattern */
+		ok = m->rare_byte >> 24 >= 1 && m->rare_byte >> 24 <= 3 && m->rare_offset < m->max_len;
+		break;
 	case AC_PATH_TEDDY:
 		ok = m->teddy_width >= 1 && m->teddy_width <= TEDDY_MAX_WIDTH &&
 		     m->teddy_offset <= m->min_len && m->teddy_width <= m->min_len - m->teddy_offset &&
@@ -263,6 +276,12 @@ static void meta_apply(ac_automaton *ac, const struct file_meta *m, enum simd_le
 	ac->window_stride = m->window_stride;
 	ac->rare_offset = m->rare_offset;
 	ac->rare_byte = (uint8_t)m->rare_byte;
+	if (ac->path == AC_PATH_RARE) {
+		ac->rare_reach = m->rare_offset;
+		ac->n_rare = m->rare_byte >> 24;
+		for (int i = 0; i < 3; i++) /* unused slots repeat the first byte */
+			ac->rare_set[i] = (uint8_t)(m->rare_byte >> (8 * (i < (int)ac->n_rare ? i : 0)));
+	}
 	ac->teddy.width = m->teddy_width;
 	ac->teddy.offset = m->teddy_offset;
 	ac->memory = (size_t)m->memory;

@@ -88,6 +88,10 @@ struct ac_automaton {
 	uint8_t first_byte[256]; /* 1 if a match may start with this byte */
 	uint32_t rare_offset;  /* memchr path: the byte every match has at this offset */
 	uint8_t rare_byte;
+	/* RARE path: every match holds one of rare_set[0..n_rare) (the unused
+	 * slots repeat the first) at most rare_reach bytes after its start */
+	uint8_t rare_set[3];
+	uint32_t n_rare, rare_reach;
 	size_t memory;
 };
 

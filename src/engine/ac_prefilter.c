@@ -3,8 +3,9 @@
  *
  * Owns: the scan-path decision and the prefilter tables of struct
  * ac_automaton: the 2-byte pair bitmap (any set), the rare byte for memchr
- * (one distinct pattern) and the Teddy fingerprint buckets (small sets, on
- * CPUs with byte shuffles).  Reads the compiled trie; knows nothing of files,
+ * (one distinct pattern), the rare-byte set (every pattern holds one of
+ * 1-3 rare bytes) and the Teddy fingerprint buckets (small sets, on CPUs
+ * with byte shuffles).  Reads the compiled trie; knows nothing of files,
  * lines or options.
  *
  * References: B. Commentz-Walter, "A string matching algorithm fast on the
@@ -16,6 +17,7 @@
 #include "ac_internal.h"
 #include "pair_simd.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* Teddy serves sets with at most this many distinct fingerprints; past it
@@ -31,6 +33,13 @@
  * 1,024-bit tables the AVX-512 kernel holds in registers (window_folds):
  * each passes about 1 in 10 windows, both about 1 in 100. */
 #define HASH_SPARSE_BITS 128
+/* The RARE prefilter serves sets whose every pattern holds a byte of rank
+ * at most this, at most three such bytes for the set: '@' (171), '='
+ * (191), '#', '$', '%', '+', '?', '<', '>'; not ':' (203: every log
+ * timestamp has two), '.' (234) or '/' (249). */
+#define RARE_MAX_RANK 192
+#define RARE_NONE 256          /* no byte: a pattern with none allowed */
+#define RARE_FAR UINT32_MAX    /* no byte of the set yet on the path */
 
 /* Byte frequency rank in a mixed English/C/man-page corpus (the text of a
  * Debian system): 0 is rarest.  Picks the memchr byte and Teddy's window. */
@@ -129,6 +138,154 @@ static bool rare_byte_pick(ac_automaton *ac, const uint8_t *chain, size_t n)
 		}
 	}
 	return found;
+}
+
+/* Whether byte b may be in the RARE set: never a letter when folding;
+ * chosen by the set itself (not forced), only a rare one and not an ASCII
+ * digit (logs are full of digits, which the rank table, from prose and
+ * code, ranks rarer than they are there). */
+static bool rare_set_allows(const ac_automaton *ac, uint8_t b, bool forced)
+{
+	if ((ac->flags & AC_FOLD_ASCII) && is_ascii_letter(b))
+		return false;
+	return forced || (byte_rank[b] <= RARE_MAX_RANK && !(b >= '0' && b <= '9'));
+}
+
+/* Adds b to set[0..*n) unless there: false when it would be a fourth. */
+static bool rare_set_add(uint8_t set[3], uint32_t *n, uint8_t b)
+{
+	for (uint32_t i = 0; i < *n; i++)
+		if (set[i] == b)
+			return true;
+	if (*n == 3)
+		return false;
+	set[(*n)++] = b;
+	return true;
+}
+
+/* How many patterns hold each byte (cover[b]; a pattern counts once),
+ * by a depth-first walk of the trie keeping the distinct bytes of the
+ * path; returns the number of patterns, or 0 when out of memory.  Linear
+ * in the patterns' bytes. */
+static size_t rare_cover(const ac_automaton *ac, size_t cover[256])
+{
+	const struct ac_trie *t = &ac->trie;
+	size_t depth_max = ac->max_len + 1, patterns = 0;
+	uint32_t *node = malloc(depth_max * sizeof *node), *next = malloc(depth_max * sizeof *next);
+	uint8_t *fresh = malloc(depth_max); /* the edge brought a byte new to the path */
+	uint8_t distinct[256];
+	unsigned on_path[256] = { 0 }, n_distinct = 0;
+	if (node && next && fresh) {
+		size_t top = 0;
+		node[0] = AC_ROOT;
+		next[0] = ac->first[AC_ROOT];
+		while (true) {
+			uint32_t s = node[top];
+			if (next[top] < ac->first[s + 1]) { /* down to the next child */
+				uint32_t c = next[top]++;
+				uint8_t byte = t->inbyte[c];
+				fresh[top + 1] = on_path[byte]++ == 0;
+				if (fresh[top + 1])
+					distinct[n_distinct++] = byte;
+				node[++top] = c;
+				next[top] = ac->first[c];
+				if (t->terminal[c] != AC_NONE) {
+					patterns++;
+					for (unsigned i = 0; i < n_distinct; i++)
+						cover[distinct[i]]++;
+				}
+			} else if (top == 0) {
+				break;
+			} else { /* back up */
+				uint8_t byte = t->inbyte[s];
+				on_path[byte]--;
+				n_distinct -= fresh[top];
+				top--;
+			}
+		}
+	}
+	free(node);
+	free(next);
+	free(fresh);
+	return patterns;
+}
+
+/* The RARE prefilter's set: the rarest allowed byte every pattern holds;
+ * failing that, each pattern's rarest allowed byte (over the trie in
+ * breadth-first order, each state knowing the rarest on its path), at
+ * most three distinct.  A pattern without an allowed byte ends the search
+ * early.  Returns the count (0: none) and fills set. */
+static uint32_t rare_set_choose(ac_automaton *ac, bool forced, uint8_t set[3])
+{
+	const struct ac_trie *t = &ac->trie;
+	uint16_t *best = malloc(t->n_nodes * sizeof *best);
+	uint32_t n_set = 0;
+	bool each = best != NULL, few = true; /* each pattern has one; at most three */
+	if (each)
+		best[AC_ROOT] = RARE_NONE;
+	for (uint32_t s = 0; each && s < t->n_nodes; s++) /* parents before children */
+		for (uint32_t c = ac->first[s]; each && c < ac->first[s + 1]; c++) {
+			uint8_t b = t->inbyte[c];
+			best[c] = best[s];
+			if (rare_set_allows(ac, b, forced) &&
+			    (best[c] == RARE_NONE || byte_rank[b] < byte_rank[best[c]]))
+				best[c] = b;
+			if (t->terminal[c] != AC_NONE) {
+				each = best[c] != RARE_NONE;
+				few = few && each && rare_set_add(set, &n_set, (uint8_t)best[c]);
+			}
+		}
+	free(best);
+	if (!each)
+		return 0;
+	size_t cover[256] = { 0 };
+	size_t patterns = rare_cover(ac, cover);
+	int every = -1;
+	for (int b = 0; b < 256; b++)
+		if (patterns && cover[b] == patterns && rare_set_allows(ac, (uint8_t)b, forced) &&
+		    (every < 0 || byte_rank[b] < byte_rank[every]))
+			every = b;
+	if (every >= 0) {
+		set[0] = (uint8_t)every;
+		return 1;
+	}
+	return few ? n_set : 0;
+}
+
+/* Chooses the RARE set (rare_set_choose) and rare_reach, the furthest any
+ * pattern's first byte of the set lies from its start.  Returns whether
+ * the set has one (then sets rare_*).  Temporary memory: 8 bytes a trie
+ * state. */
+static bool rare_set_pick(ac_automaton *ac, bool forced)
+{
+	const struct ac_trie *t = &ac->trie;
+	uint8_t set[3];
+	uint32_t n_set = t->n_nodes > 1 ? rare_set_choose(ac, forced, set) : 0;
+	uint32_t *depth = n_set ? malloc(t->n_nodes * sizeof *depth) : NULL;
+	uint32_t *first_rare = depth ? malloc(t->n_nodes * sizeof *first_rare) : NULL;
+	if (!first_rare) {
+		free(depth);
+		return false;
+	}
+	uint32_t reach = 0;
+	depth[AC_ROOT] = 0;
+	first_rare[AC_ROOT] = RARE_FAR;
+	for (uint32_t s = 0; s < t->n_nodes; s++)
+		for (uint32_t c = ac->first[s]; c < ac->first[s + 1]; c++) {
+			uint8_t b = t->inbyte[c];
+			bool in = b == set[0] || (n_set > 1 && b == set[1]) || (n_set > 2 && b == set[2]);
+			depth[c] = depth[s] + 1;
+			first_rare[c] = first_rare[s] != RARE_FAR ? first_rare[s] : in ? depth[s] : RARE_FAR;
+			if (t->terminal[c] != AC_NONE && first_rare[c] > reach)
+				reach = first_rare[c];
+		}
+	ac->n_rare = n_set;
+	ac->rare_reach = reach;
+	for (uint32_t i = 0; i < 3; i++)
+		ac->rare_set[i] = set[i < n_set ? i : 0];
+	free(depth);
+	free(first_rare);
+	return true;
 }
 
 /* Appends the distinct `width`-byte prefixes below `node` (at `depth`) to
@@ -272,10 +429,13 @@ void ac_prefilter_build(ac_automaton *ac, enum ac_scan_path want)
 			ac->window_width = 0;
 	} else if ((want == AC_PATH_AUTO || want == AC_PATH_TEDDY) && rare) {
 		ac->path = AC_PATH_MEMCHR;
+	} else if ((want == AC_PATH_AUTO || want == AC_PATH_RARE) &&
+		   rare_set_pick(ac, want == AC_PATH_RARE)) {
+		ac->path = AC_PATH_RARE;
 	} else if (want == AC_PATH_AUTO || want == AC_PATH_TEDDY || want == AC_PATH_HASH) {
 		ac->path = hash_pick(ac, HASH_STRIDE_MAX) ? AC_PATH_HASH : AC_PATH_BITMAP;
 	} else {
-		ac->path = want == AC_PATH_MEMCHR && !rare ? AC_PATH_BITMAP : want;
+		ac->path = (want == AC_PATH_MEMCHR && !rare) || want == AC_PATH_RARE ? AC_PATH_BITMAP : want;
 	}
 	if (ac->trie.n_nodes == 1) /* only empty patterns, or none: nothing to skip to */
 		ac->path = AC_PATH_DFA;

@@ -7,9 +7,11 @@
  * (bit i set when the bytes at block+i may begin a match: by Teddy's SIMD
  * fingerprint buckets, teddy.h; by a 2-byte pair table; or by a hashed 3-4
  * byte window, both looked up with gathers where the CPU has them,
- * pair_simd.h), walked with ctz; or memchr for a rare byte every match
- * contains.  Each candidate is confirmed by stepping the automaton until it
- * falls back to the start state.  When candidates come too densely for the
+ * pair_simd.h; or by the bytes of a rare set every pattern holds, a match
+ * starting up to rare_reach bytes before one), walked with ctz; or memchr
+ * for a rare byte every match contains at one offset.  Each candidate is
+ * confirmed by stepping the automaton until it falls back to the start
+ * state.  When candidates come too densely for the
  * bitmap to pay, the loop steps the automaton directly for a stretch and
  * then tries the bitmap again.  Never allocates; never writes shared state.
  *
@@ -128,6 +130,44 @@ static size_t pair_next_block(const ac_automaton *ac, const uint8_t *buf, size_t
 	return m ? pos : len;
 }
 
+/* The RARE prefilter's bitmap of the block at p (avail bytes, at most 64
+ * looked at): the bytes of the rare set. */
+static uint64_t block_mask_rare(const ac_automaton *ac, const uint8_t *p, size_t avail)
+{
+	uint64_t m = 0;
+	size_t n = avail < 64 ? avail : 64, i = 0;
+	for (; i + 8 <= n; i += 8) {
+		uint64_t eq = bytes_equal_bits(p + i, ac->rare_set[0]) |
+			      bytes_equal_bits(p + i, ac->rare_set[1]) |
+			      bytes_equal_bits(p + i, ac->rare_set[2]);
+		for (; eq; eq &= eq - 1) /* byte k of the word is bit 8k */
+			m |= UINT64_C(1) << (i + ctz64(eq) / 8);
+	}
+	for (; i < n; i++)
+		if (p[i] == ac->rare_set[0] || p[i] == ac->rare_set[1] || p[i] == ac->rare_set[2])
+			m |= UINT64_C(1) << i;
+	return m;
+}
+
+/* From pos in steps of 64, the first block holding a byte of the rare set:
+ * returns its start and sets *mask, or returns len. */
+static size_t rare_next_block(const ac_automaton *ac, const uint8_t *buf, size_t len, size_t pos,
+			      uint64_t *mask)
+{
+	uint64_t m = 0;
+#if SIMD_X86
+	if (ac->simd == SIMD_AVX2 || ac->simd == SIMD_AVX512)
+		pos = rare_scan_avx2(ac->rare_set, buf, len, pos, &m);
+	else if (ac->simd != SIMD_SCALAR)
+		pos = rare_scan_sse2(ac->rare_set, buf, len, pos, &m);
+#endif
+	for (; !m && pos < len; pos += 64)
+		if ((m = block_mask_rare(ac, buf + pos, len - pos)))
+			break;
+	*mask = m;
+	return m ? pos : len;
+}
+
 /* Where a scan over one buffer stands between calls to step_to_match(): the
  * prefilter's current block and its unconsumed candidates, and the
  * dense-text switch.  Kept across the matches of one ac_scan_leftmost or
@@ -141,6 +181,7 @@ struct scan {
 	uint64_t mask;       /* candidates of that block */
 	size_t direct_until; /* step without the prefilter up to here */
 	unsigned dense_run;  /* dense candidates in a row */
+	bool bits_only;      /* a candidate is the next bit, with no second look */
 };
 
 static void scan_init(const ac_automaton *ac, struct scan *sc, size_t len)
@@ -150,6 +191,8 @@ static void scan_init(const ac_automaton *ac, struct scan *sc, size_t len)
 	sc->mask = 0;
 	sc->direct_until = ac->path == AC_PATH_DFA ? len : 0;
 	sc->dense_run = 0;
+	sc->bits_only = ac->path == AC_PATH_BITMAP || ac->path == AC_PATH_HASH ||
+			(ac->path == AC_PATH_TEDDY && !ac->window_width);
 }
 
 /* Next candidate bit at or after pos in the prefilter's bitmaps, or len. */
@@ -165,6 +208,8 @@ static size_t next_bit(const ac_automaton *ac, const uint8_t *buf, size_t len, s
 	uint64_t m = 0;
 	if (ac->path == AC_PATH_TEDDY)
 		pos = teddy_next_block(&ac->teddy, buf, len, pos, &m);
+	else if (ac->path == AC_PATH_RARE)
+		pos = rare_next_block(ac, buf, len, pos, &m);
 	else
 		pos = pair_next_block(ac, buf, len, pos, &m);
 	if (pos >= len)
@@ -196,6 +241,8 @@ static bool window_ok(const ac_automaton *ac, const uint8_t *buf, size_t len, si
 static size_t next_candidate(const ac_automaton *ac, const uint8_t *buf, size_t len,
 			     size_t pos, struct scan *sc)
 {
+	if (sc->bits_only)
+		return next_bit(ac, buf, len, pos, sc);
 	if (ac->path == AC_PATH_MEMCHR) {
 		if (len - pos <= ac->rare_offset)
 			return len;
@@ -204,10 +251,22 @@ static size_t next_candidate(const ac_automaton *ac, const uint8_t *buf, size_t 
 		return hit ? (size_t)(hit - buf) - ac->rare_offset : len;
 	}
 	size_t c = next_bit(ac, buf, len, pos, sc);
-	if (ac->path == AC_PATH_TEDDY && ac->window_width)
+	switch (ac->path) {
+	case AC_PATH_TEDDY:
 		while (c < len && !window_ok(ac, buf, len, c))
 			c = next_bit(ac, buf, len, c + 1, sc);
-	return c;
+		return c;
+	case AC_PATH_RARE:
+		/* A match starting at pos or later holds a rare byte at most
+		 * rare_reach bytes after its start, at c or later: it starts no
+		 * earlier than c - rare_reach.  Stepping goes on to c inclusive
+		 * before the next look. */
+		if (c < len && sc->direct_until <= c)
+			sc->direct_until = c + 1;
+		return c < len && c - pos > ac->rare_reach ? c - ac->rare_reach : c < len ? pos : len;
+	default:
+		return c;
+	}
 }
 
 /* Steps the automaton from state *sp at buf[pos] until it enters a match

@@ -3,7 +3,8 @@
  * Owns: computing the candidate bitmap of the pair prefilter (bit
  * (b0 << 8 | b1) of a 64 Kibit table, as ac_scan.c's scalar block_mask
  * does), or of the hashed-window prefilter (ac_window_hash), for 8 or 16
- * positions at a time with gathers (AVX2, AVX-512F).
+ * positions at a time with gathers (AVX2, AVX-512F); and the RARE
+ * prefilter's, where each byte is compared with 1-3 rare bytes.
  * For sets too large for Teddy's buckets.  Built with target attributes;
  * call only a kernel simd_cpu_level() allows (AVX2 needs SIMD_AVX2 or
  * more, AVX-512 SIMD_AVX512).
@@ -32,6 +33,14 @@ size_t window_scan_avx2(const uint64_t *table, uint32_t wmask, uint32_t fold, co
 			size_t len, size_t pos, uint64_t *mask);
 size_t window_scan_avx512(const uint64_t *table, uint32_t wmask, uint32_t fold,
 			  const uint8_t *buf, size_t len, size_t pos, uint64_t *mask);
+
+/* The RARE prefilter's bitmap (bit i set when the byte at block + i is
+ * one of set[0..3)), over the blocks with 64 bytes readable: SSE2 compares
+ * (any x86 level but SIMD_SCALAR), AVX2 ones (SIMD_AVX2 and up). */
+size_t rare_scan_sse2(const uint8_t set[3], const uint8_t *buf, size_t len, size_t pos,
+		      uint64_t *mask);
+size_t rare_scan_avx2(const uint8_t set[3], const uint8_t *buf, size_t len, size_t pos,
+		      uint64_t *mask);
 
 /* Two 1,024-bit summaries of a HASH table (2^AC_WINDOW_BITS bits) into
  * folds[0..64): bit h >> (AC_WINDOW_BITS - 10) of the first 32 words and

@@ -206,6 +206,49 @@ TARGET_AVX512 size_t window_scan_avx512_sparse(const uint64_t *table, const uint
 			    .folds = folds };
 	return simd_block_loop(window_block_sparse, &k, buf, len, pos, 72, mask);
 }
+
+/* The RARE prefilter: each byte compared with the three of the set. */
+SIMD_INLINE TARGET_SSSE3 uint64_t rare_block_sse2(const void *kernel, const uint8_t *block)
+{
+	const uint8_t *set = kernel;
+	const __m128i b0 = _mm_set1_epi8((char)set[0]), b1 = _mm_set1_epi8((char)set[1]),
+		      b2 = _mm_set1_epi8((char)set[2]);
+	uint64_t m = 0;
+	for (int g = 0; g < 4; g++) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(block + 16 * g));
+		__m128i eq = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, b0), _mm_cmpeq_epi8(v, b1)),
+					  _mm_cmpeq_epi8(v, b2));
+		m |= (uint64_t)(uint16_t)_mm_movemask_epi8(eq) << (16 * g);
+	}
+	return m;
+}
+
+TARGET_SSSE3 size_t rare_scan_sse2(const uint8_t set[3], const uint8_t *buf, size_t len, size_t pos,
+				   uint64_t *mask)
+{
+	return simd_block_loop(rare_block_sse2, set, buf, len, pos, 64, mask);
+}
+
+SIMD_INLINE TARGET_AVX2 uint64_t rare_block_avx2(const void *kernel, const uint8_t *block)
+{
+	const uint8_t *set = kernel;
+	const __m256i b0 = _mm256_set1_epi8((char)set[0]), b1 = _mm256_set1_epi8((char)set[1]),
+		      b2 = _mm256_set1_epi8((char)set[2]);
+	uint64_t m = 0;
+	for (int g = 0; g < 2; g++) {
+		__m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(block + 32 * g));
+		__m256i eq = _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi8(v, b0), _mm256_cmpeq_epi8(v, b1)),
+					     _mm256_cmpeq_epi8(v, b2));
+		m |= (uint64_t)(uint32_t)_mm256_movemask_epi8(eq) << (32 * g);
+	}
+	return m;
+}
+
+TARGET_AVX2 size_t rare_scan_avx2(const uint8_t set[3], const uint8_t *buf, size_t len, size_t pos,
+				  uint64_t *mask)
+{
+	return simd_block_loop(rare_block_avx2, set, buf, len, pos, 64, mask);
+}
 #else
 typedef int pair_simd_x86_not_built; /* ISO C wants something in every file */
 #endif

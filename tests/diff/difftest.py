@@ -14,6 +14,8 @@ with grep:
   scalar    --simd=scalar                             the DIFF_READPATH subset
   hash      --scan-path=hash (hashed windows, strided     the DIFF_READPATH subset
             when every pattern is long enough)
+  rare      --scan-path=rare (1-3 bytes every pattern   the DIFF_READPATH subset
+            holds, else the pair bitmap)
   threads   --threads=3 --segment-size=7              every case
             --buffer-size=5 (files cut into segments
             of a few bytes, at read() window starts)
@@ -469,6 +471,7 @@ def main():
                                 readpath_subset_only=True))
         variants.append(Variant("scalar", [ACGREP, "--simd=scalar"], readpath_subset_only=True))
         variants.append(Variant("hash", [ACGREP, "--scan-path=hash"], readpath_subset_only=True))
+        variants.append(Variant("rare", [ACGREP, "--scan-path=rare"], readpath_subset_only=True))
         # worker threads, every file cut into segments of a few bytes (cuts
         # fall where read() windows start: reads of 5 bytes)
         variants.append(Variant("threads", [ACGREP, "--threads=3", "--segment-size=7", "--buffer-size=5"],

@@ -40,7 +40,7 @@ import tempfile
 REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 TIMEOUT = 30
 ALPHABETS = [b"ab", b"abc", b"aAbB", b"hesri", b"ab ", b"ab_ -", b"xy.\t"]
-SCAN_PATHS = ["dfa", "bitmap", "memchr", "teddy", "hash"]
+SCAN_PATHS = ["dfa", "bitmap", "memchr", "teddy", "hash", "rare"]
 
 
 def resolve_acgrep():

@@ -57,6 +57,7 @@ static const struct variant {
 	{ .name = "bitmap", .args = { "--threads=1", "--scan-path=bitmap", "--simd=scalar" } },
 	{ .name = "hash", .args = { "--threads=1", "--scan-path=hash" } },
 	{ .name = "memchr", .args = { "--threads=1", "--scan-path=memchr" } },
+	{ .name = "rare", .args = { "--threads=1", "--scan-path=rare" } },
 	{ .name = "mmap", .args = { "--threads=1", "--mmap" } },
 	{ .name = "read1", .args = { "--threads=1", "--no-mmap", "--buffer-size=1" }, .tiny_reads = true },
 	{ .name = "read7", .args = { "--threads=1", "--no-mmap", "--buffer-size=7" }, .tiny_reads = true },

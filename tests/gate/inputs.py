@@ -70,6 +70,18 @@ def main():
         sub = os.path.join(d, "tree", "d%d" % (i % 4))
         os.makedirs(sub, exist_ok=True)
         write(os.path.join(sub, "f%02d.txt" % i), text_lines(rng, 6000))
+    # e-mail addresses (every pattern holds '@': the RARE prefilter's
+    # shape), and a log where one line in 50 holds one, the rest prose
+    mails = sorted({"%s.%s@%s.example" % (word(rng), word(rng), word(rng)) for _ in range(500)})
+    write(os.path.join(d, "mails.txt"), "\n".join(mails) + "\n")
+    log, total = [], 0
+    while total < 1_000_000:
+        line = " ".join(word(rng) for _ in range(1 + rng.next(12)))
+        if rng.next(50) == 0:
+            line += " from <%s>" % (mails[rng.next(len(mails))] if rng.next(2) else "nobody@nowhere.example")
+        log.append(line)
+        total += len(line) + 1
+    write(os.path.join(d, "mail.log"), "\n".join(log) + "\n")
 
 
 if __name__ == "__main__":

@@ -56,6 +56,7 @@ workloads=(
 	"path-hash|C||--threads=1 -c --scan-path=hash -f words1k.txt lines.txt"
 	"path-memchr|C||--threads=1 -c --scan-path=memchr -e quex lines.txt"
 	"path-teddy|C||--threads=1 -c --scan-path=teddy -f words10.txt lines.txt"
+	"path-rare|C||--threads=1 -c -f mails.txt mail.log"
 	"simd-scalar|C||--threads=1 -c --simd=scalar -f words10.txt lines.txt"
 	"simd-ssse3|C||--threads=1 -c --simd=ssse3 -f words10.txt lines.txt"
 	"simd-avx2|C||--threads=1 -c --simd=avx2 -f words1k.txt lines.txt"

@@ -1,7 +1,7 @@
 /* test_ac.c - the Aho-Corasick engine against a brute-force oracle.
  *
  * Every case runs through every scan path (DFA, candidate bitmap, memchr
- * where it applies, Teddy with each vector kernel, the pair and
+ * and rare bytes where they apply, Teddy with each vector kernel, the pair and
  * hashed-window bitmaps scalar and with gathers), with and without ASCII
  * folding: ac_find (leftmost-longest from every match end, first end from
  * a spread of offsets), ac_scan_leftmost and ac_scan_overlapping must
@@ -43,6 +43,9 @@ static const struct {
 	{ .name = "hash/best", .path = AC_PATH_HASH, .simd = SIMD_BEST },
 	{ .name = "hash/scalar", .path = AC_PATH_HASH, .simd = SIMD_SCALAR },
 	{ .name = "hash/avx2", .path = AC_PATH_HASH, .simd = SIMD_AVX2 },
+	{ .name = "rare/scalar", .path = AC_PATH_RARE, .simd = SIMD_SCALAR },
+	{ .name = "rare/sse2", .path = AC_PATH_RARE, .simd = SIMD_SSSE3 },
+	{ .name = "rare/avx2", .path = AC_PATH_RARE, .simd = SIMD_AVX2 },
 };
 
 static int lower(int c)

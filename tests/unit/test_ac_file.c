@@ -274,6 +274,7 @@ static void round_trips(void)
 {
 	static const enum ac_scan_path paths[] = {
 		AC_PATH_AUTO, AC_PATH_DFA, AC_PATH_BITMAP, AC_PATH_MEMCHR, AC_PATH_TEDDY, AC_PATH_HASH,
+		AC_PATH_RARE,
 	};
 	static const size_t sizes[] = { 1, 3, 40, 300, 2000 };
 	char text[3000], what[160];
@@ -286,7 +287,7 @@ static void round_trips(void)
 		random_set(&s, t % 4 ? alphabet : 2, min_len, 1 + rnd(n > 300 ? 8 : 20), n);
 		unsigned flags = rnd(2) ? AC_FOLD_ASCII : 0;
 		bool empty = rnd(5) == 0;
-		enum ac_scan_path path = paths[rnd(6)];
+		enum ac_scan_path path = paths[rnd(sizeof paths / sizeof *paths)];
 		enum simd_level cap = rnd(2) ? SIMD_BEST : SIMD_SCALAR;
 		ac_automaton *ac = compile_set(&s, flags, empty, path, cap);
 		size_t size;

@@ -226,7 +226,7 @@ static bool same_flag(const char *name, uint32_t then, bool now, char *why, size
 static int options_check(const struct config *cfg, const struct file_meta *mt, char *why,
 			 size_t why_len)
 {
-	static const char *const scan_names[] = { "auto", "dfa", "bitmap", "memchr", "teddy", "hash" };
+	static const char *const scan_names[] = { "auto", "dfa", "bitmap", "memchr", "teddy", "hash", "rare" };
 	if (cfg->engine != ENGINE_AC) {
 		snprintf(why, why_len, "compiled for --engine=ac; this search asks for --engine=pcre2");
 		return -1;
@@ -266,7 +266,7 @@ static bool meta_ok(const struct file_meta *mt)
 		if (flags[i] > 1)
 			return false;
 	/* list ids are 32-bit; arrays of them must fit a 32-bit build's size_t */
-	return mt->engine == ENGINE_AC && mt->scan_path <= 5 && mt->zero == 0 && mt->list_count >= 1 &&
+	return mt->engine == ENGINE_AC && mt->scan_path <= AC_PATH_RARE && mt->zero == 0 && mt->list_count >= 1 &&
 	       mt->list_count <= UINT32_MAX && mt->list_count <= SIZE_MAX / sizeof(size_t) &&
 	       mt->list_bytes <= (uint64_t)UINT32_MAX + 1 && mt->list_bytes <= SIZE_MAX / 2 &&
 	       (!mt->fold || (mt->ignore_case && mt->utf8));
