@@ -7,8 +7,6 @@
  */
 #include "print.h"
 
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 /* The separator after a line head's parts: selected lines, context lines. */
@@ -285,6 +283,12 @@ static size_t line_tail(struct printer *pr, const char *text, size_t from, size_
 	return from + tail;
 }
 
+/* A line is complete: flushed under --line-buffered. */
+static void printer_line_done(struct printer *pr)
+{
+	outbuf_line_done(pr->out);
+}
+
 /* print_line without colours: the head and the line are laid down
  * straight into the buffer.  Returns false when they do not fit even into
  * an empty buffer, so print_line's general path must write them. */
@@ -333,7 +337,7 @@ static void print_line(struct printer *pr, const struct sink_line *line)
 	char sep = selected ? SEP_SELECTED : SEP_CONTEXT;
 	if (!cfg->color && !cfg->initial_tab && cfg->show_pattern == SHOW_PATTERN_NONE) {
 		if (print_plain(pr, line, sep)) {
-			outbuf_line_done(pr->out);
+			printer_line_done(pr);
 			return;
 		}
 		/* too long for the buffer: the general path writes it through */
@@ -360,7 +364,7 @@ static void print_line(struct printer *pr, const struct sink_line *line)
 		out(pr, text + done, len - done);
 	if (!eol_written && (len == 0 || text[len - 1] != config_eol(cfg)))
 		out_char(pr, config_eol(cfg));
-	outbuf_line_done(pr->out);
+	printer_line_done(pr);
 }
 
 /* Prints a match on a line of its own (-o), with the head of its line's
@@ -382,7 +386,7 @@ static void print_match(struct printer *pr, const struct sink_match *m)
 	if (c)
 		sgr_end(pr);
 	out_char(pr, config_eol(cfg));
-	outbuf_line_done(pr->out);
+	printer_line_done(pr);
 }
 
 /* The group separator between non-adjacent context groups. */
@@ -416,14 +420,14 @@ void print_count(struct printer *pr, const char *name, intmax_t count)
 	}
 	*e++ = '\n';
 	out(pr, num, (size_t)(e - num));
-	outbuf_line_done(pr->out);
+	printer_line_done(pr);
 }
 
 void print_file_name(struct printer *pr, const char *name)
 {
 	out_name(pr, name);
 	out_char(pr, pr->cfg->null_after_name ? '\0' : '\n');
-	outbuf_line_done(pr->out);
+	printer_line_done(pr);
 }
 
 /* ---- the printer as a sink (sink.h) ------------------------------------ */

@@ -35,7 +35,8 @@ struct printer {
 
 /* Sets up the printer over out (which outlives it) and, with
  * --show-pattern, the pattern field; keys: the run's pattern names, or
- * NULL.  Returns 0, or -1 when out of memory (nothing is then held). */
+ * NULL.  Returns 0, or -1 when out of memory; printer_free frees what it
+ * made either way. */
 int printer_init(struct printer *pr, struct outbuf *out, const struct config *cfg,
 		 const struct matcher *m, const struct pattern_keys *keys);
 void printer_free(struct printer *pr);
