@@ -64,7 +64,7 @@ static void search_operand(const char *path, struct run *r, walk_file_fn on_file
 			   walk_error_fn on_error, void *ctx)
 {
 	if (walk_operand(path, &r->walk, on_file, on_error, ctx) < 0) {
-		printer_flush(&r->pr);
+		outbuf_flush(&r->out);
 		fprintf(stderr, "acgrep: %s: %s\n", path, strerror(errno));
 		r->trouble = true;
 	}
@@ -81,7 +81,7 @@ static void search_file_list(const struct file_list *fl, struct run *r, walk_fil
 	FILE *list = from_stdin ? stdin : fopen(fl->path, "r");
 	const char *list_name = from_stdin ? r->cfg->label : fl->path;
 	if (!list) {
-		printer_flush(&r->pr);
+		outbuf_flush(&r->out);
 		fprintf(stderr, "acgrep: %s: %s\n", list_name, strerror(errno));
 		r->trouble = true;
 		return;
@@ -98,7 +98,7 @@ static void search_file_list(const struct file_list *fl, struct run *r, walk_fil
 				  ? "file name '-' not allowed when reading file names from standard input"
 				  : NULL;
 		if (why) {
-			printer_flush(&r->pr);
+			outbuf_flush(&r->out);
 			fprintf(stderr, "acgrep: %s:%ju: %s\n", list_name, item, why);
 			r->trouble = true;
 			continue;
@@ -106,7 +106,7 @@ static void search_file_list(const struct file_list *fl, struct run *r, walk_fil
 		search_operand(name, r, on_file, on_error, ctx);
 	}
 	if (ferror(list)) {
-		printer_flush(&r->pr);
+		outbuf_flush(&r->out);
 		fprintf(stderr, "acgrep: %s: %s\n", list_name, strerror(errno));
 		r->trouble = true;
 	}
@@ -217,7 +217,9 @@ static void run_free(struct run *r, struct matcher *m, struct pattern_keys *keys
 {
 	tally_free(r->searcher.tally);
 	tally_run_free(r->tally);
+	json_writer_free(r->json);
 	printer_free(&r->pr);
+	outbuf_free(&r->out);
 	matcher_free(m);
 	if (keys)
 		pattern_keys_free(keys);
@@ -250,9 +252,10 @@ int main(int argc, char **argv)
 		opts_oom();
 	else
 		m = build_matcher(&cfg, &keys, r.stats);
-	if (!m || printer_init(&r.pr, &cfg, m, keys) != 0 ||
-	    output_sink(&r.pr, &r.searcher.sink) != 0 || !setup_tally(&r, &cfg, keys)) {
-		if (m) /* the printer's buffer, the JSON sink's, the tallies */
+	if (!m || outbuf_init(&r.out, cfg.line_buffered) != 0 ||
+	    printer_init(&r.pr, &r.out, &cfg, m, keys) != 0 ||
+	    output_sink(&r.pr, &r.json, &r.searcher.sink) != 0 || !setup_tally(&r, &cfg, keys)) {
+		if (m) /* the output buffer, the printer's, the JSON writer, the tallies */
 			opts_oom();
 		run_free(&r, m, keys);
 		opts_free(&cfg);
@@ -264,12 +267,12 @@ int main(int argc, char **argv)
 	};
 	note_stdout(&r, stdout_open ? &out_st : NULL);
 	search_inputs(&cfg, &r);
-	if (r.tally && !printer_failed() && tally_run_finish(r.tally, &r.pr))
+	if (r.tally && !outbuf_failed() && tally_run_finish(r.tally, &r.pr))
 		r.matched = true;
-	if (r.stats && !printer_failed())
+	if (r.stats && !outbuf_failed())
 		stats_report(&r.pr, r.stats);
-	printer_flush(&r.pr);
-	r.trouble |= printer_failed();
+	outbuf_flush(&r.out);
+	r.trouble |= outbuf_failed();
 	run_free(&r, m, keys);
 	opts_free(&cfg);
 	if (cfg.records) /* the job's own status: its stream is whole (range.h) */

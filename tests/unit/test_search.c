@@ -123,8 +123,10 @@ static char *run_acgrep(const struct optset *o, const struct pattern *items, siz
 	};
 	const char *err;
 	struct matcher *m = matcher_ac_new(&ps, &mo, &err);
+	struct outbuf ob;
+	outbuf_init(&ob, false);
 	struct printer pr;
-	printer_init(&pr, &cfg, m, NULL);
+	printer_init(&pr, &ob, &cfg, m, NULL);
 	struct searcher s = { .cfg = &cfg, .matcher = m, .sink = printer_sink(&pr) };
 	char outpath[256];
 	snprintf(outpath, sizeof outpath, "%s/acgrep.out", tmpdir);
@@ -144,10 +146,11 @@ static char *run_acgrep(const struct optset *o, const struct pattern *items, siz
 		if (cfg.count)
 			print_count(&pr, file, res.selected);
 	}
-	printer_flush(&pr);
+	outbuf_flush(&ob);
 	dup2(saved, 1);
 	close(saved);
 	printer_free(&pr);
+	outbuf_free(&ob);
 	matcher_free(m);
 	return slurp(outpath, out_len);
 }

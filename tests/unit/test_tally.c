@@ -224,8 +224,10 @@ static char tmpdir[] = "/tmp/acgrep-test-tally-XXXXXX";
  * truncated to `cut` bytes once opened unless cut is SIZE_MAX. */
 static struct tally_rows search_rows(struct rig *r, const char *file, enum input_io io, size_t cut)
 {
+	struct outbuf ob;
+	outbuf_init(&ob, false);
 	struct printer pr;
-	printer_init(&pr, &r->cfg, r->m, &r->keys);
+	printer_init(&pr, &ob, &r->cfg, r->m, &r->keys);
 	struct searcher s = {
 		.cfg = &r->cfg, .matcher = r->m, .keys = &r->keys, .tally = r->t, .sink = printer_sink(&pr),
 	};
@@ -239,6 +241,7 @@ static struct tally_rows search_rows(struct rig *r, const char *file, enum input
 		input_close(&in);
 	}
 	printer_free(&pr);
+	outbuf_free(&ob);
 	return res.tally;
 }
 

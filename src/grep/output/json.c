@@ -1,6 +1,6 @@
 /* json.c - the --json records (see json.h).
  *
- * A record is written in one go per event, into the printer's buffer: a
+ * A record is written in one go per event, into the output buffer: a
  * literal head, the input's path (encoded once, at its begin), the line,
  * its numbers and its submatches.  The begin record waits for the
  * input's first line, so that an input that outputs none has no records,
@@ -16,6 +16,7 @@
 
 #include "json_text.h"
 #include "match/pattern_keys.h"
+#include "print.h"
 
 /* The tags of recent submatches, as JSON values: a tag is a pattern's
  * text, or its tag, encoded once rather than per match. */
@@ -27,13 +28,17 @@ struct cached_tag {
 	char json[TAG_CACHED_MAX];
 };
 
-struct json_state {
+struct json_writer {
+	struct outbuf *out;    /* first: see outbuf_of */
+	const struct config *cfg;
+	const struct matcher *matcher;
+	const struct pattern_keys *keys; /* NULL unless pattern_keys_wanted */
 	const char *name;      /* the input's display name */
 	char *path;            /* ... as a JSON value; NULL: encoded per record
 				  (there was no memory for it) */
 	size_t path_len, path_cap;
 	bool begun;            /* its begin record is out */
-	uint64_t begin_mark;   /* the printer's position before it */
+	uint64_t begin_mark;   /* the output's position before it */
 	struct cached_tag tags[TAG_CACHE]; /* by pattern id modulo TAG_CACHE */
 };
 
@@ -41,28 +46,32 @@ struct json_state {
 #define PUT_LIT(o, s) (memcpy((o), (s), sizeof(s) - 1), (o) += sizeof(s) - 1)
 
 /* Appends the literal string s (an array). */
-#define JSON_LIT(pr, s) json_raw((pr), (s), sizeof(s) - 1)
+#define JSON_LIT(out, s) json_raw((out), (s), sizeof(s) - 1)
 
-static void put_path(struct printer *pr, const struct json_state *js)
+/* The sink operations that are the buffer's take the writer as its
+ * outbuf's owner (outbuf.h). */
+_Static_assert(offsetof(struct json_writer, out) == 0, "a JSON writer begins with its outbuf");
+
+static void put_path(struct json_writer *jw)
 {
-	if (js->path)
-		json_raw(pr, js->path, js->path_len);
+	if (jw->path)
+		json_raw(jw->out, jw->path, jw->path_len);
 	else
-		json_text(pr, js->name, strlen(js->name));
+		json_text(jw->out, jw->name, strlen(jw->name));
 }
 
-static void begin_record(struct printer *pr, struct json_state *js)
+static void begin_record(struct json_writer *jw)
 {
-	js->begin_mark = printer_position(pr);
-	JSON_LIT(pr, "{\"type\":\"begin\",\"data\":{\"path\":");
-	put_path(pr, js);
-	JSON_LIT(pr, "}}\n");
-	js->begun = true;
+	jw->begin_mark = outbuf_position(jw->out);
+	JSON_LIT(jw->out, "{\"type\":\"begin\",\"data\":{\"path\":");
+	put_path(jw);
+	JSON_LIT(jw->out, "}}\n");
+	jw->begun = true;
 }
 
 /* put_submatch's state over one line. */
 struct submatches {
-	struct printer *pr;
+	struct json_writer *jw;
 	const char *line;
 	bool first;
 };
@@ -75,18 +84,18 @@ struct pattern_name {
 	const struct cached_tag *cached; /* the tag encoded, or NULL */
 };
 
-static struct pattern_name name_pattern(const struct printer *pr, uint32_t pattern)
+static struct pattern_name name_pattern(struct json_writer *jw, uint32_t pattern)
 {
-	struct pattern_name pn = { .known = pattern != MATCHER_NO_PATTERN && pr->keys };
+	struct pattern_name pn = { .known = pattern != MATCHER_NO_PATTERN && jw->keys };
 	if (!pn.known)
 		return pn;
-	struct cached_tag *c = &pr->json->tags[pattern % TAG_CACHE];
+	struct cached_tag *c = &jw->tags[pattern % TAG_CACHE];
 	if (c->pattern == pattern) {
 		pn.number = (uint64_t)pattern + 1;
 		pn.cached = c;
 		return pn;
 	}
-	pattern_keys_name(pr->keys, pattern, SHOW_PATTERN_TAG, &pn.tag, &pn.number);
+	pattern_keys_name(jw->keys, pattern, SHOW_PATTERN_TAG, &pn.tag, &pn.number);
 	if (json_text_max(pn.tag.len) <= TAG_CACHED_MAX) {
 		c->len = (uint8_t)(json_put_text(c->json, pn.tag.bytes, pn.tag.len) - c->json);
 		c->pattern = pattern;
@@ -99,44 +108,43 @@ static struct pattern_name name_pattern(const struct printer *pr, uint32_t patte
 static void put_long_submatch(struct submatches *sm, const struct matcher_hit *hit,
 			      const struct pattern_name *pn, bool first)
 {
-	struct printer *pr = sm->pr;
+	struct outbuf *out = sm->jw->out;
 	if (first)
-		JSON_LIT(pr, "{\"match\":");
+		JSON_LIT(out, "{\"match\":");
 	else
-		JSON_LIT(pr, ",{\"match\":");
-	json_text(pr, sm->line + hit->start, hit->end - hit->start);
-	JSON_LIT(pr, ",\"start\":");
-	json_u64(pr, hit->start);
-	JSON_LIT(pr, ",\"end\":");
-	json_u64(pr, hit->end);
+		JSON_LIT(out, ",{\"match\":");
+	json_text(out, sm->line + hit->start, hit->end - hit->start);
+	JSON_LIT(out, ",\"start\":");
+	json_u64(out, hit->start);
+	JSON_LIT(out, ",\"end\":");
+	json_u64(out, hit->end);
 	if (!pn->known) {
-		JSON_LIT(pr, ",\"pattern\":null,\"tag\":null}");
+		JSON_LIT(out, ",\"pattern\":null,\"tag\":null}");
 		return;
 	}
-	JSON_LIT(pr, ",\"pattern\":");
-	json_u64(pr, pn->number);
-	JSON_LIT(pr, ",\"tag\":");
+	JSON_LIT(out, ",\"pattern\":");
+	json_u64(out, pn->number);
+	JSON_LIT(out, ",\"tag\":");
 	if (pn->cached)
-		json_raw(pr, pn->cached->json, pn->cached->len);
+		json_raw(out, pn->cached->json, pn->cached->len);
 	else
-		json_text(pr, pn->tag.bytes, pn->tag.len);
-	JSON_LIT(pr, "}");
+		json_text(out, pn->tag.bytes, pn->tag.len);
+	JSON_LIT(out, "}");
 }
 
 /* ,{"match":TEXT,"start":S,"end":E,"pattern":N,"tag":TEXT} */
 static int put_submatch(const struct matcher_hit *hit, void *ctx)
 {
 	struct submatches *sm = ctx;
-	struct printer *pr = sm->pr;
 	size_t len = hit->end - hit->start;
-	struct pattern_name pn = name_pattern(pr, hit->pattern);
+	struct pattern_name pn = name_pattern(sm->jw, hit->pattern);
 	bool first = sm->first;
 	sm->first = false;
 	if (len > JSON_PART || pn.tag.len > JSON_PART) {
 		put_long_submatch(sm, hit, &pn, first);
 		return 0;
 	}
-	char *o = json_room(pr, json_text_max(len) + json_text_max(pn.tag.len) + 128), *start = o;
+	char *o = outbuf_reserve(sm->jw->out, json_text_max(len) + json_text_max(pn.tag.len) + 128);
 	if (!first)
 		*o++ = ',';
 	PUT_LIT(o, "{\"match\":");
@@ -159,7 +167,7 @@ static int put_submatch(const struct matcher_hit *hit, void *ctx)
 	} else {
 		PUT_LIT(o, ",\"pattern\":null,\"tag\":null}");
 	}
-	pr->len += (size_t)(o - start);
+	outbuf_commit(sm->jw->out, o);
 	return 0;
 }
 
@@ -167,41 +175,41 @@ static const char match_head[] = "{\"type\":\"match\",\"data\":{\"path\":";
 static const char context_head[] = "{\"type\":\"context\",\"data\":{\"path\":";
 
 /* A record's head up to its submatches, in parts (a long line or path). */
-static void put_long_head(struct printer *pr, const struct sink_line *line)
+static void put_long_head(struct json_writer *jw, const struct sink_line *line)
 {
+	struct outbuf *out = jw->out;
 	if (line->kind == SINK_SELECTED)
-		JSON_LIT(pr, match_head);
+		JSON_LIT(out, match_head);
 	else
-		JSON_LIT(pr, context_head);
-	put_path(pr, pr->json);
-	JSON_LIT(pr, ",\"lines\":");
-	json_text(pr, line->bytes, line->len);
-	JSON_LIT(pr, ",\"line_number\":");
-	json_u64(pr, (uint64_t)line->lineno);
-	JSON_LIT(pr, ",\"absolute_offset\":");
-	json_u64(pr, line->offset);
-	JSON_LIT(pr, ",\"submatches\":[");
+		JSON_LIT(out, context_head);
+	put_path(jw);
+	JSON_LIT(out, ",\"lines\":");
+	json_text(out, line->bytes, line->len);
+	JSON_LIT(out, ",\"line_number\":");
+	json_u64(out, (uint64_t)line->lineno);
+	JSON_LIT(out, ",\"absolute_offset\":");
+	json_u64(out, line->offset);
+	JSON_LIT(out, ",\"submatches\":[");
 }
 
 /* A "match" or "context" record of a line. */
-static void line_record(struct printer *pr, const struct sink_line *line)
+static void line_record(struct json_writer *jw, const struct sink_line *line)
 {
-	struct json_state *js = pr->json;
-	const struct config *cfg = pr->cfg;
-	if (!js->begun)
-		begin_record(pr, js);
+	const struct config *cfg = jw->cfg;
+	if (!jw->begun)
+		begin_record(jw);
 	bool selected = line->kind == SINK_SELECTED;
-	size_t need = sizeof context_head + js->path_len + json_text_max(line->len) + 128;
-	if (!js->path || line->len > JSON_PART || need > pr->cap / 2) {
-		put_long_head(pr, line);
+	size_t need = sizeof context_head + jw->path_len + json_text_max(line->len) + 128;
+	if (!jw->path || line->len > JSON_PART || need > OUTBUF_SIZE / 2) {
+		put_long_head(jw, line);
 	} else {
-		char *o = json_room(pr, need), *start = o;
+		char *o = outbuf_reserve(jw->out, need);
 		if (selected)
 			PUT_LIT(o, match_head);
 		else
 			PUT_LIT(o, context_head);
-		memcpy(o, js->path, js->path_len);
-		o += js->path_len;
+		memcpy(o, jw->path, jw->path_len);
+		o += jw->path_len;
 		PUT_LIT(o, ",\"lines\":");
 		o = json_put_text(o, line->bytes, line->len);
 		PUT_LIT(o, ",\"line_number\":");
@@ -209,18 +217,17 @@ static void line_record(struct printer *pr, const struct sink_line *line)
 		PUT_LIT(o, ",\"absolute_offset\":");
 		o = json_put_u64(o, line->offset);
 		PUT_LIT(o, ",\"submatches\":[");
-		pr->len += (size_t)(o - start);
+		outbuf_commit(jw->out, o);
 	}
-	struct submatches sm = { .pr = pr, .line = line->bytes, .first = true };
+	struct submatches sm = { .jw = jw, .line = line->bytes, .first = true };
 	if (line->hits) {
 		for (size_t i = 0; i < line->hits->n; i++)
 			put_submatch(&line->hits->v[i], &sm);
 	} else if (!(selected && cfg->invert)) { /* a line selected under -v holds none */
-		stats_line_matches(pr->matcher, line->bytes, line->len, config_eol(cfg), put_submatch, &sm);
+		stats_line_matches(jw->matcher, line->bytes, line->len, config_eol(cfg), put_submatch, &sm);
 	}
-	JSON_LIT(pr, "]}}\n");
-	if (cfg->line_buffered)
-		printer_flush(pr);
+	JSON_LIT(jw->out, "]}}\n");
+	outbuf_line_done(jw->out);
 }
 
 /* {"secs":S,"nanos":N,"human":"X.XXXXXXs"}, or with the keys in sorted
@@ -234,11 +241,11 @@ static int format_duration(char *o, size_t room, uint64_t nanos, bool sorted)
 		      : snprintf(o, room, "{\"secs\":%llu,\"nanos\":%llu,\"human\":\"%ss\"}", secs, sub, human);
 }
 
-static void end_record(struct printer *pr, struct json_state *js, const struct sink_end *end)
+static void end_record(struct json_writer *jw, const struct sink_end *end)
 {
 	const struct search_stats zero = { .matches = 0 }, *st = end->stats ? end->stats : &zero;
-	JSON_LIT(pr, "{\"type\":\"end\",\"data\":{\"path\":");
-	put_path(pr, js);
+	JSON_LIT(jw->out, "{\"type\":\"end\",\"data\":{\"path\":");
+	put_path(jw);
 	char text[512];
 	int n = snprintf(text, sizeof text, ",\"binary_offset\":");
 	n += end->binary_offset == UINT64_MAX
@@ -253,13 +260,12 @@ static void end_record(struct printer *pr, struct json_state *js, const struct s
 		      end->selected > 0, (unsigned long long)st->bytes_searched,
 		      (unsigned long long)st->bytes_printed, (unsigned long long)st->matched_lines,
 		      (unsigned long long)st->matches);
-	json_raw(pr, text, (size_t)n);
-	js->begun = false;
-	if (pr->cfg->line_buffered)
-		printer_flush(pr);
+	json_raw(jw->out, text, (size_t)n);
+	jw->begun = false;
+	outbuf_line_done(jw->out);
 }
 
-void json_summary(struct printer *pr, const struct run_stats *rs)
+void json_summary(struct outbuf *out, const struct run_stats *rs)
 {
 	const struct search_stats *t = &rs->total;
 	char text[1024];
@@ -279,33 +285,32 @@ void json_summary(struct printer *pr, const struct run_stats *rs)
 		      (unsigned long long)t->matches, (unsigned long long)rs->patterns,
 		      (unsigned long long)patterns_seen_count(&rs->seen),
 		      (unsigned long long)rs->searches, (unsigned long long)rs->searches_with_match);
-	json_raw(pr, text, (size_t)n);
+	json_raw(out, text, (size_t)n);
 }
 
-/* ---- the JSON printer as a sink (sink.h) ------------------------------- */
+/* ---- the JSON writer as a sink (sink.h) -------------------------------- */
 
 static void on_begin(void *ctx, const struct sink_begin *begin)
 {
-	struct printer *pr = ctx;
-	struct json_state *js = pr->json;
+	struct json_writer *jw = ctx;
 	size_t len = strlen(begin->name), need = json_text_max(len);
-	js->name = begin->name;
-	js->begun = false;
-	if (need > js->path_cap) {
-		free(js->path);
-		js->path_cap = 0;
-		js->path = malloc(need);
-		if (js->path)
-			js->path_cap = need;
+	jw->name = begin->name;
+	jw->begun = false;
+	if (need > jw->path_cap) {
+		free(jw->path);
+		jw->path_cap = 0;
+		jw->path = malloc(need);
+		if (jw->path)
+			jw->path_cap = need;
 	}
-	if (js->path)
-		js->path_len = (size_t)(json_put_text(js->path, begin->name, len) - js->path);
+	if (jw->path)
+		jw->path_len = (size_t)(json_put_text(jw->path, begin->name, len) - jw->path);
 }
 
 static uint64_t on_line(void *ctx, const struct sink_line *line)
 {
 	line_record(ctx, line);
-	return printer_position(ctx);
+	return outbuf_position(outbuf_of(ctx));
 }
 
 /* -o's matches (--json never has -o: opts_report.c drops it): each a
@@ -319,48 +324,52 @@ static uint64_t on_match(void *ctx, const struct sink_match *match)
 		.offset = match->offset,
 		.kind = match->kind,
 	});
-	return printer_position(ctx);
+	return outbuf_position(outbuf_of(ctx));
 }
 
 static uint64_t on_group_break(void *ctx)
 {
-	return printer_position(ctx); /* records carry line numbers instead */
+	return outbuf_position(outbuf_of(ctx)); /* records carry line numbers instead */
 }
 
 static void on_end(void *ctx, const struct sink_end *end)
 {
-	struct printer *pr = ctx;
-	if (pr->json->begun)
-		end_record(pr, pr->json, end);
+	struct json_writer *jw = ctx;
+	if (jw->begun)
+		end_record(jw, end);
 }
 
-static uint64_t on_mark(void *ctx)
-{
-	return printer_position(ctx);
-}
-
+/* outbuf_sink_rewind, and the begin record taken back with the rest. */
 static bool on_rewind(void *ctx, uint64_t mark)
 {
-	struct printer *pr = ctx;
-	if (!printer_rewind(pr, mark))
+	struct json_writer *jw = ctx;
+	if (!outbuf_rewind(jw->out, mark))
 		return false;
-	if (mark <= pr->json->begin_mark)
-		pr->json->begun = false;
+	if (mark <= jw->begin_mark)
+		jw->begun = false;
 	return true;
 }
 
-static void on_keep_from(void *ctx, uint64_t mark)
+struct json_writer *json_writer_new(struct outbuf *out, const struct config *cfg,
+				    const struct matcher *m, const struct pattern_keys *keys)
 {
-	printer_keep_from(ctx, mark);
+	struct json_writer *jw = malloc(sizeof *jw);
+	if (!jw)
+		return NULL;
+	*jw = (struct json_writer){ .out = out, .cfg = cfg, .matcher = m, .keys = keys };
+	for (size_t i = 0; i < TAG_CACHE; i++)
+		jw->tags[i].pattern = UINT32_MAX;
+	return jw;
 }
 
-static bool on_failed(void *ctx)
+void json_writer_free(struct json_writer *jw)
 {
-	(void)ctx;
-	return printer_failed();
+	if (jw)
+		free(jw->path);
+	free(jw);
 }
 
-int output_sink(struct printer *pr, struct sink *sink)
+struct sink json_sink(struct json_writer *jw)
 {
 	static const struct sink_ops ops = {
 		.begin = on_begin,
@@ -368,26 +377,20 @@ int output_sink(struct printer *pr, struct sink *sink)
 		.match = on_match,
 		.group_break = on_group_break,
 		.end = on_end,
-		.mark = on_mark,
-		.rewind = on_rewind,
-		.keep_from = on_keep_from,
-		.failed = on_failed,
+		OUTBUF_SINK_OPS(on_rewind),
 	};
+	return (struct sink){ .ops = &ops, .ctx = jw };
+}
+
+int output_sink(struct printer *pr, struct json_writer **json, struct sink *sink)
+{
+	*json = NULL;
 	if (!pr->cfg->json) {
 		*sink = printer_sink(pr);
 		return 0;
 	}
-	if (!pr->json && !(pr->json = calloc(1, sizeof *pr->json)))
+	if (!(*json = json_writer_new(pr->out, pr->cfg, pr->matcher, pr->keys)))
 		return -1;
-	for (size_t i = 0; i < TAG_CACHE; i++)
-		pr->json->tags[i].pattern = UINT32_MAX;
-	*sink = (struct sink){ .ops = &ops, .ctx = pr };
+	*sink = json_sink(*json);
 	return 0;
-}
-
-void json_state_free(struct json_state *js)
-{
-	if (js)
-		free(js->path);
-	free(js);
 }

@@ -194,23 +194,21 @@ char *json_put_text(char *o, const char *s, size_t n)
 	return e + 2;
 }
 
-void json_text(struct printer *pr, const char *s, size_t n)
+void json_text(struct outbuf *out, const char *s, size_t n)
 {
 	if (n <= JSON_PART) {
-		char *o = json_room(pr, json_text_max(n));
-		pr->len += (size_t)(json_put_text(o, s, n) - o);
+		outbuf_commit(out, json_put_text(outbuf_reserve(out, json_text_max(n)), s, n));
 		return;
 	}
 	const unsigned char *p = (const unsigned char *)s;
 	bool text = json_utf8_valid(s, n);
-	json_raw(pr, text ? TEXT_OPEN : BYTES_OPEN, text ? sizeof TEXT_OPEN - 1 : sizeof BYTES_OPEN - 1);
+	json_raw(out, text ? TEXT_OPEN : BYTES_OPEN, text ? sizeof TEXT_OPEN - 1 : sizeof BYTES_OPEN - 1);
 	/* parts of a multiple of 3 bytes, so that base64 pads only at the end */
 	const size_t part = JSON_PART / 3 * 3;
 	for (size_t i = 0; i < n; i += part) {
 		size_t k = n - i < part ? n - i : part;
-		char *o = json_room(pr, json_text_max(k));
-		char *e = text ? put_escaped(o, p + i, k, false) : put_base64(o, p + i, k);
-		pr->len += (size_t)(e - o);
+		char *o = outbuf_reserve(out, json_text_max(k));
+		outbuf_commit(out, text ? put_escaped(o, p + i, k, false) : put_base64(o, p + i, k));
 	}
-	json_raw(pr, "\"}", 2);
+	json_raw(out, "\"}", 2);
 }

@@ -5,64 +5,40 @@
  * '-' for context, '\0' after the name with -Z; colours as SGR sequences
  * "\33[<cap>m\33[K" ... "\33[m\33[K" taken from GREP_COLORS.
  */
-#include "json.h"
 #include "print.h"
-#include "print_internal.h"
 
-#include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 /* The separator after a line head's parts: selected lines, context lines. */
 #define SEP_SELECTED ':'
 #define SEP_CONTEXT '-'
 
-int printer_init(struct printer *pr, const struct config *cfg, const struct matcher *m,
-		 const struct pattern_keys *keys)
+/* The sink operations that are the buffer's take the printer as its
+ * outbuf's owner (outbuf.h). */
+_Static_assert(offsetof(struct printer, out) == 0, "a printer begins with its outbuf");
+
+int printer_init(struct printer *pr, struct outbuf *out, const struct config *cfg,
+		 const struct matcher *m, const struct pattern_keys *keys)
 {
-	memset(pr, 0, sizeof *pr);
-	pr->cfg = cfg;
-	pr->matcher = m;
-	pr->keys = keys;
-	pr->cap = OUT_BUFFER;
-	pr->keep_from = PRINTER_KEEP_NONE;
-	pr->buf = malloc(pr->cap);
-	if (pr->buf && cfg->show_pattern != SHOW_PATTERN_NONE &&
-	    pattern_field_init(&pr->field, cfg, m, keys) != 0)
-		printer_free(pr);
-	return pr->buf ? 0 : -1;
+	*pr = (struct printer){ .out = out, .cfg = cfg, .matcher = m, .keys = keys };
+	if (cfg->show_pattern != SHOW_PATTERN_NONE && pattern_field_init(&pr->field, cfg, m, keys) != 0)
+		return -1;
+	return 0;
 }
 
 void printer_free(struct printer *pr)
 {
-	free(pr->buf);
-	pr->buf = NULL;
 	pattern_field_free(&pr->field);
-	json_state_free(pr->json);
-	pr->json = NULL;
 }
 
 static inline void out(struct printer *pr, const void *p, size_t n)
 {
-	if (n > pr->cap - pr->len) {
-		printer_out_slow(pr, p, n);
-		return;
-	}
-	memcpy(pr->buf + pr->len, p, n);
-	pr->len += n;
-}
-
-void printer_append(struct printer *pr, const char *p, size_t len)
-{
-	out(pr, p, len);
+	outbuf_append(pr->out, p, n);
 }
 
 static inline void out_char(struct printer *pr, char c)
 {
-	if (pr->len == pr->cap)
-		printer_out_slow(pr, &c, 1);
-	else
-		pr->buf[pr->len++] = c;
+	outbuf_char(pr->out, c);
 }
 
 static void out_str(struct printer *pr, const char *s)
@@ -307,11 +283,10 @@ static size_t line_tail(struct printer *pr, const char *text, size_t from, size_
 	return from + tail;
 }
 
-/* Flushes when --line-buffered is on. */
+/* A line is complete: flushed under --line-buffered. */
 static void printer_line_done(struct printer *pr)
 {
-	if (pr->cfg->line_buffered)
-		printer_flush(pr);
+	outbuf_line_done(pr->out);
 }
 
 /* print_line without colours: the head and the line are laid down
@@ -325,14 +300,11 @@ static bool print_plain(struct printer *pr, const struct sink_line *line, char s
 	size_t name_len = pr->show_name ? strlen(pr->name) : 0;
 	/* name, two numbers, three separators, the line, a terminator */
 	size_t need = name_len + 2 * DECIMAL_MAX + 3 + len + 1;
-	if (need > pr->cap - pr->len) {
-		/* the general path grows a hold, and kept output (no flush
-		 * between a mapped line's search and its copy) */
-		if (need > pr->cap || pr->holding || pr->keep_from != PRINTER_KEEP_NONE)
-			return false;
-		printer_flush(pr);
-	}
-	char *o = pr->buf + pr->len;
+	/* no room without growing: the general path grows a hold, and kept
+	 * output (no flush between a mapped line's search and its copy) */
+	char *o = outbuf_room(pr->out, need);
+	if (!o)
+		return false;
 	if (pr->show_name) {
 		memcpy(o, pr->name, name_len);
 		o += name_len;
@@ -350,7 +322,7 @@ static bool print_plain(struct printer *pr, const struct sink_line *line, char s
 	o += len;
 	if (len == 0 || line->bytes[len - 1] != eol)
 		*o++ = eol;
-	pr->len = (size_t)(o - pr->buf);
+	outbuf_commit(pr->out, o);
 	return true;
 }
 
@@ -470,46 +442,25 @@ static void on_begin(void *ctx, const struct sink_begin *begin)
 static uint64_t on_line(void *ctx, const struct sink_line *line)
 {
 	print_line(ctx, line);
-	return printer_position(ctx);
+	return outbuf_position(outbuf_of(ctx));
 }
 
 static uint64_t on_match(void *ctx, const struct sink_match *match)
 {
 	print_match(ctx, match);
-	return printer_position(ctx);
+	return outbuf_position(outbuf_of(ctx));
 }
 
 static uint64_t on_group_break(void *ctx)
 {
 	print_group_separator(ctx);
-	return printer_position(ctx);
+	return outbuf_position(outbuf_of(ctx));
 }
 
 static void on_end(void *ctx, const struct sink_end *end)
 {
 	(void)ctx;
 	(void)end;
-}
-
-static uint64_t on_mark(void *ctx)
-{
-	return printer_position(ctx);
-}
-
-static bool on_rewind(void *ctx, uint64_t mark)
-{
-	return printer_rewind(ctx, mark);
-}
-
-static void on_keep_from(void *ctx, uint64_t mark)
-{
-	printer_keep_from(ctx, mark);
-}
-
-static bool on_failed(void *ctx)
-{
-	(void)ctx;
-	return printer_failed();
 }
 
 struct sink printer_sink(struct printer *pr)
@@ -520,10 +471,7 @@ struct sink printer_sink(struct printer *pr)
 		.match = on_match,
 		.group_break = on_group_break,
 		.end = on_end,
-		.mark = on_mark,
-		.rewind = on_rewind,
-		.keep_from = on_keep_from,
-		.failed = on_failed,
+		OUTBUF_SINK_OPS(outbuf_sink_rewind),
 	};
 	return (struct sink){ .ops = &ops, .ctx = pr };
 }

@@ -28,14 +28,14 @@ static void stats_print(struct printer *pr, const struct run_stats *rs)
 			 searching, total, (unsigned long long)t->lines_searched,
 			 (unsigned long long)rs->patterns,
 			 (unsigned long long)patterns_seen_count(&rs->seen), compiling);
-	printer_append(pr, text, (size_t)n);
+	outbuf_append(pr->out, text, (size_t)n);
 }
 
 void stats_report(struct printer *pr, const struct run_stats *rs)
 {
 	if (pr->cfg->json) {
 		if (!pr->cfg->quiet)
-			json_summary(pr, rs);
+			json_summary(pr->out, rs);
 	} else if (pr->cfg->stats) {
 		stats_print(pr, rs);
 	}

@@ -8,8 +8,9 @@
 
 struct printer;
 
-/* The report at the end of a run, through pr: --json's summary record
- * (none under -q), or --stats's lines; nothing without either. */
+/* The report at the end of a run, into pr's output buffer: --json's
+ * summary record (none under -q), or --stats's lines; nothing without
+ * either. */
 void stats_report(struct printer *pr, const struct run_stats *rs);
 
 #endif

@@ -60,7 +60,7 @@ static void await_turn(struct pool *p)
 
 /* ---- worker side -------------------------------------------------------- */
 
-/* Where a worker's printer flushes: held output, or stdout once its
+/* Where a worker's output buffer flushes: held output, or stdout once its
  * segment is the head.  Past the budget, waits for its turn. */
 static void segment_write(void *ctx, const char *data, size_t len)
 {
@@ -71,7 +71,7 @@ static void segment_write(void *ctx, const char *data, size_t len)
 	for (;;) {
 		if (sg->head) {
 			pthread_mutex_unlock(&p->mu);
-			printer_write(data, len);
+			outbuf_write(data, len);
 			return;
 		}
 		if (atomic_load(&w->job->cancel)) { /* dropped: nobody wants it */
@@ -86,7 +86,7 @@ static void segment_write(void *ctx, const char *data, size_t len)
 		char *grown = grow_array(sg->out, &sg->out_cap, sg->out_len + len, 1, 64 << 10);
 		if (!grown && tally_holds_output(p->run->cfg)) { /* no turn comes: see commit_segment */
 			pthread_mutex_unlock(&p->mu);
-			printer_fail("memory exhausted", 0);
+			outbuf_fail("memory exhausted", 0);
 			return;
 		}
 		if (!grown) { /* no room to hold it: wait for the turn instead */
@@ -94,7 +94,7 @@ static void segment_write(void *ctx, const char *data, size_t len)
 				await_turn(p);
 			pthread_mutex_unlock(&p->mu);
 			if (sg->head)
-				printer_write(data, len);
+				outbuf_write(data, len);
 			return;
 		}
 		sg->out = grown;
@@ -206,7 +206,7 @@ static void run_segment(struct worker *w, struct job *j, struct segment *sg)
 	w->searcher.cancel = &j->cancel;
 	/* held whole until the committer's verdict on the input */
 	if (tally_holds_output(cfg))
-		printer_hold(&w->pr);
+		outbuf_hold(&w->out);
 	if (j->n_segs == 1) {
 		search_input(&w->searcher, &j->whole, name, false, &sg->res);
 		input_leave_after(&j->whole, sg->res.stop_offset);
@@ -223,8 +223,8 @@ static void run_segment(struct worker *w, struct job *j, struct segment *sg)
 			sg->res.read_errno = errno;
 		}
 	}
-	printer_settle(&w->pr, true);
-	printer_flush(&w->pr);
+	outbuf_settle(&w->out, true);
+	outbuf_flush(&w->out);
 	pthread_mutex_lock(&p->mu);
 	sg->state = SEG_DONE;
 	wake_committer(p, sg);
@@ -234,35 +234,44 @@ static void run_segment(struct worker *w, struct job *j, struct segment *sg)
 
 static void *worker_main(void *arg);
 
+/* Frees worker w and what start_worker set up for it. */
+static void worker_free(struct worker *w)
+{
+	patterns_seen_free(&w->seen);
+	json_writer_free(w->json);
+	printer_free(&w->pr);
+	outbuf_free(&w->out);
+	tally_free(w->searcher.tally);
+	free(w);
+}
+
 /* Under the lock: starts one more worker.  False when it could not. */
 static bool start_worker(struct pool *p)
 {
 	if (p->started >= p->n_threads)
 		return false;
+	const struct config *cfg = p->run->cfg;
 	struct worker *w = calloc(1, sizeof *w);
-	if (!w || printer_init(&w->pr, p->run->cfg, p->searcher.matcher, p->searcher.keys) != 0) {
-		free(w);
+	if (!w)
 		return false;
-	}
-	w->searcher = p->searcher;
-	if (p->searcher.tally && !(w->searcher.tally = tally_new(p->run->cfg, p->searcher.keys))) {
-		printer_free(&w->pr);
-		free(w);
-		return false;
-	}
 	w->pool = p;
-	w->pr.flush_to = segment_write;
-	w->pr.flush_ctx = w;
+	w->searcher = p->searcher;
+	w->searcher.tally = NULL; /* its own, made here */
+	if (outbuf_init(&w->out, cfg->line_buffered) != 0 ||
+	    printer_init(&w->pr, &w->out, cfg, p->searcher.matcher, p->searcher.keys) != 0 ||
+	    (p->searcher.tally && !(w->searcher.tally = tally_new(cfg, p->searcher.keys)))) {
+		worker_free(w);
+		return false;
+	}
+	w->out.flush_to = segment_write;
+	w->out.flush_ctx = w;
 	w->searcher.output_before = worker_output_before;
 	w->searcher.output_before_ctx = w;
 	if (p->run->stats) /* each thread its own: see search.h */
 		w->searcher.seen = patterns_seen_init(&w->seen, p->run->stats->seen.n) == 0 ? &w->seen : NULL;
-	if (output_sink(&w->pr, &w->searcher.sink) != 0 || (p->run->stats && !w->searcher.seen) ||
+	if (output_sink(&w->pr, &w->json, &w->searcher.sink) != 0 || (p->run->stats && !w->searcher.seen) ||
 	    pthread_create(&p->threads[p->started], NULL, worker_main, w) != 0) {
-		patterns_seen_free(&w->seen);
-		printer_free(&w->pr);
-		tally_free(w->searcher.tally);
-		free(w);
+		worker_free(w);
 		return false;
 	}
 	p->started++;
@@ -359,11 +368,8 @@ static void *worker_main(void *arg)
 		p->busy--;
 	}
 	pthread_mutex_unlock(&p->mu);
-	patterns_seen_free(&w->seen);
-	printer_free(&w->pr);
-	tally_free(w->searcher.tally);
 	input_thread_done();
-	free(w);
+	worker_free(w);
 	return NULL;
 }
 

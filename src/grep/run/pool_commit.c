@@ -14,33 +14,33 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* Writes segment sg's output in order through the run's printer: what it
- * holds, then (as the head, after a flush) what its worker writes itself;
- * returns when the segment is done. */
+/* Writes segment sg's output in order into the run's output buffer: what
+ * it holds, then (as the head, after a flush) what its worker writes
+ * itself; returns when the segment is done. */
 static void commit_segment(struct pool *p, struct segment *sg)
 {
-	struct printer *pr = &p->run->pr;
+	struct outbuf *out = &p->run->out;
 	pthread_mutex_lock(&p->mu);
 	for (;;) {
 		if (sg->out_len > 0) { /* copy held bytes outside the lock */
-			char *out = sg->out;
+			char *held = sg->out;
 			size_t len = sg->out_len;
 			sg->out = NULL;
 			sg->out_len = sg->out_cap = 0;
 			p->buffered -= len;
 			wake_turns(p);
 			pthread_mutex_unlock(&p->mu);
-			printer_append(pr, out, len);
-			free(out);
+			outbuf_append(out, held, len);
+			free(held);
 			pthread_mutex_lock(&p->mu);
 			continue;
 		}
 		if (sg->state == SEG_DONE)
 			break;
-		if (!sg->head && !pr->holding) { /* the worker writes to stdout from now on */
-			if (pr->len > 0) {
+		if (!sg->head && !out->holding) { /* the worker writes to stdout from now on */
+			if (out->len > 0) {
 				pthread_mutex_unlock(&p->mu);
-				printer_flush(pr);
+				outbuf_flush(out);
 				pthread_mutex_lock(&p->mu);
 				continue;
 			}
@@ -115,7 +115,7 @@ static void search_rest(struct pool *p, struct job *j, uint64_t lo, bool binary,
 	r->pr.show_name = run_shows_name(r->cfg, j->command_line);
 	search_input(&r->searcher, &in, name, binary, &res);
 	input_close(&in);
-	printer_flush(&r->pr);
+	outbuf_flush(&r->out);
 	fold_result(p, total, &res);
 	tally_run_take(r->tally, &res);
 }

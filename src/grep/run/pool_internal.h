@@ -81,7 +81,9 @@ struct pool {
 
 struct worker {
 	struct pool *pool;
+	struct outbuf out;         /* flushes to segment_write */
 	struct printer pr;
+	struct json_writer *json;  /* --json's, over out */
 	struct searcher searcher;
 	struct patterns_seen seen; /* the searcher's, when statistics are kept */
 	struct job *job;

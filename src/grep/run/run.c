@@ -21,8 +21,8 @@
  * failed: the run is over and the message is not printed. */
 static bool flush_for_message(struct run *r)
 {
-	printer_flush(&r->pr);
-	if (!printer_failed())
+	outbuf_flush(&r->out);
+	if (!outbuf_failed())
 		return true;
 	r->trouble = true;
 	r->stop = true;
@@ -140,9 +140,9 @@ void run_report_result(struct run *r, const char *name, struct search_result *re
 	tally_run_report(r->tally, &r->pr, name);
 	if (res->binary_matched && v.qualifies && flush_for_message(r))
 		fprintf(stderr, "acgrep: %s: binary file matches\n", name);
-	if (printer_failed())
+	if (outbuf_failed())
 		r->trouble = true;
-	r->stop = (cfg->quiet && r->matched) || printer_failed();
+	r->stop = (cfg->quiet && r->matched) || outbuf_failed();
 }
 
 void run_walk_error(const char *path, int err, void *ctx)

@@ -16,6 +16,8 @@
 #include "input/input.h"
 #include "input/walk.h"
 #include "options/config.h"
+#include "output/json.h"
+#include "output/outbuf.h"
 #include "output/print.h"
 #include "search/search.h"
 #include "search/stats.h"
@@ -23,7 +25,9 @@
 struct run {
 	const struct config *cfg;
 	struct searcher searcher;
-	struct printer pr;
+	struct outbuf out;       /* the run's output, to stdout */
+	struct printer pr;       /* grep's formats over it */
+	struct json_writer *json; /* --json's records over it, or NULL */
 	struct walk_options walk;
 	struct tally_run *tally; /* per-key reports (tally.h), NULL unless tally_wanted */
 	bool matched;

@@ -91,7 +91,7 @@ void tally_run_free(struct tally_run *tr)
 void tally_run_begin(struct tally_run *tr, struct printer *pr)
 {
 	if (tr && tally_holds_output(tr->cfg)) {
-		printer_hold(pr);
+		outbuf_hold(pr->out);
 		tr->held = pr;
 	}
 }
@@ -167,7 +167,7 @@ struct tally_verdict tally_run_verdict(struct tally_run *tr, struct printer *pr,
 		.failed = tr->failed,
 	};
 	if (tr->held) {
-		printer_settle(pr, v.qualifies);
+		outbuf_settle(pr->out, v.qualifies);
 		tr->held = NULL;
 	}
 	if (cfg->count_per_pattern && v.qualifies) {
@@ -216,12 +216,11 @@ static void print_row(struct tally_run *tr, struct printer *pr, const char *file
 	}
 	if (file)
 		print_name_head(pr, file);
-	printer_append(pr, nums, (size_t)(o - nums));
+	outbuf_append(pr->out, nums, (size_t)(o - nums));
 	struct pattern name = pattern_keys_row_name(tr->keys, key);
-	printer_append(pr, name.bytes, name.len);
-	printer_append(pr, "\n", 1);
-	if (tr->cfg->line_buffered)
-		printer_flush(pr);
+	outbuf_append(pr->out, name.bytes, name.len);
+	outbuf_char(pr->out, '\n');
+	outbuf_line_done(pr->out);
 }
 
 static int by_key(const void *a, const void *b)

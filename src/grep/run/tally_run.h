@@ -23,8 +23,8 @@ void tally_run_free(struct tally_run *tr);
  * (--all-patterns with output of lines: plain, -o). */
 bool tally_holds_output(const struct config *cfg);
 
-/* An input begins: with tally_holds_output, pr holds what is printed
- * from here on until its verdict (printer_hold). */
+/* An input begins: with tally_holds_output, pr's output buffer holds
+ * what is printed from here on until its verdict (outbuf_hold). */
 void tally_run_begin(struct tally_run *tr, struct printer *pr);
 
 /* Takes the rows of res (an input's, or one segment's of it, in order)

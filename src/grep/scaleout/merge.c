@@ -537,7 +537,7 @@ static void merge_file(struct run *r, const struct group *g, bool show_name)
 	r->searcher.used |= used;
 	free(m.base), free(m.cur), free(m.heap), free(m.ring), free(m.text), free(m.win);
 	if (m.trouble) {
-		printer_flush(&r->pr);
+		outbuf_flush(&r->out);
 		fprintf(stderr, "acgrep: %s: %s\n", first->name, m.trouble);
 		r->trouble = r->stop = true;
 		return;

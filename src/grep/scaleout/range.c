@@ -130,7 +130,7 @@ bool range_begin(struct run *r)
 		return false;
 	}
 	if (r->cfg->records)
-		records_header(&r->pr, r->cfg);
+		records_header(&r->out, r->cfg);
 	return true;
 }
 
@@ -160,7 +160,7 @@ static void neighbour_records(struct run *r, const struct range_lines *lines, in
 			break;
 		const char *e = memchr(lines->buf + p, eol, lines->len - p);
 		size_t end = e ? (size_t)(e - lines->buf) + 1 : lines->len;
-		records_line(&r->pr, 'n', lines->offset + p, first, counted, lines->buf + p, end - p);
+		records_line(&r->out, 'n', lines->offset + p, first, counted, lines->buf + p, end - p);
 		p = end;
 	}
 }
@@ -197,7 +197,7 @@ static void search_part(struct run *r, struct input *whole, bool ranged, uint64_
 		job_cfg.only_matching = false;
 		job_cfg.utf8_locale = false;
 		job.cfg = &job_cfg;
-		job.sink = records_sink(&rs, &r->pr, cfg->line_number);
+		job.sink = records_sink(&rs, &r->out, cfg->line_number);
 		rs.before = rw ? records_windows_line : NULL;
 		rs.before_ctx = rw;
 		job.used = false;
@@ -232,13 +232,13 @@ static void record_input(struct run *r, struct input *whole, bool ranged, uint64
 	const struct config *cfg = r->cfg;
 	char eol = config_eol(cfg);
 	bool context = ranged && config_prints_lines(cfg);
-	records_file(&r->pr, name, lo, ranged ? hi : UINT64_MAX,
+	records_file(&r->out, name, lo, ranged ? hi : UINT64_MAX,
 		     whole->is_regular ? whole->size_at_open : UINT64_MAX, command_line,
 		     cfg->files_from != NULL);
 	r->records++;
 	struct records_windows rw;
 	bool windows = records_windows_wanted(cfg) && whole->is_regular && lo < hi;
-	uint64_t first = windows ? records_windows_begin(&rw, cfg, &r->pr, whole->fd,
+	uint64_t first = windows ? records_windows_begin(&rw, cfg, &r->out, whole->fd,
 							 whole->size_at_open, lo) : WINDOW_NONE;
 	struct range_lines around = { .offset = lo };
 	int err = 0;
@@ -267,7 +267,7 @@ static void record_input(struct run *r, struct input *whole, bool ranged, uint64
 		err = rw.err;
 	if (err)
 		note_read_error(res, err);
-	records_end(&r->pr, res, counted);
+	records_end(&r->out, res, counted);
 	r->stop = cfg->quiet && res->selected > 0;
 }
 
@@ -289,7 +289,7 @@ static bool find_range(struct run *r, const struct input *whole, const char *nam
 		*hi = *hi > *lo ? *hi : *lo;
 		return true;
 	}
-	printer_flush(&r->pr);
+	outbuf_flush(&r->out);
 	fprintf(stderr, "acgrep: %s: %s\n", name, why);
 	r->trouble = true;
 	return false;
@@ -305,7 +305,7 @@ int range_search_path(const char *path, bool command_line, void *ctx)
 	enum open_outcome outcome = run_open(r, path, command_line, &whole, &err);
 	if (outcome != OPEN_SEARCH) {
 		if (cfg->records && outcome != OPEN_IS_OUTPUT) {
-			records_not_searched(&r->pr, name, outcome == OPEN_FAILED ? err : 0,
+			records_not_searched(&r->out, name, outcome == OPEN_FAILED ? err : 0,
 					     cfg->has_range ? cfg->range_start : 0,
 					     cfg->has_range ? cfg->range_end : RANGE_TO_END,
 					     command_line, cfg->files_from != NULL);
@@ -340,12 +340,12 @@ void range_walk_error(const char *path, int err, void *ctx)
 		run_walk_error(path, err, r);
 		return;
 	}
-	records_walk_error(&r->pr, path, err);
+	records_walk_error(&r->out, path, err);
 	r->records++;
 }
 
 void range_end(struct run *r)
 {
 	if (r->cfg->records && !r->trouble)
-		records_trailer(&r->pr, r->records);
+		records_trailer(&r->out, r->records);
 }

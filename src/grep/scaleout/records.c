@@ -1,13 +1,14 @@
 /* records.c - writing the record stream (see records.h for the format),
  * and the escaping both sides share.
  *
- * Everything goes through the job's printer, so a record stream has the
- * printer's buffering, write-error handling and SIGBUS rewinds.
+ * Everything goes through the job's output buffer (outbuf.h), so a record
+ * stream has its buffering, write-error handling and SIGBUS rewinds.
  */
 #include "records.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -34,29 +35,29 @@ void records_options(const struct config *cfg, char *buf)
 	snprintf(buf + n, RECORDS_OPTIONS_MAX - (size_t)n, " patterns=%016" PRIx64, cfg->pattern_hash);
 }
 
-/* printf into the printer; records are short but for their last field. */
+/* printf into the output; records are short but for their last field. */
 __attribute__((format(printf, 2, 3)))
-static void put(struct printer *pr, const char *fmt, ...)
+static void put(struct outbuf *out, const char *fmt, ...)
 {
 	char buf[256];
 	va_list ap;
 	va_start(ap, fmt);
 	int n = vsnprintf(buf, sizeof buf, fmt, ap);
 	va_end(ap);
-	printer_append(pr, buf, n < 0 ? 0 : (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
+	outbuf_append(out, buf, n < 0 ? 0 : (size_t)n < sizeof buf ? (size_t)n : sizeof buf - 1);
 }
 
-void records_escaped(struct printer *pr, const char *s, size_t len)
+void records_escaped(struct outbuf *out, const char *s, size_t len)
 {
 	size_t from = 0;
 	for (size_t i = 0; i < len; i++) {
 		if (s[i] != '\\' && s[i] != '\n')
 			continue;
-		printer_append(pr, s + from, i - from);
-		printer_append(pr, s[i] == '\n' ? "\\n" : "\\\\", 2);
+		outbuf_append(out, s + from, i - from);
+		outbuf_append(out, s[i] == '\n' ? "\\n" : "\\\\", 2);
 		from = i + 1;
 	}
-	printer_append(pr, s + from, len - from);
+	outbuf_append(out, s + from, len - from);
 }
 
 size_t records_unescape(const char *esc, size_t esc_len, char *out)
@@ -74,21 +75,21 @@ size_t records_unescape(const char *esc, size_t esc_len, char *out)
 	return n;
 }
 
-void records_header(struct printer *pr, const struct config *cfg)
+void records_header(struct outbuf *out, const struct config *cfg)
 {
 	char opts[RECORDS_OPTIONS_MAX];
 	records_options(cfg, opts);
-	put(pr, "%s %d%s\n", RECORDS_MAGIC, RECORDS_VERSION, opts);
+	put(out, "%s %d%s\n", RECORDS_MAGIC, RECORDS_VERSION, opts);
 }
 
 /* A name, escaped, and the record's end. */
-static void put_name(struct printer *pr, const char *name)
+static void put_name(struct outbuf *out, const char *name)
 {
-	records_escaped(pr, name, strlen(name));
-	printer_append(pr, "\n", 1);
+	records_escaped(out, name, strlen(name));
+	outbuf_append(out, "\n", 1);
 }
 
-void records_file(struct printer *pr, const char *name, uint64_t lo, uint64_t hi, uint64_t size,
+void records_file(struct outbuf *out, const char *name, uint64_t lo, uint64_t hi, uint64_t size,
 		  bool command_line, bool listed)
 {
 	char his[24] = "*", sizes[24] = "-";
@@ -96,28 +97,28 @@ void records_file(struct printer *pr, const char *name, uint64_t lo, uint64_t hi
 		snprintf(his, sizeof his, "%" PRIu64, hi);
 	if (size != UINT64_MAX)
 		snprintf(sizes, sizeof sizes, "%" PRIu64, size);
-	put(pr, "F %" PRIu64 " %s %s %s%s%s ", lo, his, sizes, command_line ? "c" : "",
+	put(out, "F %" PRIu64 " %s %s %s%s%s ", lo, his, sizes, command_line ? "c" : "",
 	    listed ? "l" : "", command_line || listed ? "" : "-");
-	put_name(pr, name);
+	put_name(out, name);
 }
 
-void records_line(struct printer *pr, char kind, uint64_t offset, intmax_t lineno, bool counted,
+void records_line(struct outbuf *out, char kind, uint64_t offset, intmax_t lineno, bool counted,
 		  const char *bytes, size_t len)
 {
 	if (counted)
-		put(pr, "L %c %" PRIu64 " %jd %zu ", kind, offset, lineno, len);
+		put(out, "L %c %" PRIu64 " %jd %zu ", kind, offset, lineno, len);
 	else
-		put(pr, "L %c %" PRIu64 " - %zu ", kind, offset, len);
-	records_escaped(pr, bytes, len);
-	printer_append(pr, "\n", 1);
+		put(out, "L %c %" PRIu64 " - %zu ", kind, offset, len);
+	records_escaped(out, bytes, len);
+	outbuf_append(out, "\n", 1);
 }
 
-void records_window(struct printer *pr, uint64_t start, uint64_t end)
+void records_window(struct outbuf *out, uint64_t start, uint64_t end)
 {
-	put(pr, "B %" PRIu64 " %" PRIu64 "\n", start, end);
+	put(out, "B %" PRIu64 " %" PRIu64 "\n", start, end);
 }
 
-void records_end(struct printer *pr, const struct search_result *res, bool lines_known)
+void records_end(struct outbuf *out, const struct search_result *res, bool lines_known)
 {
 	char lines[24] = "-", flags[8];
 	if (lines_known)
@@ -132,33 +133,37 @@ void records_end(struct printer *pr, const struct search_result *res, bool lines
 		flags[n++] = '-';
 	flags[n] = '\0';
 	const char *why = !res->read_error ? "" : res->read_why ? res->read_why : strerror(res->read_errno);
-	put(pr, "E %s %jd %s %d ", lines, res->selected, flags, res->read_error ? res->read_errno : 0);
-	put_name(pr, why);
+	put(out, "E %s %jd %s %d ", lines, res->selected, flags, res->read_error ? res->read_errno : 0);
+	put_name(out, why);
 }
 
-void records_not_searched(struct printer *pr, const char *name, int err, uint64_t start,
+void records_not_searched(struct outbuf *out, const char *name, int err, uint64_t start,
 			  uint64_t end, bool command_line, bool listed)
 {
 	char ends[24] = "*";
 	if (end != UINT64_MAX)
 		snprintf(ends, sizeof ends, "%" PRIu64, end);
-	put(pr, "O %d %" PRIu64 " %s %s%s%s ", err, start, ends, command_line ? "c" : "",
+	put(out, "O %d %" PRIu64 " %s %s%s%s ", err, start, ends, command_line ? "c" : "",
 	    listed ? "l" : "", command_line || listed ? "" : "-");
-	put_name(pr, name);
+	put_name(out, name);
 }
 
-void records_walk_error(struct printer *pr, const char *path, int err)
+void records_walk_error(struct outbuf *out, const char *path, int err)
 {
-	put(pr, "W %d ", err);
-	put_name(pr, path);
+	put(out, "W %d ", err);
+	put_name(out, path);
 }
 
-void records_trailer(struct printer *pr, uint64_t count)
+void records_trailer(struct outbuf *out, uint64_t count)
 {
-	put(pr, "Z %" PRIu64 "\n", count);
+	put(out, "Z %" PRIu64 "\n", count);
 }
 
 /* ---- the sink ---- */
+
+/* The sink operations that are the buffer's take the sink as its outbuf's
+ * owner (outbuf.h). */
+_Static_assert(offsetof(struct records_sink, out) == 0, "a records sink begins with its outbuf");
 
 static void on_begin(void *ctx, const struct sink_begin *begin)
 {
@@ -170,20 +175,20 @@ static uint64_t on_line(void *ctx, const struct sink_line *line)
 	struct records_sink *rs = ctx;
 	if (rs->before)
 		rs->before(rs->before_ctx, line);
-	records_line(rs->pr, line->kind == SINK_SELECTED ? 's' : 'c', line->offset, line->lineno,
+	records_line(rs->out, line->kind == SINK_SELECTED ? 's' : 'c', line->offset, line->lineno,
 		     rs->counted, line->bytes, line->len);
-	return sink_mark(&rs->inner);
+	return outbuf_position(rs->out);
 }
 
 static uint64_t on_match(void *ctx, const struct sink_match *match)
 {
 	(void)match; /* the job searches without -o: never called */
-	return sink_mark(&((struct records_sink *)ctx)->inner);
+	return outbuf_position(outbuf_of(ctx));
 }
 
 static uint64_t on_group_break(void *ctx)
 {
-	return sink_mark(&((struct records_sink *)ctx)->inner);
+	return outbuf_position(outbuf_of(ctx));
 }
 
 static void on_end(void *ctx, const struct sink_end *end)
@@ -191,27 +196,7 @@ static void on_end(void *ctx, const struct sink_end *end)
 	(void)ctx, (void)end;
 }
 
-static uint64_t on_mark(void *ctx)
-{
-	return sink_mark(&((struct records_sink *)ctx)->inner);
-}
-
-static bool on_rewind(void *ctx, uint64_t mark)
-{
-	return sink_rewind(&((struct records_sink *)ctx)->inner, mark);
-}
-
-static void on_keep_from(void *ctx, uint64_t mark)
-{
-	sink_keep_from(&((struct records_sink *)ctx)->inner, mark);
-}
-
-static bool on_failed(void *ctx)
-{
-	return sink_failed(&((struct records_sink *)ctx)->inner);
-}
-
-struct sink records_sink(struct records_sink *rs, struct printer *pr, bool counted)
+struct sink records_sink(struct records_sink *rs, struct outbuf *out, bool counted)
 {
 	static const struct sink_ops ops = {
 		.begin = on_begin,
@@ -219,11 +204,8 @@ struct sink records_sink(struct records_sink *rs, struct printer *pr, bool count
 		.match = on_match,
 		.group_break = on_group_break,
 		.end = on_end,
-		.mark = on_mark,
-		.rewind = on_rewind,
-		.keep_from = on_keep_from,
-		.failed = on_failed,
+		OUTBUF_SINK_OPS(outbuf_sink_rewind),
 	};
-	*rs = (struct records_sink){ .pr = pr, .inner = printer_sink(pr), .counted = counted };
+	*rs = (struct records_sink){ .out = out, .counted = counted };
 	return (struct sink){ .ops = &ops, .ctx = rs };
 }

@@ -45,7 +45,7 @@
 #include <stdint.h>
 
 #include "options/config.h"
-#include "output/print.h"
+#include "output/outbuf.h"
 #include "search/search.h"
 #include "search/sink.h"
 
@@ -62,47 +62,46 @@
  * are the merge's alone).  Writes it to buf[RECORDS_OPTIONS_MAX]. */
 void records_options(const struct config *cfg, char *buf);
 
-/* ---- writing (range.c's job), through the printer pr ---- */
+/* ---- writing (range.c's job), into the output buffer out ---- */
 
-void records_header(struct printer *pr, const struct config *cfg);
+void records_header(struct outbuf *out, const struct config *cfg);
 
 /* F: hi UINT64_MAX for a whole input, size UINT64_MAX when not regular. */
-void records_file(struct printer *pr, const char *name, uint64_t lo, uint64_t hi, uint64_t size,
+void records_file(struct outbuf *out, const char *name, uint64_t lo, uint64_t hi, uint64_t size,
 		  bool command_line, bool listed);
 
 /* L: kind 's', 'c' or 'n'; lineno 0 when not counted (no -n). */
-void records_line(struct printer *pr, char kind, uint64_t offset, intmax_t lineno, bool counted,
+void records_line(struct outbuf *out, char kind, uint64_t offset, intmax_t lineno, bool counted,
 		  const char *bytes, size_t len);
 
 /* B: one run's read window [start, end). */
-void records_window(struct printer *pr, uint64_t start, uint64_t end);
+void records_window(struct outbuf *out, uint64_t start, uint64_t end);
 
 /* E from a search's result: lines_known says whether res->lines counts
  * the whole range's terminators. */
-void records_end(struct printer *pr, const struct search_result *res, bool lines_known);
+void records_end(struct outbuf *out, const struct search_result *res, bool lines_known);
 
 /* O: the range asked for, [start, end) (end UINT64_MAX: to the end). */
-void records_not_searched(struct printer *pr, const char *name, int err, uint64_t start,
+void records_not_searched(struct outbuf *out, const char *name, int err, uint64_t start,
 			  uint64_t end, bool command_line, bool listed);
-void records_walk_error(struct printer *pr, const char *path, int err);
-void records_trailer(struct printer *pr, uint64_t count);
+void records_walk_error(struct outbuf *out, const char *path, int err);
+void records_trailer(struct outbuf *out, uint64_t count);
 
-/* A sink (sink.h) writing each line it is handed as an L record through
- * pr; lineno of line events is taken as counted from the range's start
+/* A sink (sink.h) writing each line it is handed as an L record into
+ * out; lineno of line events is taken as counted from the range's start
  * when `counted`.  Group breaks and -o matches are not written (a merge
  * decides them).  `before`, when not NULL, is called with `before_ctx`
- * and each line before its record is written.  Valid while pr is. */
+ * and each line before its record is written.  Valid while out is. */
 struct records_sink {
-	struct printer *pr;
-	struct sink inner; /* the printer's own sink: marks, rewinds, failures */
+	struct outbuf *out; /* first: see outbuf_of */
 	bool counted;
 	void (*before)(void *ctx, const struct sink_line *line);
 	void *before_ctx;
 };
-struct sink records_sink(struct records_sink *rs, struct printer *pr, bool counted);
+struct sink records_sink(struct records_sink *rs, struct outbuf *out, bool counted);
 
 /* Writes s[0..len) with backslash and newline escaped. */
-void records_escaped(struct printer *pr, const char *s, size_t len);
+void records_escaped(struct outbuf *out, const char *s, size_t len);
 
 /* Undoes records_escaped: writes the bytes of esc[0..esc_len) to out (room
  * for esc_len bytes).  Returns their number, or SIZE_MAX when esc holds

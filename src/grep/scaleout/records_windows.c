@@ -135,10 +135,10 @@ bool records_windows_wanted(const struct config *cfg)
 }
 
 uint64_t records_windows_begin(struct records_windows *rw, const struct config *cfg,
-			       struct printer *pr, int fd, uint64_t size, uint64_t lo)
+			       struct outbuf *out, int fd, uint64_t size, uint64_t lo)
 {
 	*rw = (struct records_windows){
-		.pr = pr, .fd = fd, .eol = config_eol(cfg), .size = size, .lo = lo,
+		.out = out, .fd = fd, .eol = config_eol(cfg), .size = size, .lo = lo,
 		.chunk = input_read_size(&(struct input_options){ .read_chunk = cfg->read_chunk }),
 		.counted = cfg->line_number, .after = cfg->after,
 	};
@@ -164,7 +164,7 @@ uint64_t records_windows_begin(struct records_windows *rw, const struct config *
 
 void records_windows_mark(struct records_windows *rw)
 {
-	records_window(rw->pr, rw->ws, rw->we);
+	records_window(rw->out, rw->ws, rw->we);
 }
 
 /* Writes the window's lines from rw->at, before `to` (a line start
@@ -187,7 +187,7 @@ static void write_lines(struct records_windows *rw, uint64_t to, intmax_t lineno
 	for (intmax_t n = 0; p < end && n < most; n++) {
 		const char *e = memchr(p, rw->eol, (size_t)(end - p));
 		size_t len = (size_t)(e - p) + 1;
-		records_line(rw->pr, 'c', rw->ws + (uint64_t)(p - rw->buf), lineno++, rw->counted, p, len);
+		records_line(rw->out, 'c', rw->ws + (uint64_t)(p - rw->buf), lineno++, rw->counted, p, len);
 		p += len;
 	}
 }
@@ -203,7 +203,7 @@ void records_windows_line(void *ctx, const struct sink_line *line)
 	if (!rw->checked) {
 		check_window(rw);
 		if (rw->invalid)
-			records_window(rw->pr, rw->ws, rw->we);
+			records_window(rw->out, rw->ws, rw->we);
 	}
 	if (rw->invalid && rw->at < line->offset)
 		write_lines(rw, line->offset, line->lineno);

@@ -24,16 +24,16 @@
 #include <stdint.h>
 
 #include "options/config.h"
-#include "output/print.h"
+#include "output/outbuf.h"
 #include "search/binary.h"
 #include "search/sink.h"
 
 /* No window (records_windows_begin's result when none is written). */
 #define WINDOW_NONE UINT64_MAX
 
-/* The windows of one input of a job.  Valid while its printer and file. */
+/* The windows of one input of a job.  Valid while its output buffer and file. */
 struct records_windows {
-	struct printer *pr;
+	struct outbuf *out;
 	int fd;
 	char eol;
 	uint64_t chunk;          /* one run's read size */
@@ -62,7 +62,7 @@ bool records_windows_wanted(const struct config *cfg);
  * the returned offset, are the caller's to write as 'n' records, with
  * records_windows_mark at the returned offset), else WINDOW_NONE. */
 uint64_t records_windows_begin(struct records_windows *rw, const struct config *cfg,
-			       struct printer *pr, int fd, uint64_t size, uint64_t lo);
+			       struct outbuf *out, int fd, uint64_t size, uint64_t lo);
 
 /* Writes the B record of the first window (the caller's lines reached
  * the offset records_windows_begin returned). */
