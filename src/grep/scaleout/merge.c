@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "search/only_matching.h"
 #include "records.h"
 #include "search/binary.h"
 #include "search/sink.h"
@@ -177,24 +178,22 @@ static const char *line_text(struct file_merge *m, const struct known *k)
 
 /* ---- printing, as search_lines.c decides ---- */
 
-/* -o: the matches of a line, as search_lines.c's output_match takes them. */
+/* -o: the matches of a line (only_matching.h's rule), as search_lines.c
+ * outputs them. */
 struct match_output {
+	struct printed_line line;
 	struct file_merge *m;
 	const char *text;
-	size_t content;
 	intmax_t lineno;
 	uint64_t offset;
 	enum sink_line_kind kind;
 	bool admitted;
 };
 
-static int merge_match(const struct matcher_hit *hit, void *ctx)
+static int print_match(const struct matcher_hit *hit, bool takes_eol, void *ctx)
 {
 	struct match_output *mo = ctx;
 	size_t ms = hit->start, me = hit->end;
-	bool takes_eol = mo->m->r->searcher.matcher->match_takes_eol && me == mo->content;
-	if ((ms >= mo->content && !takes_eol) || !(me > ms || takes_eol))
-		return ms >= mo->content && !takes_eol;
 	if (!binary_admits_match(&mo->m->bin, mo->text + ms, me - ms)) {
 		mo->admitted = false;
 		return 1;
@@ -204,7 +203,13 @@ static int merge_match(const struct matcher_hit *hit, void *ctx)
 		.offset = mo->offset + ms, .kind = mo->kind, .takes_eol = takes_eol,
 		.pattern = hit->pattern,
 	});
-	return takes_eol;
+	return 0;
+}
+
+static int merge_match(const struct matcher_hit *hit, void *ctx)
+{
+	struct match_output *mo = ctx;
+	return printed_match_step(&mo->line, hit, print_match, mo);
 }
 
 /* Outputs line k (under -o its matches), unless the encoding check refuses
@@ -221,14 +226,13 @@ static bool output_line(struct file_merge *m, const struct known *k, enum sink_l
 	intmax_t lineno = cfg->line_number ? k->lineno : 0;
 	if (cfg->only_matching) {
 		struct match_output mo = {
+			.line = printed_line_of(m->r->searcher.matcher, text, k->len, config_eol(cfg),
+						cfg->overlapping),
 			.m = m, .text = text, .lineno = lineno, .offset = k->offset, .kind = kind,
-			.content = k->len - (k->len > 0 && text[k->len - 1] == config_eol(cfg)),
 			.admitted = true,
 		};
-		if ((kind == SINK_SELECTED) != cfg->invert && k->len > 0 && cfg->overlapping)
-			matcher_each_overlapping(m->r->searcher.matcher, text, k->len, 0, merge_match, &mo);
-		else if ((kind == SINK_SELECTED) != cfg->invert && k->len > 0)
-			matcher_each(m->r->searcher.matcher, text, k->len, 0, merge_match, &mo);
+		if ((kind == SINK_SELECTED) != cfg->invert)
+			printed_matches_scan(&mo.line, text, k->len, merge_match, &mo);
 		if (!mo.admitted)
 			return false;
 	} else {

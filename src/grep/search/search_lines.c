@@ -12,6 +12,7 @@
  */
 #include "bits.h"
 #include "search_internal.h"
+#include "only_matching.h"
 
 #include <string.h>
 
@@ -117,43 +118,42 @@ static void number_as_one_line(struct file_search *f, size_t ls, size_t le)
 	f->cnt_lines -= (intmax_t)count_byte(f->buf + ls, inner, f->eol);
 }
 
-/* A matching line's matches under -o, as grep outputs them: not the
- * empty ones, none past the line's content but a whole-line match taking
- * its terminator (matcher.match_takes_eol).  A match the binary rule
- * refuses ends the line's output, which then does not count as output. */
+/* A matching line's matches under -o, as grep outputs them (the rule of
+ * only_matching.h).  A match the binary rule refuses ends the line's
+ * output, which then does not count as output. */
 struct match_output {
+	struct printed_line line;
 	struct file_search *f;
 	const char *text;     /* the line */
-	size_t content;       /* its length without terminator */
 	intmax_t lineno;
 	uint64_t offset;
 	enum sink_line_kind kind;
 	bool admitted;
 };
 
-static int output_match(const struct matcher_hit *hit, void *ctx)
+static int print_match(const struct matcher_hit *hit, bool takes_eol, void *ctx)
 {
-	size_t ms = hit->start, me = hit->end;
 	struct match_output *mo = ctx;
-	bool takes_eol = mo->f->s->matcher->match_takes_eol && me == mo->content;
-	if (ms >= mo->content && !takes_eol)
-		return 1;
-	if (me == ms && !takes_eol) /* an empty match: the matcher steps over one byte */
-		return 0;
-	if (!binary_admits_match(&mo->f->bin, mo->text + ms, me - ms)) {
+	if (!binary_admits_match(&mo->f->bin, mo->text + hit->start, hit->end - hit->start)) {
 		mo->admitted = false;
 		return 1;
 	}
 	mo->f->out_mark = sink_match(mo->f->sink, &(struct sink_match){
-		.bytes = mo->text + ms,
-		.len = me - ms,
+		.bytes = mo->text + hit->start,
+		.len = hit->end - hit->start,
 		.lineno = mo->lineno,
-		.offset = mo->offset + ms,
+		.offset = mo->offset + hit->start,
 		.kind = mo->kind,
 		.takes_eol = takes_eol,
 		.pattern = hit->pattern,
 	});
-	return takes_eol;
+	return 0;
+}
+
+static int output_match(const struct matcher_hit *hit, void *ctx)
+{
+	struct match_output *mo = ctx;
+	return printed_match_step(&mo->line, hit, print_match, mo);
 }
 
 /* -o: the matches of the line [ls, le), when it is a matching one (a
@@ -162,22 +162,18 @@ static int output_match(const struct matcher_hit *hit, void *ctx)
 static bool output_matches(struct file_search *f, size_t ls, size_t le, enum sink_line_kind kind,
 			   intmax_t lineno)
 {
-	size_t len = le - ls;
-	if ((kind == SINK_SELECTED) == f->cfg->invert || len == 0)
+	if ((kind == SINK_SELECTED) == f->cfg->invert)
 		return true;
 	struct match_output mo = {
+		.line = printed_line_of(f->s->matcher, f->buf + ls, le - ls, f->eol, f->cfg->overlapping),
 		.f = f,
 		.text = f->buf + ls,
-		.content = len - (f->buf[le - 1] == f->eol),
 		.lineno = lineno,
 		.offset = f->base + ls,
 		.kind = kind,
 		.admitted = true,
 	};
-	if (f->cfg->overlapping)
-		matcher_each_overlapping(f->s->matcher, mo.text, len, 0, output_match, &mo);
-	else
-		matcher_each(f->s->matcher, mo.text, len, 0, output_match, &mo);
+	printed_matches_scan(&mo.line, mo.text, le - ls, output_match, &mo);
 	search_failed(f);
 	return mo.admitted;
 }
