@@ -272,10 +272,7 @@ static int tally_match(const struct matcher_hit *hit, void *ctx)
 static intmax_t count_line_matches(struct file_search *f, size_t ls, size_t le)
 {
 	struct match_tally t = { .f = f, .le = le, .n = 0 };
-	if (f->cfg->overlapping)
-		matcher_each_overlapping(f->s->matcher, f->buf, le, ls, tally_match, &t);
-	else
-		matcher_each(f->s->matcher, f->buf, le, ls, tally_match, &t);
+	matcher_each_occurrence(f->s->matcher, f->cfg->overlapping, f->buf, le, ls, tally_match, &t);
 	search_failed(f);
 	return t.n;
 }
