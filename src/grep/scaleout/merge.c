@@ -28,6 +28,7 @@
 #include "search/only_matching.h"
 #include "records.h"
 #include "search/binary.h"
+#include "search/search.h"
 #include "search/sink.h"
 
 #define NONE UINT64_MAX
@@ -471,17 +472,6 @@ static bool merge_lines(struct file_merge *m)
 	return true;
 }
 
-/* -T's width of -n and -b numbers, as search.c's: the digits of the
- * file's size (plus one with -n), or of INTMAX_MAX for one not regular. */
-static int number_width(const struct config *cfg, uint64_t size)
-{
-	uintmax_t v = size == UINT64_MAX ? (uintmax_t)INTMAX_MAX : (uintmax_t)size + cfg->line_number;
-	int w = 1;
-	for (; v >= 10; v /= 10)
-		w++;
-	return w;
-}
-
 /* The ranges of file g searched as one run would have: up to the first
  * that failed to read.  Their result, folded, in *res; returns how many. */
 static size_t fold_ranges(const struct config *cfg, const struct group *g, struct search_result *res,
@@ -538,7 +528,7 @@ static void merge_file(struct run *r, const struct group *g, bool show_name)
 	binary_begin(&m.bin, cfg, !prints_lines(cfg));
 	sink_begin(&r->searcher.sink, &(struct sink_begin){
 		.name = first->name,
-		.number_width = cfg->initial_tab ? number_width(cfg, first->size) : 0,
+		.number_width = cfg->initial_tab ? search_number_width(first->size, cfg->line_number) : 0,
 	});
 	if (prints_lines(cfg) && !merge_lines(&m))
 		m.trouble = "memory exhausted";

@@ -119,16 +119,12 @@ static bool turn_binary(struct file_search *f, struct input *in, const struct wi
 	return reread;
 }
 
-/* -T pads -n and -b numbers to the width GNU grep uses: the digits of the
- * file's size (plus one with -n), or of INTMAX_MAX for a pipe or device. */
-static int number_width(const struct input *in, bool line_number)
+int search_number_width(uint64_t size, bool line_number)
 {
-	uintmax_t v = in->is_regular ? (uintmax_t)in->size_at_open + line_number : (uintmax_t)INTMAX_MAX;
+	uintmax_t v = size == UINT64_MAX ? (uintmax_t)INTMAX_MAX : (uintmax_t)size + line_number;
 	int w = 1;
-	while (v >= 10) {
-		v /= 10;
+	for (; v >= 10; v /= 10)
 		w++;
-	}
 	return w;
 }
 
@@ -161,7 +157,7 @@ static struct file_search *begin_search(struct searcher *s, struct input *in, co
 	binary_begin(&f->bin, cfg, quiet);
 	sink_begin(f->sink, &(struct sink_begin){
 		.name = name,
-		.number_width = cfg->initial_tab ? number_width(in, cfg->line_number) : 0,
+		.number_width = cfg->initial_tab ? search_number_width(in->is_regular ? in->size_at_open : UINT64_MAX, cfg->line_number) : 0,
 	});
 	f->out_mark = sink_mark(f->sink);
 	/* a hole makes grep take the file as binary from its first buffer */
