@@ -7,14 +7,15 @@
  * into its neighbours' by up to -B and -A lines); a line is selected when
  * the range that owns it (holds its start) says so, and every line no
  * record names is a line one run neither selects nor prints.  Over them
- * runs search_lines.c's logic, line by line: pending after-context,
+ * runs the search's context rule (search/context.h: pending after-context,
  * before-context back to the last line output, group separators where the
- * output is not adjacent (or after another file's), -m counted over the
- * whole file, -v's runs, the encoding check of a UTF-8 locale, -o's
- * matches, and the after-context of a selected line left out for its
- * encoding, printed from the lines of its read window (B records,
- * records_windows.h).  Where that logic needs a line no record holds, the
- * records are not a search's and the merge stops (status 2).
+ * output is not adjacent, or after another file's, -m counted over the
+ * whole file), line by line, with search_lines.c's -v runs, the encoding
+ * check of a UTF-8 locale, -o's matches (search/only_matching.h), and the
+ * after-context of a selected line left out for its encoding, printed
+ * from the lines of its read window (B records, records_windows.h).
+ * Where the rule needs a line no record holds, the records are not a
+ * search's and the merge stops (status 2).
  */
 #include "merge.h"
 #include "merge_internal.h"
@@ -28,6 +29,7 @@
 #include "search/only_matching.h"
 #include "records.h"
 #include "search/binary.h"
+#include "search/context.h"
 #include "search/search.h"
 #include "search/sink.h"
 
@@ -66,8 +68,7 @@ struct file_merge {
 	uint64_t file_end;       /* NONE when not known */
 	bool may_end_early;      /* a binary file's records stop at its turn */
 	struct binary_policy bin;
-	uint64_t lastout;        /* just past the last line output, or NONE */
-	intmax_t pending, outleft;
+	struct context context;  /* the last output, -A owed, -m left */
 	uint64_t run_end;        /* -v: where the run of selected lines ends */
 	bool done;
 	uint64_t win_start, win_end; /* one run's read window of the lines met
@@ -243,7 +244,7 @@ static bool output_line(struct file_merge *m, const struct known *k, enum sink_l
 			.bytes = text, .len = k->len, .lineno = lineno, .offset = k->offset, .kind = kind,
 		});
 	}
-	m->lastout = k->end;
+	context_output(&m->context, k->end);
 	return true;
 }
 
@@ -254,7 +255,7 @@ static void missing_line(struct file_merge *m)
 {
 	m->done = true;
 	if (!m->may_end_early && !m->trouble)
-		m->trouble = m->lastout == NONE
+		m->trouble = m->context.lastout == CONTEXT_NONE
 				     ? "one run's output depends on its read buffers here (the first line "
 				       "to print is not valid in the locale): search the file whole"
 				     : "the records lack a line one run prints (not a search's records?)";
@@ -263,41 +264,35 @@ static void missing_line(struct file_merge *m)
 /* A pending after-context line, k: output when it is the next line. */
 static void pending_line(struct file_merge *m, const struct known *k)
 {
-	if (m->lastout != k->offset) {
+	if (m->context.lastout != k->offset) {
 		missing_line(m);
 		return;
 	}
-	if (!output_line(m, k, SINK_CONTEXT))
-		m->pending = 0;
-	else
-		m->pending--;
+	context_after_line(&m->context, output_line(m, k, SINK_CONTEXT));
 }
 
 /* search_lines.c's flush_pending after a selected line left out for its
  * encoding (lastout is not the next line's start): the after-context it
  * started is printed from the line after the last one output, or from its
- * window's start when that is later, until a line is left out (the one
- * that started it at the latest). */
+ * window's start when that is later (context_pending_from), until a line
+ * is left out (the one that started it at the latest). */
 static void flush_back(struct file_merge *m)
 {
 	if (m->win_start == NONE) {
 		missing_line(m);
 		return;
 	}
-	uint64_t from = m->lastout != NONE && m->lastout > m->win_start ? m->lastout : m->win_start;
-	m->lastout = m->lastout == NONE ? m->win_start : m->lastout;
+	struct context *c = &m->context;
+	uint64_t from = context_pending_from(c, m->win_start);
 	size_t i = 0;
 	while (i < m->win_n && m->win[i].offset < from)
 		i++;
-	for (; m->pending > 0 && !m->done; i++) {
+	for (; c->pending > 0 && !m->done; i++) {
 		if (i == m->win_n || m->win[i].offset != from) {
 			missing_line(m);
 			return;
 		}
-		if (!output_line(m, &m->win[i], SINK_CONTEXT))
-			m->pending = 0;
-		else
-			m->pending--;
+		context_after_line(c, output_line(m, &m->win[i], SINK_CONTEXT));
 		from = m->win[i].end;
 	}
 }
@@ -307,7 +302,7 @@ static void flush_back(struct file_merge *m)
 static void window_next(struct file_merge *m, const struct known *k)
 {
 	if (m->win_end != NONE && k->offset >= m->win_end) {
-		if (m->pending > 0 && m->lastout != k->offset)
+		if (m->context.pending > 0 && m->context.lastout != k->offset)
 			flush_back(m);
 		m->win_start = m->win_end = NONE;
 		m->win_n = 0;
@@ -362,25 +357,37 @@ static void ring_push(struct file_merge *m, const struct known *k)
 	}
 }
 
+/* before_context's walk back through the ring: its newest n lines. */
+struct ring_walk {
+	const struct file_merge *m;
+	size_t n;
+};
+
+/* The start of the line ending at `end`, the ring's next newest. */
+static uint64_t ring_line_before(void *ctx, uint64_t end)
+{
+	struct ring_walk *w = ctx;
+	const struct file_merge *m = w->m;
+	const struct known *b = w->n < m->ring_n
+					? &m->ring[(m->ring_head + m->ring_n - 1 - w->n) % m->ring_cap] : NULL;
+	if (!b || b->end != end)
+		return CONTEXT_NONE;
+	w->n++;
+	return b->offset;
+}
+
 /* The before-context of selected line k and the separator before it. */
 static void before_context(struct file_merge *m, const struct known *k)
 {
-	const struct config *cfg = m->cfg;
-	uint64_t lo = m->lastout == NONE ? 0 : m->lastout, p = k->offset;
-	size_t n = 0; /* ring lines to output: the newest n */
-	while ((intmax_t)n < cfg->before && p > lo) {
-		const struct known *b = n < m->ring_n
-						? &m->ring[(m->ring_head + m->ring_n - 1 - n) % m->ring_cap] : NULL;
-		if (!b || b->end != p) {
-			missing_line(m);
-			return;
-		}
-		p = b->offset;
-		n++;
+	struct ring_walk w = { .m = m, .n = 0 };
+	uint64_t first = context_before_start(&m->context, m->cfg, k->offset, 0, ring_line_before, &w);
+	if (first == CONTEXT_NONE) {
+		missing_line(m);
+		return;
 	}
-	if (p != m->lastout && cfg->group_separator && m->r->searcher.used)
+	if (context_apart(&m->context, m->cfg, first) && m->r->searcher.used)
 		sink_group_break(&m->r->searcher.sink);
-	for (; n > 0; n--)
+	for (size_t n = w.n; n > 0; n--)
 		output_line(m, &m->ring[(m->ring_head + m->ring_n - n) % m->ring_cap], SINK_CONTEXT);
 }
 
@@ -397,16 +404,15 @@ static bool unterminated(struct file_merge *m, const struct known *k)
 static void select_known(struct file_merge *m, const struct known *k, bool run_start)
 {
 	const struct config *cfg = m->cfg;
-	if ((cfg->before >= 0 || cfg->after >= 0) && run_start)
+	if (context_on(cfg) && run_start)
 		before_context(m, k);
 	if (m->done)
 		return;
 	output_line(m, k, SINK_SELECTED);
-	m->pending = cfg->after > 0 ? cfg->after : 0;
-	m->outleft--;
+	context_selected(&m->context, cfg);
 	m->r->searcher.used = true;
-	if (m->outleft <= 0)
-		m->done = m->pending <= 0;
+	if (context_count_selected(&m->context))
+		m->done = context_finished(&m->context);
 }
 
 /* The next known line, k.  A selected line left out for its encoding
@@ -415,16 +421,17 @@ static void select_known(struct file_merge *m, const struct known *k, bool run_s
  * of -v, the window's end), flush_back here. */
 static void take_line(struct file_merge *m, const struct known *k)
 {
+	struct context *c = &m->context;
 	window_next(m, k);
 	bool run_start = !m->cfg->invert || m->run_end != k->offset || unterminated(m, k);
-	if (m->pending > 0 && m->lastout != k->offset && (m->outleft <= 0 || !k->selected || run_start))
+	if (c->pending > 0 && c->lastout != k->offset && (c->outleft <= 0 || !k->selected || run_start))
 		flush_back(m);
 	if (m->done) {
 		return;
-	} else if (m->outleft <= 0 || !k->selected) {
-		if (m->pending > 0)
+	} else if (c->outleft <= 0 || !k->selected) {
+		if (c->pending > 0)
 			pending_line(m, k);
-		else if (m->outleft <= 0)
+		else if (c->outleft <= 0)
 			m->done = true;
 		m->run_end = NONE;
 	} else {
@@ -432,7 +439,7 @@ static void take_line(struct file_merge *m, const struct known *k)
 		m->run_end = k->end;
 	}
 	m->taken_end = k->end;
-	if (m->outleft <= 0 && m->pending <= 0)
+	if (context_finished(c))
 		m->done = true;
 	ring_push(m, k);
 }
@@ -467,7 +474,7 @@ static bool merge_lines(struct file_merge *m)
 	struct known k;
 	while (!m->done && next_known(m, &k))
 		take_line(m, &k);
-	if (!m->done && m->pending > 0 && m->lastout != m->taken_end)
+	if (!m->done && m->context.pending > 0 && m->context.lastout != m->taken_end)
 		flush_back(m); /* at the end of the last window */
 	return true;
 }
@@ -518,9 +525,9 @@ static void merge_file(struct run *r, const struct group *g, bool show_name)
 	struct search_result res;
 	bool used = false;
 	struct file_merge m = {
-		.r = r, .cfg = cfg, .rg = g->items, .last = NONE, .lastout = NONE, .run_end = NONE,
+		.r = r, .cfg = cfg, .rg = g->items, .last = NONE, .context = context_begin(cfg),
+		.run_end = NONE,
 		.win_start = NONE, .win_end = NONE, .next_start = NONE, .taken_end = NONE,
-		.outleft = cfg->max_count < 0 ? INTMAX_MAX : cfg->max_count,
 		.file_end = g->items[g->n - 1]->hi == UINT64_MAX ? NONE : g->items[g->n - 1]->size,
 		.may_end_early = first->binary,
 	};

@@ -22,11 +22,9 @@ static void keep_checkpoint(struct file_search *f, uint64_t at, intmax_t lines)
 	f->ck = (struct checkpoint){
 		.at = at,
 		.out_mark = f->out_mark,
-		.lastout = f->lastout,
 		.stop_offset = f->res->stop_offset,
 		.selected = f->selected,
-		.outleft = f->outleft,
-		.pending = f->pending,
+		.context = f->context,
 		.lines = lines,
 		.done = f->done,
 		.run_open = f->run_open,
@@ -64,11 +62,9 @@ static bool back_to_checkpoint(struct file_search *f, struct input *in)
 	const struct checkpoint *c = &f->ck;
 	if (!in->mapped || !sink_rewind(f->sink, c->out_mark) || input_reread_from(in, c->at) != 0)
 		return false;
-	f->lastout = c->lastout;
 	f->res->stop_offset = c->stop_offset;
 	f->selected = c->selected;
-	f->outleft = c->outleft;
-	f->pending = c->pending;
+	f->context = c->context;
 	f->cnt_lines = c->lines; /* cnt_pos: the next window's start */
 	f->done = c->done;
 	f->run_open = c->run_open;
@@ -146,8 +142,7 @@ static struct file_search *begin_search(struct searcher *s, struct input *in, co
 		.eol = config_eol(cfg),
 		.quiet = quiet,
 		.stop_on_select = cfg->list != LIST_NONE || cfg->quiet || s->dev_null,
-		.outleft = cfg->max_count < 0 ? INTMAX_MAX : cfg->max_count,
-		.lastout = UINT64_MAX,
+		.context = context_begin(cfg),
 		.used_at_start = s->used,
 		.res = res,
 		.counting = stats_wanted(cfg),
@@ -155,9 +150,10 @@ static struct file_search *begin_search(struct searcher *s, struct input *in, co
 		.binary_offset = UINT64_MAX,
 	};
 	binary_begin(&f->bin, cfg, quiet);
+	uint64_t size = in->is_regular ? in->size_at_open : UINT64_MAX; /* -T's width */
 	sink_begin(f->sink, &(struct sink_begin){
 		.name = name,
-		.number_width = cfg->initial_tab ? search_number_width(in->is_regular ? in->size_at_open : UINT64_MAX, cfg->line_number) : 0,
+		.number_width = cfg->initial_tab ? search_number_width(size, cfg->line_number) : 0,
 	});
 	f->out_mark = sink_mark(f->sink);
 	/* a hole makes grep take the file as binary from its first buffer */
@@ -214,7 +210,7 @@ static void search_windows(struct file_search *f, struct input *in)
 	const struct searcher *s = f->s;
 	struct window w;
 	int rc;
-	while (!f->bin.dropped && (f->outleft > 0 || f->pending > 0)) {
+	while (!f->bin.dropped && !context_finished(&f->context)) {
 		if (f->done || (s->cancel && atomic_load_explicit(s->cancel, memory_order_relaxed)) ||
 		    sink_failed(f->sink))
 			return;
@@ -259,7 +255,7 @@ void search_input(struct searcher *s, struct input *in, const char *name, bool b
 	res->selected = binary_reported_count(&f->bin, f->selected);
 	res->binary = f->bin.binary;
 	res->without_match = f->bin.dropped;
-	res->done = f->done || f->outleft <= 0;
+	res->done = f->done || f->context.outleft <= 0;
 	res->used = s->used && !f->used_at_start;
 	res->binary_matched = binary_file_matches(&f->bin, f->selected);
 	if (s->tally) {

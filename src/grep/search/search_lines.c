@@ -2,10 +2,9 @@
  * are output as context, where groups part (see search.h).
  *
  * Follows GNU grep 3.8's rules: a selected line is a line with a match (or
- * without one under -v); context lines are output around them, groups that
- * are not adjacent are parted by a group break (whenever -A/-B/-C was
- * given, even as 0); after -m NUM selected lines the trailing context is
- * still output; under -o a line's matches are output instead of it.  Each
+ * without one under -v); context lines are output around them, as
+ * context.h rules (group breaks, -m's trailing context); under -o a line's
+ * matches are output instead of it (only_matching.h).  Each
  * line or match goes through the binary rule (binary.h) and then to the
  * sink; line numbers are counted here, incrementally.  A long line handed
  * out in pieces is judged here too (search_pieces).
@@ -200,23 +199,21 @@ static bool output_line(struct file_search *f, size_t ls, size_t le, enum sink_l
 			.hits = kind == SINK_SELECTED && f->counting ? search_stats_hits(f, ls, le, &hits) : NULL,
 		});
 	}
-	f->lastout = f->base + le;
+	context_output(&f->context, f->base + le);
 	return true;
 }
 
 /* Outputs pending after-context lines that start before window position upto. */
 static void flush_pending(struct file_search *f, size_t upto)
 {
-	if (f->lastout == UINT64_MAX) /* as grep's prpending: from the buffer start */
-		f->lastout = f->base + f->start;
-	size_t p = f->lastout != UINT64_MAX && f->lastout > f->base + f->start ? f->lastout - f->base : f->start;
-	while (f->pending > 0 && p < upto && p < f->len) {
+	struct context *c = &f->context;
+	size_t p = (size_t)(context_pending_from(c, f->base + f->start) - f->base);
+	while (c->pending > 0 && p < upto && p < f->len) {
 		size_t le = line_end(f, p);
-		if (!output_line(f, p, le, SINK_CONTEXT)) {
-			f->pending = 0; /* grep retries the same line until pending runs out */
+		bool printed = output_line(f, p, le, SINK_CONTEXT);
+		context_after_line(c, printed);
+		if (!printed)
 			return;
-		}
-		f->pending--;
 		search_checkpoint(f, p, le);
 		p = le;
 	}
@@ -231,16 +228,24 @@ static bool output_before(struct file_search *f)
 	return f->s->output_before && f->s->output_before(f->s->output_before_ctx);
 }
 
+/* The start of the window's line that ends at input offset end, not
+ * looking back past the last line output. */
+static uint64_t window_line_before(void *ctx, uint64_t end)
+{
+	struct file_search *f = ctx;
+	uint64_t lastout = f->context.lastout;
+	size_t lo = lastout != CONTEXT_NONE && lastout > f->base ? (size_t)(lastout - f->base) : 0;
+	return f->base + line_start(f, lo, (size_t)(end - f->base) - 1);
+}
+
 /* Outputs the before-context of the selected line at buffer position ls,
  * preceded by the group separator when the output is not adjacent. */
 static void output_before_context(struct file_search *f, size_t ls)
 {
-	const struct config *cfg = f->cfg;
-	size_t lo = f->lastout != UINT64_MAX && f->lastout > f->base ? f->lastout - f->base : 0;
-	size_t p = ls;
-	for (intmax_t n = 0; n < cfg->before && p > lo; n++)
-		p = line_start(f, lo, p - 1);
-	if (context_on(cfg) && f->base + p != f->lastout && cfg->group_separator && output_before(f))
+	uint64_t first = context_before_start(&f->context, f->cfg, f->base + ls, f->base,
+					      window_line_before, f);
+	size_t p = (size_t)(first - f->base);
+	if (context_apart(&f->context, f->cfg, first) && output_before(f))
 		f->out_mark = sink_group_break(f->sink);
 	while (p < ls) {
 		size_t le = line_end(f, p);
@@ -313,20 +318,20 @@ static void select_line(struct file_search *f, size_t ls, size_t le, bool run_st
 		/* Even when the line is suppressed (encoding error), grep 3.8
 		 * starts its after-context and counts it as output. */
 		output_line(f, ls, le, SINK_SELECTED);
-		f->pending = cfg->after > 0 ? cfg->after : 0;
+		context_selected(&f->context, cfg);
 	}
 	if (f->counting)
 		search_stats_line(f, ls, le);
 	f->selected += n;
-	f->outleft--;
+	bool last = context_count_selected(&f->context);
 	f->s->used = true; /* as grep: even unprinted output parts groups */
 	if (decided(f)) {
 		f->done = true;
 		return;
 	}
-	if (f->outleft <= 0) {
+	if (last) {
 		f->res->stop_offset = f->base + le;
-		f->done = f->pending <= 0;
+		f->done = context_finished(&f->context);
 	}
 	search_checkpoint(f, ls, le);
 }
@@ -334,7 +339,7 @@ static void select_line(struct file_search *f, size_t ls, size_t le, bool run_st
 /* Non-selected lines before window position `to`: pending after-context. */
 static void skip_lines(struct file_search *f, size_t to)
 {
-	if (f->pending > 0 && !f->quiet)
+	if (f->context.pending > 0 && !f->quiet)
 		flush_pending(f, to);
 }
 
@@ -343,9 +348,9 @@ void search_window(struct file_search *f)
 	const struct matcher *m = f->s->matcher;
 	size_t p = f->start, ms, me;
 	while (p < f->len && !f->done) {
-		if (f->outleft <= 0) { /* -m reached: trailing context only */
+		if (f->context.outleft <= 0) { /* -m reached: trailing context only */
 			flush_pending(f, f->len);
-			f->done = f->pending <= 0;
+			f->done = context_finished(&f->context);
 			return;
 		}
 		bool found = matcher_find(m, f->buf, f->len, p, m->spans_eol, &ms, &me);
@@ -370,7 +375,7 @@ void search_window(struct file_search *f)
 		/* a run goes on across windows, as within one of grep's buffers,
 		 * but not into a final line without terminator: grep searches
 		 * that one on its own */
-		for (bool run_start = !f->run_open; p < stop && !f->done && f->outleft > 0; run_start = false) {
+		for (bool run_start = !f->run_open; p < stop && !f->done && f->context.outleft > 0; run_start = false) {
 			size_t le = line_end(f, p);
 			f->run_open = true; /* for a checkpoint inside the run */
 			select_line(f, p, le, run_start || !is_eol(f, f->buf[le - 1]));
@@ -382,7 +387,7 @@ void search_window(struct file_search *f)
 		if (!found)
 			break;
 		size_t le = line_end(f, match_last);
-		if (f->outleft > 0) { /* -m: the lines after the last selected are not read */
+		if (f->context.outleft > 0) { /* -m: the lines after the last selected are not read */
 			tally_keys(f, stop, le);
 			f->done = f->done || (f->selected > 0 && decided(f));
 		}

@@ -189,8 +189,8 @@ void search_stats_window(struct file_search *f)
 	uint64_t end = f->base + f->len;
 	if (f->done) {
 		end = f->seen_end;
-		if (f->lastout != UINT64_MAX && f->lastout > end)
-			end = f->lastout;
+		if (f->context.lastout != CONTEXT_NONE && f->context.lastout > end)
+			end = f->context.lastout;
 		if (end > f->base + f->len)
 			end = f->base + f->len;
 	}
