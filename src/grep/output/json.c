@@ -17,6 +17,7 @@
 #include "json_text.h"
 #include "match/pattern_keys.h"
 #include "print.h"
+#include "search/only_matching.h"
 
 /* The tags of recent submatches, as JSON values: a tag is a pattern's
  * text, or its tag, encoded once rather than per match. */
@@ -133,9 +134,10 @@ static void put_long_submatch(struct submatches *sm, const struct matcher_hit *h
 }
 
 /* ,{"match":TEXT,"start":S,"end":E,"pattern":N,"tag":TEXT} */
-static int put_submatch(const struct matcher_hit *hit, void *ctx)
+static int put_submatch(const struct matcher_hit *hit, bool takes_eol, void *ctx)
 {
 	struct submatches *sm = ctx;
+	(void)takes_eol;
 	size_t len = hit->end - hit->start;
 	struct pattern_name pn = name_pattern(sm->jw, hit->pattern);
 	bool first = sm->first;
@@ -222,9 +224,11 @@ static void line_record(struct json_writer *jw, const struct sink_line *line)
 	struct submatches sm = { .jw = jw, .line = line->bytes, .first = true };
 	if (line->hits) {
 		for (size_t i = 0; i < line->hits->n; i++)
-			put_submatch(&line->hits->v[i], &sm);
+			put_submatch(&line->hits->v[i], false, &sm);
 	} else if (!(selected && cfg->invert)) { /* a line selected under -v holds none */
-		stats_line_matches(jw->matcher, line->bytes, line->len, config_eol(cfg), put_submatch, &sm);
+		struct printed_line pl = printed_line_of(jw->matcher, line->bytes, line->len, config_eol(cfg),
+							 false);
+		printed_matches_each(&pl, line->bytes, line->len, put_submatch, &sm);
 	}
 	JSON_LIT(jw->out, "]}}\n");
 	outbuf_line_done(jw->out);

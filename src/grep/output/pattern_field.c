@@ -6,6 +6,7 @@
  * line costs nothing beyond its matches, whatever the number of patterns.
  */
 #include "pattern_field.h"
+#include "search/only_matching.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -42,7 +43,7 @@ struct field_write {
 	struct pattern_field *pf;
 	pattern_field_put put;
 	void *ctx;
-	size_t content;    /* the line's length without its terminator */
+	struct printed_line line;
 	uint32_t first;    /* the pattern of the line's first match at all */
 	bool named;        /* some name was written */
 };
@@ -75,21 +76,22 @@ static void write_name(struct field_write *fw, uint32_t pattern)
 	}
 }
 
-/* The matches grep -o prints (as search_lines.c's output_match takes
- * them): not the empty ones, none past the line's content but a
- * whole-line match taking its terminator (matcher.match_takes_eol). */
+static int name_match(const struct matcher_hit *hit, bool takes_eol, void *ctx)
+{
+	struct field_write *fw = ctx;
+	(void)takes_eol;
+	write_name(fw, hit->pattern);
+	return !fw->pf->all;
+}
+
+/* The matches grep -o prints (only_matching.h) name the line: its first,
+ * or with --show-all-patterns every one. */
 static int field_match(const struct matcher_hit *hit, void *ctx)
 {
 	struct field_write *fw = ctx;
-	bool takes_eol = fw->pf->matcher->match_takes_eol && hit->end == fw->content;
 	if (fw->first == MATCHER_NO_PATTERN)
 		fw->first = hit->pattern;
-	if (hit->start >= fw->content && !takes_eol)
-		return 1;
-	if (hit->end == hit->start && !takes_eol)
-		return 0;
-	write_name(fw, hit->pattern);
-	return !fw->pf->all || takes_eol;
+	return printed_match_step(&fw->line, hit, name_match, fw);
 }
 
 void pattern_field_write(struct pattern_field *pf, const char *line, size_t len,
@@ -108,12 +110,9 @@ void pattern_field_write(struct pattern_field *pf, const char *line, size_t len,
 	}
 	if (len == 0)
 		return;
-	fw.content = len - (line[len - 1] == pf->eol);
 	/* overlapping occurrences come by start too, the longest first */
-	if (pf->overlapping)
-		matcher_each_overlapping(pf->matcher, line, len, 0, field_match, &fw);
-	else
-		matcher_each(pf->matcher, line, len, 0, field_match, &fw);
+	fw.line = printed_line_of(pf->matcher, line, len, pf->eol, pf->overlapping);
+	printed_matches_scan(&fw.line, line, len, field_match, &fw);
 	if (!fw.named) /* only matches -o leaves out: the line's first names it */
 		write_name(&fw, fw.first);
 }

@@ -6,6 +6,7 @@
  * "\33[<cap>m\33[K" ... "\33[m\33[K" taken from GREP_COLORS.
  */
 #include "print.h"
+#include "search/only_matching.h"
 
 #include <string.h>
 
@@ -201,7 +202,7 @@ struct middle {
 	struct printer *pr;
 	const struct sink_line *line;
 	const char *line_cap, *match_cap;
-	size_t content;    /* the line without its terminator */
+	struct printed_line printed; /* the line as only_matching.h judges it */
 	size_t cur;        /* written up to here */
 	size_t mid;        /* where plain text resumes after empty matches, or SIZE_MAX */
 	bool eol_written;  /* the last match took the terminator (match_takes_eol) */
@@ -214,16 +215,17 @@ static int middle_match(const struct matcher_hit *hit, void *ctx)
 	struct printer *pr = md->pr;
 	const struct config *cfg = pr->cfg;
 	const char *text = md->line->bytes;
-	/* matcher.match_takes_eol: a whole-line match takes its terminator */
-	bool with_eol = pr->matcher->match_takes_eol && me == md->content;
-	if (ms >= md->content && !with_eol)
+	enum printed_match verdict = printed_match_judge(&md->printed, hit);
+	if (verdict == PRINTED_PAST)
 		return 1;
-	if (me == ms && !with_eol) { /* an empty match: the matcher steps over one byte */
+	if (verdict == PRINTED_SKIP) { /* an empty match: the matcher steps over one byte */
 		if (md->mid == SIZE_MAX)
 			md->mid = md->cur;
 		md->cur = ms + 1;
 		return 0;
 	}
+	/* a whole-line match takes its terminator (matcher.match_takes_eol) */
+	bool with_eol = verdict == PRINTED_LAST;
 	if (md->mid != SIZE_MAX) {
 		md->cur = md->mid;
 		md->mid = SIZE_MAX;
@@ -257,11 +259,10 @@ static size_t line_middle(struct printer *pr, const struct sink_line *line, cons
 		.line = line,
 		.line_cap = line_cap,
 		.match_cap = match_cap,
-		.content = len - (len > 0 && line->bytes[len - 1] == config_eol(cfg)),
+		.printed = printed_line_of(pr->matcher, line->bytes, len, config_eol(cfg), false),
 		.mid = SIZE_MAX,
 	};
-	if (len > 0)
-		matcher_each(pr->matcher, line->bytes, len, 0, middle_match, &md);
+	printed_matches_scan(&md.printed, line->bytes, len, middle_match, &md);
 	*eol_written = md.eol_written;
 	if (md.eol_written)
 		return len;

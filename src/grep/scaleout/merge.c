@@ -7,14 +7,15 @@
  * into its neighbours' by up to -B and -A lines); a line is selected when
  * the range that owns it (holds its start) says so, and every line no
  * record names is a line one run neither selects nor prints.  Over them
- * runs search_lines.c's logic, line by line: pending after-context,
+ * runs the search's context rule (search/context.h: pending after-context,
  * before-context back to the last line output, group separators where the
- * output is not adjacent (or after another file's), -m counted over the
- * whole file, -v's runs, the encoding check of a UTF-8 locale, -o's
- * matches, and the after-context of a selected line left out for its
- * encoding, printed from the lines of its read window (B records,
- * records_windows.h).  Where that logic needs a line no record holds, the
- * records are not a search's and the merge stops (status 2).
+ * output is not adjacent, or after another file's, -m counted over the
+ * whole file), line by line, with search_lines.c's -v runs, the encoding
+ * check of a UTF-8 locale, -o's matches (search/only_matching.h), and the
+ * after-context of a selected line left out for its encoding, printed
+ * from the lines of its read window (B records, records_windows.h).
+ * Where the rule needs a line no record holds, the records are not a
+ * search's and the merge stops (status 2).
  */
 #include "merge.h"
 #include "merge_internal.h"
@@ -25,8 +26,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "search/only_matching.h"
 #include "records.h"
 #include "search/binary.h"
+#include "search/context.h"
+#include "search/search.h"
 #include "search/sink.h"
 
 #define NONE UINT64_MAX
@@ -64,8 +68,7 @@ struct file_merge {
 	uint64_t file_end;       /* NONE when not known */
 	bool may_end_early;      /* a binary file's records stop at its turn */
 	struct binary_policy bin;
-	uint64_t lastout;        /* just past the last line output, or NONE */
-	intmax_t pending, outleft;
+	struct context context;  /* the last output, -A owed, -m left */
 	uint64_t run_end;        /* -v: where the run of selected lines ends */
 	bool done;
 	uint64_t win_start, win_end; /* one run's read window of the lines met
@@ -177,24 +180,22 @@ static const char *line_text(struct file_merge *m, const struct known *k)
 
 /* ---- printing, as search_lines.c decides ---- */
 
-/* -o: the matches of a line, as search_lines.c's output_match takes them. */
+/* -o: the matches of a line (only_matching.h's rule), as search_lines.c
+ * outputs them. */
 struct match_output {
+	struct printed_line line;
 	struct file_merge *m;
 	const char *text;
-	size_t content;
 	intmax_t lineno;
 	uint64_t offset;
 	enum sink_line_kind kind;
 	bool admitted;
 };
 
-static int merge_match(const struct matcher_hit *hit, void *ctx)
+static int print_match(const struct matcher_hit *hit, bool takes_eol, void *ctx)
 {
 	struct match_output *mo = ctx;
 	size_t ms = hit->start, me = hit->end;
-	bool takes_eol = mo->m->r->searcher.matcher->match_takes_eol && me == mo->content;
-	if ((ms >= mo->content && !takes_eol) || !(me > ms || takes_eol))
-		return ms >= mo->content && !takes_eol;
 	if (!binary_admits_match(&mo->m->bin, mo->text + ms, me - ms)) {
 		mo->admitted = false;
 		return 1;
@@ -204,7 +205,13 @@ static int merge_match(const struct matcher_hit *hit, void *ctx)
 		.offset = mo->offset + ms, .kind = mo->kind, .takes_eol = takes_eol,
 		.pattern = hit->pattern,
 	});
-	return takes_eol;
+	return 0;
+}
+
+static int merge_match(const struct matcher_hit *hit, void *ctx)
+{
+	struct match_output *mo = ctx;
+	return printed_match_step(&mo->line, hit, print_match, mo);
 }
 
 /* Outputs line k (under -o its matches), unless the encoding check refuses
@@ -221,14 +228,13 @@ static bool output_line(struct file_merge *m, const struct known *k, enum sink_l
 	intmax_t lineno = cfg->line_number ? k->lineno : 0;
 	if (cfg->only_matching) {
 		struct match_output mo = {
+			.line = printed_line_of(m->r->searcher.matcher, text, k->len, config_eol(cfg),
+						cfg->overlapping),
 			.m = m, .text = text, .lineno = lineno, .offset = k->offset, .kind = kind,
-			.content = k->len - (k->len > 0 && text[k->len - 1] == config_eol(cfg)),
 			.admitted = true,
 		};
-		if ((kind == SINK_SELECTED) != cfg->invert && k->len > 0 && cfg->overlapping)
-			matcher_each_overlapping(m->r->searcher.matcher, text, k->len, 0, merge_match, &mo);
-		else if ((kind == SINK_SELECTED) != cfg->invert && k->len > 0)
-			matcher_each(m->r->searcher.matcher, text, k->len, 0, merge_match, &mo);
+		if ((kind == SINK_SELECTED) != cfg->invert)
+			printed_matches_scan(&mo.line, text, k->len, merge_match, &mo);
 		if (!mo.admitted)
 			return false;
 	} else {
@@ -238,7 +244,7 @@ static bool output_line(struct file_merge *m, const struct known *k, enum sink_l
 			.bytes = text, .len = k->len, .lineno = lineno, .offset = k->offset, .kind = kind,
 		});
 	}
-	m->lastout = k->end;
+	context_output(&m->context, k->end);
 	return true;
 }
 
@@ -249,7 +255,7 @@ static void missing_line(struct file_merge *m)
 {
 	m->done = true;
 	if (!m->may_end_early && !m->trouble)
-		m->trouble = m->lastout == NONE
+		m->trouble = m->context.lastout == CONTEXT_NONE
 				     ? "one run's output depends on its read buffers here (the first line "
 				       "to print is not valid in the locale): search the file whole"
 				     : "the records lack a line one run prints (not a search's records?)";
@@ -258,41 +264,35 @@ static void missing_line(struct file_merge *m)
 /* A pending after-context line, k: output when it is the next line. */
 static void pending_line(struct file_merge *m, const struct known *k)
 {
-	if (m->lastout != k->offset) {
+	if (m->context.lastout != k->offset) {
 		missing_line(m);
 		return;
 	}
-	if (!output_line(m, k, SINK_CONTEXT))
-		m->pending = 0;
-	else
-		m->pending--;
+	context_after_line(&m->context, output_line(m, k, SINK_CONTEXT));
 }
 
 /* search_lines.c's flush_pending after a selected line left out for its
  * encoding (lastout is not the next line's start): the after-context it
  * started is printed from the line after the last one output, or from its
- * window's start when that is later, until a line is left out (the one
- * that started it at the latest). */
+ * window's start when that is later (context_pending_from), until a line
+ * is left out (the one that started it at the latest). */
 static void flush_back(struct file_merge *m)
 {
 	if (m->win_start == NONE) {
 		missing_line(m);
 		return;
 	}
-	uint64_t from = m->lastout != NONE && m->lastout > m->win_start ? m->lastout : m->win_start;
-	m->lastout = m->lastout == NONE ? m->win_start : m->lastout;
+	struct context *c = &m->context;
+	uint64_t from = context_pending_from(c, m->win_start);
 	size_t i = 0;
 	while (i < m->win_n && m->win[i].offset < from)
 		i++;
-	for (; m->pending > 0 && !m->done; i++) {
+	for (; c->pending > 0 && !m->done; i++) {
 		if (i == m->win_n || m->win[i].offset != from) {
 			missing_line(m);
 			return;
 		}
-		if (!output_line(m, &m->win[i], SINK_CONTEXT))
-			m->pending = 0;
-		else
-			m->pending--;
+		context_after_line(c, output_line(m, &m->win[i], SINK_CONTEXT));
 		from = m->win[i].end;
 	}
 }
@@ -302,7 +302,7 @@ static void flush_back(struct file_merge *m)
 static void window_next(struct file_merge *m, const struct known *k)
 {
 	if (m->win_end != NONE && k->offset >= m->win_end) {
-		if (m->pending > 0 && m->lastout != k->offset)
+		if (m->context.pending > 0 && m->context.lastout != k->offset)
 			flush_back(m);
 		m->win_start = m->win_end = NONE;
 		m->win_n = 0;
@@ -357,25 +357,37 @@ static void ring_push(struct file_merge *m, const struct known *k)
 	}
 }
 
+/* before_context's walk back through the ring: its newest n lines. */
+struct ring_walk {
+	const struct file_merge *m;
+	size_t n;
+};
+
+/* The start of the line ending at `end`, the ring's next newest. */
+static uint64_t ring_line_before(void *ctx, uint64_t end)
+{
+	struct ring_walk *w = ctx;
+	const struct file_merge *m = w->m;
+	const struct known *b = w->n < m->ring_n
+					? &m->ring[(m->ring_head + m->ring_n - 1 - w->n) % m->ring_cap] : NULL;
+	if (!b || b->end != end)
+		return CONTEXT_NONE;
+	w->n++;
+	return b->offset;
+}
+
 /* The before-context of selected line k and the separator before it. */
 static void before_context(struct file_merge *m, const struct known *k)
 {
-	const struct config *cfg = m->cfg;
-	uint64_t lo = m->lastout == NONE ? 0 : m->lastout, p = k->offset;
-	size_t n = 0; /* ring lines to output: the newest n */
-	while ((intmax_t)n < cfg->before && p > lo) {
-		const struct known *b = n < m->ring_n
-						? &m->ring[(m->ring_head + m->ring_n - 1 - n) % m->ring_cap] : NULL;
-		if (!b || b->end != p) {
-			missing_line(m);
-			return;
-		}
-		p = b->offset;
-		n++;
+	struct ring_walk w = { .m = m, .n = 0 };
+	uint64_t first = context_before_start(&m->context, m->cfg, k->offset, 0, ring_line_before, &w);
+	if (first == CONTEXT_NONE) {
+		missing_line(m);
+		return;
 	}
-	if (p != m->lastout && cfg->group_separator && m->r->searcher.used)
+	if (context_apart(&m->context, m->cfg, first) && m->r->searcher.used)
 		sink_group_break(&m->r->searcher.sink);
-	for (; n > 0; n--)
+	for (size_t n = w.n; n > 0; n--)
 		output_line(m, &m->ring[(m->ring_head + m->ring_n - n) % m->ring_cap], SINK_CONTEXT);
 }
 
@@ -392,16 +404,15 @@ static bool unterminated(struct file_merge *m, const struct known *k)
 static void select_known(struct file_merge *m, const struct known *k, bool run_start)
 {
 	const struct config *cfg = m->cfg;
-	if ((cfg->before >= 0 || cfg->after >= 0) && run_start)
+	if (context_on(cfg) && run_start)
 		before_context(m, k);
 	if (m->done)
 		return;
 	output_line(m, k, SINK_SELECTED);
-	m->pending = cfg->after > 0 ? cfg->after : 0;
-	m->outleft--;
+	context_selected(&m->context, cfg);
 	m->r->searcher.used = true;
-	if (m->outleft <= 0)
-		m->done = m->pending <= 0;
+	if (context_count_selected(&m->context))
+		m->done = context_finished(&m->context);
 }
 
 /* The next known line, k.  A selected line left out for its encoding
@@ -410,16 +421,17 @@ static void select_known(struct file_merge *m, const struct known *k, bool run_s
  * of -v, the window's end), flush_back here. */
 static void take_line(struct file_merge *m, const struct known *k)
 {
+	struct context *c = &m->context;
 	window_next(m, k);
 	bool run_start = !m->cfg->invert || m->run_end != k->offset || unterminated(m, k);
-	if (m->pending > 0 && m->lastout != k->offset && (m->outleft <= 0 || !k->selected || run_start))
+	if (c->pending > 0 && c->lastout != k->offset && (c->outleft <= 0 || !k->selected || run_start))
 		flush_back(m);
 	if (m->done) {
 		return;
-	} else if (m->outleft <= 0 || !k->selected) {
-		if (m->pending > 0)
+	} else if (c->outleft <= 0 || !k->selected) {
+		if (c->pending > 0)
 			pending_line(m, k);
-		else if (m->outleft <= 0)
+		else if (c->outleft <= 0)
 			m->done = true;
 		m->run_end = NONE;
 	} else {
@@ -427,7 +439,7 @@ static void take_line(struct file_merge *m, const struct known *k)
 		m->run_end = k->end;
 	}
 	m->taken_end = k->end;
-	if (m->outleft <= 0 && m->pending <= 0)
+	if (context_finished(c))
 		m->done = true;
 	ring_push(m, k);
 }
@@ -456,20 +468,9 @@ static bool merge_lines(struct file_merge *m)
 	struct known k;
 	while (!m->done && next_known(m, &k))
 		take_line(m, &k);
-	if (!m->done && m->pending > 0 && m->lastout != m->taken_end)
+	if (!m->done && m->context.pending > 0 && m->context.lastout != m->taken_end)
 		flush_back(m); /* at the end of the last window */
 	return true;
-}
-
-/* -T's width of -n and -b numbers, as search.c's: the digits of the
- * file's size (plus one with -n), or of INTMAX_MAX for one not regular. */
-static int number_width(const struct config *cfg, uint64_t size)
-{
-	uintmax_t v = size == UINT64_MAX ? (uintmax_t)INTMAX_MAX : (uintmax_t)size + cfg->line_number;
-	int w = 1;
-	for (; v >= 10; v /= 10)
-		w++;
-	return w;
 }
 
 /* The ranges of file g searched as one run would have: up to the first
@@ -518,9 +519,9 @@ static void merge_file(struct run *r, const struct group *g, bool show_name)
 	struct search_result res;
 	bool used = false;
 	struct file_merge m = {
-		.r = r, .cfg = cfg, .rg = g->items, .last = NONE, .lastout = NONE, .run_end = NONE,
+		.r = r, .cfg = cfg, .rg = g->items, .last = NONE, .context = context_begin(cfg),
+		.run_end = NONE,
 		.win_start = NONE, .win_end = NONE, .next_start = NONE, .taken_end = NONE,
-		.outleft = cfg->max_count < 0 ? INTMAX_MAX : cfg->max_count,
 		.file_end = g->items[g->n - 1]->hi == UINT64_MAX ? NONE : g->items[g->n - 1]->size,
 		.may_end_early = first->binary,
 	};
@@ -528,7 +529,7 @@ static void merge_file(struct run *r, const struct group *g, bool show_name)
 	binary_begin(&m.bin, cfg, !config_prints_lines(cfg));
 	sink_begin(&r->searcher.sink, &(struct sink_begin){
 		.name = first->name,
-		.number_width = cfg->initial_tab ? number_width(cfg, first->size) : 0,
+		.number_width = cfg->initial_tab ? search_number_width(first->size, cfg->line_number) : 0,
 	});
 	if (config_prints_lines(cfg) && !merge_lines(&m))
 		m.trouble = "memory exhausted";

@@ -22,11 +22,9 @@ static void keep_checkpoint(struct file_search *f, uint64_t at, intmax_t lines)
 	f->ck = (struct checkpoint){
 		.at = at,
 		.out_mark = f->out_mark,
-		.lastout = f->lastout,
 		.stop_offset = f->res->stop_offset,
 		.selected = f->selected,
-		.outleft = f->outleft,
-		.pending = f->pending,
+		.context = f->context,
 		.lines = lines,
 		.done = f->done,
 		.run_open = f->run_open,
@@ -64,11 +62,9 @@ static bool back_to_checkpoint(struct file_search *f, struct input *in)
 	const struct checkpoint *c = &f->ck;
 	if (!in->mapped || !sink_rewind(f->sink, c->out_mark) || input_reread_from(in, c->at) != 0)
 		return false;
-	f->lastout = c->lastout;
 	f->res->stop_offset = c->stop_offset;
 	f->selected = c->selected;
-	f->outleft = c->outleft;
-	f->pending = c->pending;
+	f->context = c->context;
 	f->cnt_lines = c->lines; /* cnt_pos: the next window's start */
 	f->done = c->done;
 	f->run_open = c->run_open;
@@ -119,16 +115,12 @@ static bool turn_binary(struct file_search *f, struct input *in, const struct wi
 	return reread;
 }
 
-/* -T pads -n and -b numbers to the width GNU grep uses: the digits of the
- * file's size (plus one with -n), or of INTMAX_MAX for a pipe or device. */
-static int number_width(const struct input *in, bool line_number)
+int search_number_width(uint64_t size, bool line_number)
 {
-	uintmax_t v = in->is_regular ? (uintmax_t)in->size_at_open + line_number : (uintmax_t)INTMAX_MAX;
+	uintmax_t v = size == UINT64_MAX ? (uintmax_t)INTMAX_MAX : (uintmax_t)size + line_number;
 	int w = 1;
-	while (v >= 10) {
-		v /= 10;
+	for (; v >= 10; v /= 10)
 		w++;
-	}
 	return w;
 }
 
@@ -149,8 +141,7 @@ static struct file_search *begin_search(struct searcher *s, struct input *in, co
 		.eol = config_eol(cfg),
 		.quiet = quiet,
 		.stop_on_select = config_reports_files(cfg) || s->dev_null,
-		.outleft = cfg->max_count < 0 ? INTMAX_MAX : cfg->max_count,
-		.lastout = UINT64_MAX,
+		.context = context_begin(cfg),
 		.used_at_start = s->used,
 		.res = res,
 		.counting = stats_wanted(cfg),
@@ -158,9 +149,10 @@ static struct file_search *begin_search(struct searcher *s, struct input *in, co
 		.binary_offset = UINT64_MAX,
 	};
 	binary_begin(&f->bin, cfg, quiet);
+	uint64_t size = in->is_regular ? in->size_at_open : UINT64_MAX; /* -T's width */
 	sink_begin(f->sink, &(struct sink_begin){
 		.name = name,
-		.number_width = cfg->initial_tab ? number_width(in, cfg->line_number) : 0,
+		.number_width = cfg->initial_tab ? search_number_width(size, cfg->line_number) : 0,
 	});
 	f->out_mark = sink_mark(f->sink);
 	/* a hole makes grep take the file as binary from its first buffer */
@@ -217,7 +209,7 @@ static void search_windows(struct file_search *f, struct input *in)
 	const struct searcher *s = f->s;
 	struct window w;
 	int rc;
-	while (!f->bin.dropped && (f->outleft > 0 || f->pending > 0)) {
+	while (!f->bin.dropped && !context_finished(&f->context)) {
 		if (f->done || (s->cancel && atomic_load_explicit(s->cancel, memory_order_relaxed)) ||
 		    sink_failed(f->sink))
 			return;
@@ -262,7 +254,7 @@ void search_input(struct searcher *s, struct input *in, const char *name, bool b
 	res->selected = binary_reported_count(&f->bin, f->selected);
 	res->binary = f->bin.binary;
 	res->without_match = f->bin.dropped;
-	res->done = f->done || f->outleft <= 0;
+	res->done = f->done || f->context.outleft <= 0;
 	res->used = s->used && !f->used_at_start;
 	res->binary_matched = binary_file_matches(&f->bin, f->selected);
 	if (s->tally) {

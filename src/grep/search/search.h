@@ -73,6 +73,11 @@ struct search_result {
 				      caller frees it (pattern_ids_free) */
 };
 
+/* -T pads -n and -b numbers to the width GNU grep uses: the digits of a
+ * regular file's size (plus one with -n), or of INTMAX_MAX for a pipe or
+ * device (size UINT64_MAX). */
+int search_number_width(uint64_t size, bool line_number);
+
 /* Searches one opened input whose display name is `name`: its events go to
  * the searcher's sink (begin, lines or matches and group breaks, end).
  * `binary_from_start`: treat the input as binary from its first byte (the

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "binary.h"
+#include "context.h"
 #include "search.h"
 #include "sink.h"
 
@@ -22,8 +23,9 @@
 struct checkpoint {
 	uint64_t at;          /* input offset: the lines before it are done */
 	uint64_t out_mark;    /* the sink's mark there */
-	uint64_t lastout, stop_offset;
-	intmax_t selected, outleft, pending;
+	uint64_t stop_offset;
+	struct context context;
+	intmax_t selected;
 	intmax_t lines;       /* -n: line terminators before `at` */
 	bool done, run_open, used, encoding_error;
 	struct search_stats stats;
@@ -70,7 +72,8 @@ struct file_search {
 	bool quiet;          /* no lines are output */
 	bool stop_on_select; /* -l, -L, -q, binary: the first selected line decides */
 	bool done;
-	intmax_t selected, outleft, pending;
+	intmax_t selected;
+	struct context context; /* the last output, -A owed, -m left (context.h) */
 	/* the current window: new lines in buf[start..len), earlier lines
 	 * kept for -B in buf[0..start); base is the input offset of buf[0] */
 	const char *buf;
@@ -79,7 +82,6 @@ struct file_search {
 	/* line numbering: cnt_lines eols lie before buf[cnt_pos] */
 	size_t cnt_pos;
 	intmax_t cnt_lines;
-	uint64_t lastout;    /* input offset just past the last output line, or UINT64_MAX */
 	bool run_open;       /* -v: the last window ended in a run of selected lines */
 	/* a line handed out in pieces (input_stream_long_lines) goes on:
 	 * it starts at input offset cont_from; cont_matched: a match in it */
@@ -115,12 +117,6 @@ static inline bool search_failed(struct file_search *f)
 	f->res->read_why = "memory exhausted";
 	f->done = true;
 	return true;
-}
-
-/* Whether -A, -B or -C was given (even as 0): groups part. */
-static inline bool context_on(const struct config *cfg)
-{
-	return cfg->before >= 0 || cfg->after >= 0;
 }
 
 /* Bytes of context the input keeps before the next piece of a long line

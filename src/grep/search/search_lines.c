@@ -2,16 +2,16 @@
  * are output as context, where groups part (see search.h).
  *
  * Follows GNU grep 3.8's rules: a selected line is a line with a match (or
- * without one under -v); context lines are output around them, groups that
- * are not adjacent are parted by a group break (whenever -A/-B/-C was
- * given, even as 0); after -m NUM selected lines the trailing context is
- * still output; under -o a line's matches are output instead of it.  Each
+ * without one under -v); context lines are output around them, as
+ * context.h rules (group breaks, -m's trailing context); under -o a line's
+ * matches are output instead of it (only_matching.h).  Each
  * line or match goes through the binary rule (binary.h) and then to the
  * sink; line numbers are counted here, incrementally.  A long line handed
  * out in pieces is judged here too (search_pieces).
  */
 #include "bits.h"
 #include "search_internal.h"
+#include "only_matching.h"
 
 #include <string.h>
 
@@ -117,43 +117,42 @@ static void number_as_one_line(struct file_search *f, size_t ls, size_t le)
 	f->cnt_lines -= (intmax_t)count_byte(f->buf + ls, inner, f->eol);
 }
 
-/* A matching line's matches under -o, as grep outputs them: not the
- * empty ones, none past the line's content but a whole-line match taking
- * its terminator (matcher.match_takes_eol).  A match the binary rule
- * refuses ends the line's output, which then does not count as output. */
+/* A matching line's matches under -o, as grep outputs them (the rule of
+ * only_matching.h).  A match the binary rule refuses ends the line's
+ * output, which then does not count as output. */
 struct match_output {
+	struct printed_line line;
 	struct file_search *f;
 	const char *text;     /* the line */
-	size_t content;       /* its length without terminator */
 	intmax_t lineno;
 	uint64_t offset;
 	enum sink_line_kind kind;
 	bool admitted;
 };
 
-static int output_match(const struct matcher_hit *hit, void *ctx)
+static int print_match(const struct matcher_hit *hit, bool takes_eol, void *ctx)
 {
-	size_t ms = hit->start, me = hit->end;
 	struct match_output *mo = ctx;
-	bool takes_eol = mo->f->s->matcher->match_takes_eol && me == mo->content;
-	if (ms >= mo->content && !takes_eol)
-		return 1;
-	if (me == ms && !takes_eol) /* an empty match: the matcher steps over one byte */
-		return 0;
-	if (!binary_admits_match(&mo->f->bin, mo->text + ms, me - ms)) {
+	if (!binary_admits_match(&mo->f->bin, mo->text + hit->start, hit->end - hit->start)) {
 		mo->admitted = false;
 		return 1;
 	}
 	mo->f->out_mark = sink_match(mo->f->sink, &(struct sink_match){
-		.bytes = mo->text + ms,
-		.len = me - ms,
+		.bytes = mo->text + hit->start,
+		.len = hit->end - hit->start,
 		.lineno = mo->lineno,
-		.offset = mo->offset + ms,
+		.offset = mo->offset + hit->start,
 		.kind = mo->kind,
 		.takes_eol = takes_eol,
 		.pattern = hit->pattern,
 	});
-	return takes_eol;
+	return 0;
+}
+
+static int output_match(const struct matcher_hit *hit, void *ctx)
+{
+	struct match_output *mo = ctx;
+	return printed_match_step(&mo->line, hit, print_match, mo);
 }
 
 /* -o: the matches of the line [ls, le), when it is a matching one (a
@@ -162,22 +161,18 @@ static int output_match(const struct matcher_hit *hit, void *ctx)
 static bool output_matches(struct file_search *f, size_t ls, size_t le, enum sink_line_kind kind,
 			   intmax_t lineno)
 {
-	size_t len = le - ls;
-	if ((kind == SINK_SELECTED) == f->cfg->invert || len == 0)
+	if ((kind == SINK_SELECTED) == f->cfg->invert)
 		return true;
 	struct match_output mo = {
+		.line = printed_line_of(f->s->matcher, f->buf + ls, le - ls, f->eol, f->cfg->overlapping),
 		.f = f,
 		.text = f->buf + ls,
-		.content = len - (f->buf[le - 1] == f->eol),
 		.lineno = lineno,
 		.offset = f->base + ls,
 		.kind = kind,
 		.admitted = true,
 	};
-	if (f->cfg->overlapping)
-		matcher_each_overlapping(f->s->matcher, mo.text, len, 0, output_match, &mo);
-	else
-		matcher_each(f->s->matcher, mo.text, len, 0, output_match, &mo);
+	printed_matches_scan(&mo.line, mo.text, le - ls, output_match, &mo);
 	search_failed(f);
 	return mo.admitted;
 }
@@ -204,23 +199,21 @@ static bool output_line(struct file_search *f, size_t ls, size_t le, enum sink_l
 			.hits = kind == SINK_SELECTED && f->counting ? search_stats_hits(f, ls, le, &hits) : NULL,
 		});
 	}
-	f->lastout = f->base + le;
+	context_output(&f->context, f->base + le);
 	return true;
 }
 
 /* Outputs pending after-context lines that start before window position upto. */
 static void flush_pending(struct file_search *f, size_t upto)
 {
-	if (f->lastout == UINT64_MAX) /* as grep's prpending: from the buffer start */
-		f->lastout = f->base + f->start;
-	size_t p = f->lastout != UINT64_MAX && f->lastout > f->base + f->start ? f->lastout - f->base : f->start;
-	while (f->pending > 0 && p < upto && p < f->len) {
+	struct context *c = &f->context;
+	size_t p = (size_t)(context_pending_from(c, f->base + f->start) - f->base);
+	while (c->pending > 0 && p < upto && p < f->len) {
 		size_t le = line_end(f, p);
-		if (!output_line(f, p, le, SINK_CONTEXT)) {
-			f->pending = 0; /* grep retries the same line until pending runs out */
+		bool printed = output_line(f, p, le, SINK_CONTEXT);
+		context_after_line(c, printed);
+		if (!printed)
 			return;
-		}
-		f->pending--;
 		search_checkpoint(f, p, le);
 		p = le;
 	}
@@ -235,16 +228,24 @@ static bool output_before(struct file_search *f)
 	return f->s->output_before && f->s->output_before(f->s->output_before_ctx);
 }
 
+/* The start of the window's line that ends at input offset end, not
+ * looking back past the last line output. */
+static uint64_t window_line_before(void *ctx, uint64_t end)
+{
+	struct file_search *f = ctx;
+	uint64_t lastout = f->context.lastout;
+	size_t lo = lastout != CONTEXT_NONE && lastout > f->base ? (size_t)(lastout - f->base) : 0;
+	return f->base + line_start(f, lo, (size_t)(end - f->base) - 1);
+}
+
 /* Outputs the before-context of the selected line at buffer position ls,
  * preceded by the group separator when the output is not adjacent. */
 static void output_before_context(struct file_search *f, size_t ls)
 {
-	const struct config *cfg = f->cfg;
-	size_t lo = f->lastout != UINT64_MAX && f->lastout > f->base ? f->lastout - f->base : 0;
-	size_t p = ls;
-	for (intmax_t n = 0; n < cfg->before && p > lo; n++)
-		p = line_start(f, lo, p - 1);
-	if (context_on(cfg) && f->base + p != f->lastout && cfg->group_separator && output_before(f))
+	uint64_t first = context_before_start(&f->context, f->cfg, f->base + ls, f->base,
+					      window_line_before, f);
+	size_t p = (size_t)(first - f->base);
+	if (context_apart(&f->context, f->cfg, first) && output_before(f))
 		f->out_mark = sink_group_break(f->sink);
 	while (p < ls) {
 		size_t le = line_end(f, p);
@@ -276,10 +277,7 @@ static int tally_match(const struct matcher_hit *hit, void *ctx)
 static intmax_t count_line_matches(struct file_search *f, size_t ls, size_t le)
 {
 	struct match_tally t = { .f = f, .le = le, .n = 0 };
-	if (f->cfg->overlapping)
-		matcher_each_overlapping(f->s->matcher, f->buf, le, ls, tally_match, &t);
-	else
-		matcher_each(f->s->matcher, f->buf, le, ls, tally_match, &t);
+	matcher_each_occurrence(f->s->matcher, f->cfg->overlapping, f->buf, le, ls, tally_match, &t);
 	search_failed(f);
 	return t.n;
 }
@@ -320,20 +318,20 @@ static void select_line(struct file_search *f, size_t ls, size_t le, bool run_st
 		/* Even when the line is suppressed (encoding error), grep 3.8
 		 * starts its after-context and counts it as output. */
 		output_line(f, ls, le, SINK_SELECTED);
-		f->pending = cfg->after > 0 ? cfg->after : 0;
+		context_selected(&f->context, cfg);
 	}
 	if (f->counting)
 		search_stats_line(f, ls, le);
 	f->selected += n;
-	f->outleft--;
+	bool last = context_count_selected(&f->context);
 	f->s->used = true; /* as grep: even unprinted output parts groups */
 	if (decided(f)) {
 		f->done = true;
 		return;
 	}
-	if (f->outleft <= 0) {
+	if (last) {
 		f->res->stop_offset = f->base + le;
-		f->done = f->pending <= 0;
+		f->done = context_finished(&f->context);
 	}
 	search_checkpoint(f, ls, le);
 }
@@ -341,7 +339,7 @@ static void select_line(struct file_search *f, size_t ls, size_t le, bool run_st
 /* Non-selected lines before window position `to`: pending after-context. */
 static void skip_lines(struct file_search *f, size_t to)
 {
-	if (f->pending > 0 && !f->quiet)
+	if (f->context.pending > 0 && !f->quiet)
 		flush_pending(f, to);
 }
 
@@ -350,9 +348,9 @@ void search_window(struct file_search *f)
 	const struct matcher *m = f->s->matcher;
 	size_t p = f->start, ms, me;
 	while (p < f->len && !f->done) {
-		if (f->outleft <= 0) { /* -m reached: trailing context only */
+		if (f->context.outleft <= 0) { /* -m reached: trailing context only */
 			flush_pending(f, f->len);
-			f->done = f->pending <= 0;
+			f->done = context_finished(&f->context);
 			return;
 		}
 		bool found = matcher_find(m, f->buf, f->len, p, m->spans_eol, &ms, &me);
@@ -377,7 +375,7 @@ void search_window(struct file_search *f)
 		/* a run goes on across windows, as within one of grep's buffers,
 		 * but not into a final line without terminator: grep searches
 		 * that one on its own */
-		for (bool run_start = !f->run_open; p < stop && !f->done && f->outleft > 0; run_start = false) {
+		for (bool run_start = !f->run_open; p < stop && !f->done && f->context.outleft > 0; run_start = false) {
 			size_t le = line_end(f, p);
 			f->run_open = true; /* for a checkpoint inside the run */
 			select_line(f, p, le, run_start || !is_eol(f, f->buf[le - 1]));
@@ -389,7 +387,7 @@ void search_window(struct file_search *f)
 		if (!found)
 			break;
 		size_t le = line_end(f, match_last);
-		if (f->outleft > 0) { /* -m: the lines after the last selected are not read */
+		if (f->context.outleft > 0) { /* -m: the lines after the last selected are not read */
 			tally_keys(f, stop, le);
 			f->done = f->done || (f->selected > 0 && decided(f));
 		}

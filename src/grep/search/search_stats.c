@@ -15,6 +15,7 @@
  * between its context lines does not hold its counts.
  */
 #include "search_internal.h"
+#include "only_matching.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -43,9 +44,11 @@ static bool keep_hit(struct line_hits *h, const struct matcher_hit *hit)
 	return true;
 }
 
-static int line_hit(const struct matcher_hit *hit, void *ctx)
+/* Keeps a match -o prints of the line in f->hits; stops when out of memory. */
+static int line_hit(const struct matcher_hit *hit, bool takes_eol, void *ctx)
 {
 	struct line_hits *h = ctx;
+	(void)takes_eol;
 	h->whole = keep_hit(h, hit);
 	return !h->whole;
 }
@@ -89,12 +92,12 @@ static bool scan_ahead(struct file_search *f, size_t ls)
 	return !a->off;
 }
 
-/* The line [ls, le)'s matches from the scan ahead, by the rules of
- * stats_line_matches, into f->hits. */
-static void hits_ahead(struct file_search *f, size_t ls, size_t le)
+/* The matches -o prints of the line [ls, le) (`line`, only_matching.h)
+ * from the scan ahead, into f->hits. */
+static void hits_ahead(struct file_search *f, size_t ls, size_t le, const struct printed_line *line)
 {
 	struct ahead_hits *a = &f->ahead;
-	uint64_t at = f->base + ls, content = le - ls - (f->buf[le - 1] == f->eol);
+	uint64_t at = f->base + ls;
 	while (a->next < a->n && a->v[a->next].start < at)
 		a->next++;
 	for (; a->next < a->n && a->v[a->next].start < f->base + le; a->next++) {
@@ -102,10 +105,7 @@ static void hits_ahead(struct file_search *f, size_t ls, size_t le)
 		struct matcher_hit hit = {
 			.start = (size_t)(h->start - at), .end = (size_t)(h->end - at), .pattern = h->pattern,
 		};
-		bool takes_eol = f->s->matcher->match_takes_eol && hit.end == content;
-		if (hit.start >= content && !takes_eol)
-			break;
-		if ((hit.end > hit.start || takes_eol) && (line_hit(&hit, &f->hits) || takes_eol))
+		if (printed_match_step(line, &hit, line_hit, &f->hits))
 			break;
 	}
 }
@@ -121,10 +121,11 @@ static void find_hits(struct file_search *f, size_t ls, size_t le)
 	if (f->cfg->invert)
 		return;
 	a->off |= f->s->matcher->spans_eol;
+	struct printed_line line = printed_line_of(f->s->matcher, f->buf + ls, le - ls, f->eol, false);
 	if (!a->off && (f->base + ls >= a->from && f->base + le <= a->to ? true : scan_ahead(f, ls)))
-		hits_ahead(f, ls, le);
+		hits_ahead(f, ls, le, &line);
 	else
-		stats_line_matches(f->s->matcher, f->buf + ls, le - ls, f->eol, line_hit, &f->hits);
+		printed_matches_each(&line, f->buf + ls, le - ls, line_hit, &f->hits);
 	search_failed(f);
 }
 
@@ -188,8 +189,8 @@ void search_stats_window(struct file_search *f)
 	uint64_t end = f->base + f->len;
 	if (f->done) {
 		end = f->seen_end;
-		if (f->lastout != UINT64_MAX && f->lastout > end)
-			end = f->lastout;
+		if (f->context.lastout != CONTEXT_NONE && f->context.lastout > end)
+			end = f->context.lastout;
 		if (end > f->base + f->len)
 			end = f->base + f->len;
 	}

@@ -96,37 +96,3 @@ void stats_seconds(uint64_t nanos, char *human)
 	snprintf(human, 32, "%llu.%06llu", (unsigned long long)(micros / 1000000u),
 		 (unsigned long long)(micros % 1000000u));
 }
-
-/* stats_line_matches' walk: the rules of -o around the caller's cb. */
-struct output_walk {
-	const struct matcher *m;
-	size_t content;       /* the line's length without its terminator */
-	matcher_match_fn cb;
-	void *ctx;
-};
-
-static int output_hit(const struct matcher_hit *hit, void *ctx)
-{
-	struct output_walk *ow = ctx;
-	bool takes_eol = ow->m->match_takes_eol && hit->end == ow->content;
-	if (hit->start >= ow->content && !takes_eol)
-		return 1;
-	if (hit->end == hit->start && !takes_eol)
-		return 0;
-	int rc = ow->cb(hit, ow->ctx);
-	return rc ? rc : takes_eol;
-}
-
-int stats_line_matches(const struct matcher *m, const char *line, size_t len, char eol,
-		       matcher_match_fn cb, void *ctx)
-{
-	if (len == 0)
-		return 0;
-	struct output_walk ow = {
-		.m = m,
-		.content = len - (line[len - 1] == eol),
-		.cb = cb,
-		.ctx = ctx,
-	};
-	return matcher_each(m, line, len, 0, output_hit, &ow);
-}

@@ -115,14 +115,6 @@ void run_stats_free(struct run_stats *rs);
 void run_stats_add(struct run_stats *rs, const struct search_stats *s,
 		   const struct pattern_ids *seen, bool matched);
 
-/* Calls cb, until it returns non-zero, for the matches of the line
- * line[0..len) (with its terminator eol, if it has one) as -o outputs
- * them: the non-empty ones, none past the line's text but a whole-line
- * match taking its terminator (matcher.match_takes_eol), which is the
- * last.  Returns cb's non-zero value, or 0. */
-int stats_line_matches(const struct matcher *m, const char *line, size_t len, char eol,
-		       matcher_match_fn cb, void *ctx);
-
 /* How a duration reads ("0.000123"): its seconds to six decimals, as
  * ripgrep prints them.  human must hold 32 bytes. */
 void stats_seconds(uint64_t nanos, char *human);
