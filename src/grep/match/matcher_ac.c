@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <wchar.h>
 #include <wctype.h>
 
@@ -331,6 +332,13 @@ static int ac_matcher_each(const struct matcher *base, const char *buf, size_t l
 		return matcher_each_by_find(base, buf, len, from, cb, ctx);
 	struct each_adapter a = { .m = m, .cb = cb, .ctx = ctx };
 	return ac_scan_leftmost(m->ac, (const uint8_t *)buf, len, from, each_adapter_cb, &a);
+}
+
+void matcher_image_release(struct matcher_image *img)
+{
+	if (img && img->mapped)
+		munmap((void *)(uintptr_t)img->base, img->mapped);
+	free(img);
 }
 
 static void ac_matcher_destroy(struct matcher *base)

@@ -27,7 +27,13 @@ struct fold_state {
 	bool borrowed;    /* orig, narrow and bad are a compiled file's: not freed */
 };
 
-struct matcher_image; /* a mapped compiled pattern set (matcher_file.c) */
+/* The image of a compiled pattern set a loaded matcher points into
+ * (compiled/matcher_file.c). */
+struct matcher_image {
+	const void *base;
+	size_t size;
+	size_t mapped; /* bytes at base ours to unmap (matcher_load); 0: the caller's */
+};
 
 struct matcher_ac {
 	struct matcher base;
@@ -43,9 +49,10 @@ struct matcher_ac {
 	uint32_t *given;          /* engine id -> id in the list as given
 				     (pattern_set.given); NULL: the same */
 	/* The compiled file whose image the automaton's tables, `given` and
-	 * the fold's lists point into (matcher_file.c); NULL when compiled
+	 * the fold's lists point into (compiled/matcher_file.c); NULL when compiled
 	 * here.  Released by destroy, after them. */
 	struct matcher_image *image;
+	enum pattern_syntax syntax; /* a loaded set's (compiled/matcher_file.c); SYNTAX_FIXED otherwise */
 };
 
 /* No pattern of that kind of anchors (matcher_ac.anchor_first). */
@@ -59,7 +66,7 @@ extern const struct matcher_ops matcher_ac_ops;
  * holds has a NUL). */
 void matcher_ac_settle(struct matcher_ac *m, bool holds_nul);
 
-/* Unmaps an image (matcher_file.c). */
+/* Unmaps img (when ours) and frees it. */
 void matcher_image_release(struct matcher_image *img);
 
 /* Sets f's window sizes for folded patterns of at most max_folded bytes. */
