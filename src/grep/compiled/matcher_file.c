@@ -419,6 +419,11 @@ static struct matcher_ac *sections_load(const struct config *cfg, const struct s
 	m->opt = matcher_options(cfg, mt.grep_kwset, 1);
 	m->base.match_takes_eol = matcher_takes_eol(&m->opt);
 	matcher_ac_settle(m, mt.spans_eol);
+	if (fold_partials_setup(m) != 0) {
+		snprintf(why, why_len, "memory exhausted");
+		matcher_free(&m->base);
+		return NULL;
+	}
 	return m;
 }
 
