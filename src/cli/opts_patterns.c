@@ -210,8 +210,7 @@ int opts_patterns_check_regex(const struct config *cfg)
 	};
 	struct regex_error err;
 	size_t bad;
-	if (regex_list_check(&cfg->patterns, &o, cfg->word_regexp && !cfg->line_regexp, &bad,
-			     &err) == 0)
+	if (regex_list_check(&cfg->patterns, &o, &bad, &err) == 0)
 		return -1;
 	if (err.syntax) {
 		fprintf(stderr, PROG ": %s\n", err.text);

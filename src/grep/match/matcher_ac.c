@@ -291,7 +291,12 @@ static int qualify_cb(const ac_match *am, void *ctx)
 		return 0;
 	/* a non-empty match at s ends by s + max_len: look no further */
 	size_t ignored, reach = v->len - am->start > q->m->max_len ? am->start + q->m->max_len : v->len;
-	if (s == e && q->m->opt.word_regex_rules && longest_at(q, am->start, reach, &ignored))
+	/* an empty match counts where grep's regex matcher tries it: at a
+	 * start whose longest match it is; in a single-byte locale grep's DFA,
+	 * which selects lines where no -o or colour asks for the matches,
+	 * takes any */
+	if (s == e && q->m->opt.word_regex_rules && (q->exact || q->m->opt.utf8) &&
+	    longest_at(q, am->start, reach, &ignored))
 		return 0;
 	if (e > s && (q->shrink || (f && f->n_partial)) && !tried_by_grep(q, am->start, am->end))
 		return 0;
