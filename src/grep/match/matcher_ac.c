@@ -298,7 +298,7 @@ static int qualify_cb(const ac_match *am, void *ctx)
 	if (s == e && q->m->opt.word_regex_rules && (q->exact || q->m->opt.utf8) &&
 	    longest_at(q, am->start, reach, &ignored))
 		return 0;
-	if (e > s && (q->shrink || (f && f->n_partial)) && !tried_by_grep(q, am->start, am->end))
+	if (e > s && q->shrink && !tried_by_grep(q, am->start, am->end))
 		return 0;
 	return take_match(q, am->start, s, e, id);
 }
