@@ -421,6 +421,7 @@ static struct matcher_ac *sections_load(const struct config *cfg, const struct s
 	matcher_ac_settle(m, mt.spans_eol);
 	if (fold_partials_setup(m) != 0) {
 		snprintf(why, why_len, "memory exhausted");
+		m->given = NULL; /* the image's, released by the caller */
 		matcher_free(&m->base);
 		return NULL;
 	}
