@@ -75,6 +75,8 @@ static const struct ccase cases[] = {
 	  .n_pats = 2, .text = "a\0b cd\n", .len = 7 },
 	{ .name = "-z, a pattern holding the line end", .flags = "z",
 	  .pats = { P("a\0b"), P("cd") }, .n_pats = 2, .text = "xa\0bx\0cd\0", .len = 9 },
+	{ .name = "-w -i UTF-8, a tail a retry cuts", .utf8 = true, .flags = "wi",
+	  .pats = { P("\xcf\x83"), P("\xcf") }, .n_pats = 2, .text = "\xcf\x82" "b\nx \xcf\x82" "b\n" },
 	{ .name = "-E, anchors", .flags = "E", .pats = { P("^foo|ba[rz]$"), P("x(y|z)"), P("bar") },
 	  .n_pats = 3, .text = "foo\nbar\nxfoo\nbaz\nfoobar xz\nbarx\n" },
 	{ .name = "-G, a list grep searches as -F", .flags = "G", .pats = { P("a\\.b"), P("c") },
