@@ -103,7 +103,7 @@ static const char *const help_text[] = {
 "      --compiled=FILE       take the patterns and tags compiled in FILE instead\n"
 "                            of -e, -f, --tagged-file or PATTERNS (every operand\n"
 "                            is then a FILE); -i, -w, -x, -z and the locale must\n"
-"                            be as compiled\n"
+"                            be as compiled; an -E/-G set keeps its syntax\n"
 "\n",
 "Byte ranges and merging (acgrep extensions):\n"
 "      --range=START:END     search only the lines of each FILE that start in\n"

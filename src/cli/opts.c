@@ -426,7 +426,7 @@ static int finish(int argc, char **argv, struct config *cfg, struct parse_state 
 	status = opts_patterns_check_regex(cfg);
 	if (status >= 0)
 		return status;
-	status = opts_compiled_finish(cfg, st->have_keys);
+	status = opts_compiled_finish(cfg, st->have_keys, st->matcher);
 	if (status >= 0)
 		return status;
 	if (cfg->save_compiled) /* the set is written whatever a search would do, tags included */

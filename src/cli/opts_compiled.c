@@ -4,7 +4,11 @@
  * operand for the options given, and exits, as --generate does: it takes
  * no FILE operand; the tags of --tagged-file go into the set.
  * --compiled=FILE takes the place of -e, -f, --tagged-file and the
- * PATTERNS operand: every operand is a FILE to search.  The set is loaded
+ * PATTERNS operand: every operand is a FILE to search.  A set searches as
+ * its patterns were compiled, -F, -G or -E (an -E/-G set holds the
+ * literals the patterns expanded to, the patterns as written for the
+ * reports): those options need not be given again, and one given must be
+ * the set's, as -i, -w and -x must (matcher_file.h).  The set is loaded
  * when the options are final (the locale's included), so that it is
  * checked against them; like a -f file, one that cannot be used ends the
  * run before any input is read.
@@ -14,7 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "match/matcher_file.h"
+#include "compiled/matcher_file.h"
 #include "opts_argv.h"
 
 int opts_compiled_option(struct config *cfg, int c, const char *arg)
@@ -40,7 +44,13 @@ static int save_finish(const struct config *cfg)
 	return 2;
 }
 
-int opts_compiled_finish(struct config *cfg, bool have_keys)
+/* The option of syntax s. */
+static char syntax_option(enum pattern_syntax s)
+{
+	return s == SYNTAX_EXTENDED ? 'E' : s == SYNTAX_BASIC ? 'G' : 'F';
+}
+
+int opts_compiled_finish(struct config *cfg, bool have_keys, char syntax_given)
 {
 	if (cfg->save_compiled && cfg->compiled_path) {
 		fputs(PROG ": --compiled and --save-compiled cannot be combined\n", stderr);
@@ -62,6 +72,14 @@ int opts_compiled_finish(struct config *cfg, bool have_keys)
 		fprintf(stderr, PROG ": %s: %s\n", cfg->compiled_path, why);
 		return 2;
 	}
+	char set_syntax = syntax_option(matcher_file_syntax(m));
+	if (syntax_given && syntax_given != set_syntax) {
+		fprintf(stderr, PROG ": %s: compiled with -%c; this search is with -%c\n",
+			cfg->compiled_path, set_syntax, syntax_given);
+		matcher_free(m);
+		return 2;
+	}
+	cfg->syntax = matcher_file_syntax(m);
 	free(cfg->patterns.storage); /* the builder's empty list */
 	free(cfg->patterns.end);
 	cfg->patterns = list;

@@ -22,13 +22,15 @@
 int opts_compiled_option(struct config *cfg, int c, const char *arg);
 
 /* After every option, the pattern list (have_keys: some -e, -f or
- * --tagged-file was given) and the locale: checks how these options
+ * --tagged-file was given; syntax_given: 'E', 'F' or 'G' when one of
+ * those options was, else 0) and the locale: checks how these options
  * combine with the rest, and with --compiled maps the set: cfg->compiled
- * is its matcher, cfg->patterns a view of its list and cfg->tags of its
- * tags (cfg->tags.of NULL when it was saved without).  Returns -1, or an
+ * is its matcher, cfg->patterns a view of its list, cfg->tags of its tags
+ * (cfg->tags.of NULL when it was saved without) and cfg->syntax its
+ * syntax (an -E, -F or -G given must be the set's).  Returns -1, or an
  * exit status after printing why not ("acgrep: FILE: compiled with -i;
  * this search is without it", 2). */
-int opts_compiled_finish(struct config *cfg, bool have_keys);
+int opts_compiled_finish(struct config *cfg, bool have_keys, char syntax_given);
 
 /* --save-compiled's run: compiles cfg's patterns (on up to `threads`
  * threads) and writes the set, with cfg->tags when there are any (opts

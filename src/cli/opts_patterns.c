@@ -200,10 +200,8 @@ int opts_patterns_check_regex(const struct config *cfg)
 	if (cfg->syntax == SYNTAX_FIXED)
 		return -1;
 	char opt = cfg->syntax == SYNTAX_EXTENDED ? 'E' : 'G';
-	if (cfg->engine == ENGINE_PCRE2 || cfg->compiled_path || cfg->save_compiled) {
-		fprintf(stderr, PROG ": -%c does not go with %s\n", opt,
-			cfg->engine == ENGINE_PCRE2 ? "--engine=pcre2"
-			: cfg->compiled_path ? "--compiled" : "--save-compiled");
+	if (cfg->engine == ENGINE_PCRE2) {
+		fprintf(stderr, PROG ": -%c does not go with --engine=pcre2\n", opt);
 		return 2;
 	}
 	struct regex_options o = {
@@ -212,8 +210,7 @@ int opts_patterns_check_regex(const struct config *cfg)
 	};
 	struct regex_error err;
 	size_t bad;
-	if (regex_list_check(&cfg->patterns, &o, cfg->word_regexp && !cfg->line_regexp, &bad,
-			     &err) == 0)
+	if (regex_list_check(&cfg->patterns, &o, &bad, &err) == 0)
 		return -1;
 	if (err.syntax) {
 		fprintf(stderr, PROG ": %s\n", err.text);

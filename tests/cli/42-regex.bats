@@ -20,13 +20,11 @@ re_same() {
 	_compare "acgrep extra: ${extra[*]}; args: $(printf '%q ' "$@")" || return 1
 }
 
-# regex_same SYNTAX PATTERN FILE: the option sets (without -w when
-# NO_WORD is set: a pattern matching the empty string), each on one thread
+# regex_same SYNTAX PATTERN FILE: the option sets, each on one thread
 # with read() and on three with mmap, the same bytes and status as grep.
 regex_same() {
 	local syn=$1 pat=$2 file=$3 o
-	local -a sets=("" -o -c -x -i -v -n -b -io --color=always)
-	[[ -n ${NO_WORD:-} ]] || sets+=(-w -wo)
+	local -a sets=("" -o -c -x -i -v -n -b -io --color=always -w -wo)
 	for o in "${sets[@]}"; do
 		# shellcheck disable=SC2086
 		re_same "--threads=1 --no-mmap" $o "$syn" -e "$pat" "$file" || return 1
@@ -43,9 +41,26 @@ regex_same() {
 		in_both_locales regex_same -E "$p" in
 	done
 	LC_ALL=C regex_same -E '[^a-z ]' in # refused in UTF-8: over a million characters
-	for p in 'a|' '^$' '(x|)T'; do # -w refuses them
-		NO_WORD=1 in_both_locales regex_same -E "$p" in
+	for p in 'a|' '^$' '(x|)T'; do # the empty string
+		in_both_locales regex_same -E "$p" in
 	done
+}
+
+@test "regex: -w with a pattern matching the empty string, as grep" {
+	# an empty match counts where neither neighbour is a word character:
+	# in UTF-8 only at a start whose longest match it is (grep's retries),
+	# in C anywhere for the lines (grep's DFA), not for -o and colour
+	fixture in 'ab\n\nx a\na-b\n ab c\n--\nab_\nfoo bar\n-\na\n ?x\n-x1a11a\n'
+	local p o t
+	for p in ' ?' 'a|' '(x|)' '^' '$' 'b?' '-?' '( |a)?' '^(a|)' 'c?|foo'; do
+		for o in "" -o -c -v -n -b -on -l --color=always; do
+			for t in "--threads=1 --no-mmap" "--threads=3 --mmap"; do
+				# shellcheck disable=SC2086
+				in_both_locales re_same "$t" -w $o -E -e "$p" in || return 1
+			done
+		done
+	done
+	in_both_locales re_same "" -w -G -e 'x\|\|-b\{0\}A$' -e 'a\{,2\}[x_-]' in
 }
 
 @test "regex: BRE with \\| \\? \\{\\} and a leading *, as grep -G" {
@@ -112,9 +127,6 @@ regex_same() {
 	LC_ALL=C run_ac -E -e a -e '[a-z]{4}' -e '[a-z]{4}' -e '[a-z]{4}' in
 	expect_status 2
 	expect_stderr_matches "the patterns expand to more than 1,000,000 strings or 64 MiB, acgrep's bound"
-	LC_ALL=C run_ac -w -E 'a|' in
-	expect_status 2
-	expect_stderr_matches "^PROG: -E pattern 'a\|': -w with a pattern that matches the empty string is not supported; grep -E can search it$"
 	run_ac -E --engine=pcre2 a in
 	expect_status 2
 	expect_stderr_matches "^PROG: -E does not go with --engine=pcre2$"

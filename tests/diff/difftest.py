@@ -3,7 +3,8 @@
 
 Generates random cases (pattern sets over small alphabets, texts with
 overlaps, prefixes, duplicates, empty patterns, CRLF, NUL and invalid UTF-8
-bytes, random option combinations, both locales), runs `grep -F` and
+bytes, -w -i over a character that grep's retries cut (add_cut_shape),
+random option combinations, both locales), runs `grep -F` and
 `$ACGREP -F` on each and compares stdout bytes, exit status and stderr (with
 the program name normalised).  When ACGREP is not grep, each case also runs
 in these variants of acgrep (the list `variants` in main), each compared
@@ -120,6 +121,8 @@ ALPHABETS = [
     ["α", "β", "a", "_", " ", "1"],
 ]
 ODD_BYTES = [b"\0", b"\xff", b"\xc3", b"\xe2\x82", b"\x80", b"\xc0\xaf", b"\r"]
+# A character and a pattern matching it under -i, for add_cut_shape.
+CUT_CHARS = [("ς", "σ"), ("π", "Π"), ("ı", "I"), ("ⓐ", "Ⓐ"), ("𐐨", "𐐀"), ("é", "É")]
 COLORS = ["ms=4", "sl=1:cx=2", "sl=1:cx=2:rv", "ne", "mt=7:fn=1:ln=2:bn=3:se=4", "ms=:mc=", "mc=5"]
 
 
@@ -148,6 +151,22 @@ def gen_text(rng, alpha, odd):
     return text
 
 
+def add_cut_shape(rng, texts, pats):
+    """-w -i over a character grep's retries cut: a line holding it (after
+    a prefix Q, before a word character or not), a pattern Q+M matching
+    Q and it under -i, and Q with a strict prefix of its bytes (under -w
+    -i grep matches that where a retry cuts the character)."""
+    c, m = rng.choice(CUT_CHARS)
+    q = rng.choice(["", "", "a", "ab"])
+    t = texts[0]
+    if t and not t.endswith(b"\n"):
+        t += b"\n"
+    texts[0] = t + (q + c + rng.choice(["b", "", " ", "ab", c]) + "\n").encode()
+    cb = c.encode()
+    pats.append((q + m).encode())
+    pats.append(q.encode() + cb[:rng.randint(1, len(cb) - 1)])
+
+
 def gen_case(seed, index):
     rng = random.Random("%s:%d" % (seed, index))
     alpha = rng.choice(ALPHABETS)
@@ -174,13 +193,18 @@ def gen_case(seed, index):
         pats.append(rng.choice(pats))
     if odd and rng.random() < 0.2:
         pats.append(rng.choice(ODD_BYTES).replace(b"\0", b"\xff"))
-    if rng.random() < 0.04:
+    cut_shape = rng.random() < 0.05
+    if cut_shape:
+        add_cut_shape(rng, texts, pats)
+    elif rng.random() < 0.04:
         pats = []  # empty pattern file
 
     units = []  # options, each a list of argv words
     for flag, probability in FLAG_ODDS:
         if rng.random() < probability:
             units.append([flag])
+    if cut_shape:
+        units += [u for u in (["-w"], ["-i"]) if u not in units]
     if rng.random() < 0.15:
         units.append(["-m", str(rng.choice([0, 1, 1, 2, 3]))])
     if rng.random() < 0.25:

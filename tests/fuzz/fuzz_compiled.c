@@ -1,5 +1,5 @@
 /* fuzz_compiled.c - libFuzzer target: loading compiled pattern sets
- * (matcher_load_image: secfile.c, ac_file.c, matcher_file.c) from any
+ * (matcher_load_image: secfile.c, ac_file.c, matcher_file*.c) from any
  * bytes, and searching with whatever loads.
  *
  * Owns: decoding a fuzz input into search options and a file image;
@@ -29,7 +29,7 @@
 #include "ac.h"
 #include "fuzz_target.h"
 #include "match/matcher.h"
-#include "match/matcher_file.h"
+#include "compiled/matcher_file.h"
 #include "match/pattern_keys.h"
 #include "secfile.h"
 
@@ -167,8 +167,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fprintf(stderr, "refused without a message\n");
 		abort();
 	}
-	if (m)
+	if (m) {
+		cfg.syntax = matcher_file_syntax(m); /* as the CLI takes it: the keys depend on it */
 		search(&cfg, m, &list, &tags);
+	}
 	matcher_free(m);
 	free(img);
 	setlocale(LC_ALL, "C");

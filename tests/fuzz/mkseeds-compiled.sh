@@ -10,7 +10,8 @@
 # stride of 4 over 7-byte patterns).  Each seed
 # also comes with the reseal bit set, so that changes the fuzzer makes go
 # past the checksum.  Three sets carry tags (--tagged-file before -f:
-# tagged and untagged patterns, one holding NUL).  Usage:
+# tagged and untagged patterns, one holding NUL).  Four are -E/-G sets
+# (anchors, -w, and -i's fold over literals in UTF-8).  Usage:
 # tests/fuzz/mkseeds-compiled.sh [REPO_ROOT]
 set -eu
 root=${1:-$(cd "$(dirname "$0")/../.." && pwd)}
@@ -29,6 +30,8 @@ printf 'she\nhis\nhers\n' >"$tmp/three"
 printf 'needles\nhaystack\n' >"$tmp/long"
 printf 'evil\tshe\nphish\this\nevil\t\they\n' >"$tmp/tags"
 printf 'nul\ta\0b\nx\tcd\n' >"$tmp/nul-tags"
+printf '^he|she$\nh(is|ers)\n(a\0b|cd)x\n' >"$tmp/regex"
+printf '\303\251(t|x)\n^stra\303\237e$\n\341\262\200(x|y)\na\377(z|q)\n' >"$tmp/utf8-regex"
 
 # seed OPTION_BYTE PATTERN_FILE ACGREP_OPTIONS...: the set, and the same
 # with the reseal bit (64).
@@ -65,4 +68,8 @@ seed 1 "$tmp/long" -i --scan-path=hash
 seed 0 "$tmp/words" --tagged-file="$tmp/tags"
 seed 17 "$tmp/utf8" -i --tagged-file="$tmp/tags"
 seed 0 "$tmp/one" --tagged-file="$tmp/nul-tags"
+seed 0 "$tmp/regex" -E
+seed 2 "$tmp/regex" -w -E
+seed 32 "$tmp/regex" -a -E
+seed 17 "$tmp/utf8-regex" -i -E
 echo "mkseeds-compiled: $(find "$out" -type f | wc -l) seeds in $out"

@@ -1,5 +1,5 @@
 /* test_compiled.c - compiled pattern sets at the matcher's level
- * (src/grep/match/matcher_file.c): a set saved with matcher_save and mapped
+ * (src/grep/compiled/matcher_file*.c): a set saved with matcher_save and mapped
  * back with matcher_load answers exactly as the matcher compiled from the
  * list does, and refuses what it must.
  *
@@ -15,7 +15,10 @@
  * the matcher's sections changed (and the checksum resealed) are refused
  * as corrupt.  A set saved with tags loads them as they were (beside
  * dropped NUL patterns, under -i too), one saved without loads none, and
- * a changed tags section is refused.  Prints "N passed, N failed"; exits
+ * a changed tags section is refused.  -E and -G sets (anchors, a list
+ * grep searches as -F, -w, -x, dropped NUL literals, -i's fold over
+ * literals) answer alike too and report their syntax; their own sections
+ * changed are refused as corrupt.  Prints "N passed, N failed"; exits
  * non-zero on failure.
  */
 #include <locale.h>
@@ -29,7 +32,7 @@
 #include "ac.h"
 #include "check.h"
 #include "match/matcher.h"
-#include "match/matcher_file.h"
+#include "compiled/matcher_file.h"
 #include "match/pattern_keys.h"
 #include "pattern_list.h"
 #include "secfile.h"
@@ -39,7 +42,7 @@
 struct ccase {
 	const char *name;
 	bool utf8;         /* C.UTF-8, else C */
-	const char *flags; /* i w x z, a (-a) */
+	const char *flags; /* i w x z, a (-a), E (-E), G (-G) */
 	struct pattern pats[6];
 	size_t n_pats;
 	const char *text;
@@ -72,6 +75,20 @@ static const struct ccase cases[] = {
 	  .n_pats = 2, .text = "a\0b cd\n", .len = 7 },
 	{ .name = "-z, a pattern holding the line end", .flags = "z",
 	  .pats = { P("a\0b"), P("cd") }, .n_pats = 2, .text = "xa\0bx\0cd\0", .len = 9 },
+	{ .name = "-w -i UTF-8, a tail a retry cuts", .utf8 = true, .flags = "wi",
+	  .pats = { P("\xcf\x83"), P("\xcf") }, .n_pats = 2, .text = "\xcf\x82" "b\nx \xcf\x82" "b\n" },
+	{ .name = "-E, anchors", .flags = "E", .pats = { P("^foo|ba[rz]$"), P("x(y|z)"), P("bar") },
+	  .n_pats = 3, .text = "foo\nbar\nxfoo\nbaz\nfoobar xz\nbarx\n" },
+	{ .name = "-G, a list grep searches as -F", .flags = "G", .pats = { P("a\\.b"), P("c") },
+	  .n_pats = 2, .text = "a.b\naxb\nc\n" },
+	{ .name = "-E -w", .flags = "Ew", .pats = { P("ab(c)?"), P("^c") }, .n_pats = 2,
+	  .text = "abcd ab c\nxab_ abc\nc\n" },
+	{ .name = "-E -x", .flags = "Ex", .pats = { P("a|ab") }, .n_pats = 1, .text = "ab\na\nabc\n" },
+	{ .name = "-E, NUL literals dropped", .flags = "E", .pats = { P("a\0b|cd"), P("^e") },
+	  .n_pats = 2, .text = "cd\na\0b\ne\n", .len = 9 },
+	{ .name = "-E -i UTF-8, DFA-narrow and invalid literals", .utf8 = true, .flags = "Ei",
+	  .pats = { P("\xe1\xb2\x80(x|y)|\xd0\x92y"), P("a\xff(z|q)$"), P("\xc3\xa9(t|x)") },
+	  .n_pats = 3, .text = "\xe1\xb2\x80X\n\xd0\xb2y\na\xffZ\n\xc3\x89T\nnone\n" },
 };
 
 static struct config case_config(const struct ccase *c, int scan_path)
@@ -83,6 +100,7 @@ static struct config case_config(const struct ccase *c, int scan_path)
 		.word_regexp = strchr(f, 'w') != NULL,
 		.line_regexp = strchr(f, 'x') != NULL,
 		.null_data = strchr(f, 'z') != NULL,
+		.syntax = strchr(f, 'E') ? SYNTAX_EXTENDED : strchr(f, 'G') ? SYNTAX_BASIC : SYNTAX_FIXED,
 		.binary = strchr(f, 'a') ? BINARY_TEXT : BINARY_BINARY,
 		.engine = ENGINE_AC,
 		.utf8_locale = c->utf8,
@@ -175,6 +193,8 @@ static void run_case(const struct ccase *c)
 		struct matcher *b = matcher_load(&cfg, path, &list, &tags, why, sizeof why);
 		CHECK(b != NULL, "%s (path %d): load: %s", c->name, scan, why);
 		CHECK(!b || !tags.of, "%s (path %d): saved without tags, loaded without", c->name, scan);
+		CHECK(!b || matcher_file_syntax(b) == cfg.syntax, "%s (path %d): the syntax", c->name,
+		      scan);
 		struct pattern_set copy = pattern_list(c->pats, c->n_pats);
 		const char *error = NULL;
 		struct matcher *a = matcher_for_config(&cfg, &copy, 1, &error);
@@ -340,6 +360,46 @@ static void corrupt_sections(void)
 	pattern_list_free(&cfg.patterns);
 }
 
+/* An -E set's own sections changed (and resealed) are corrupt: its
+ * syntax, its literals' pattern ids, its anchor table, its fold's lists
+ * and literals. */
+static void corrupt_regex_sections(void)
+{
+	static const struct ccase c = { .name = "-E", .flags = "E",
+					.pats = { P("^a|b"), P("x(y|z)$") }, .n_pats = 2 };
+	struct config cfg = case_config(&c, 0);
+	static const char ids[] = "corrupt compiled pattern set (pattern ids)",
+			  lits[] = "corrupt compiled pattern set (-E/-G literals)",
+			  anchors[] = "corrupt compiled pattern set (anchors)";
+	/* byte 68 of GRmt is struct file_meta's `syntax`; GRgv: 0 0 1 1 */
+	static const struct edit edits[] = {
+		{ SECFILE_TAG('G', 'R', 'm', 't'), 68, 3, "corrupt compiled pattern set (options)" },
+		{ SECFILE_TAG('G', 'R', 'g', 'v'), 0, 1, ids },  /* the ids fall */
+		{ SECFILE_TAG('G', 'R', 'g', 'v'), 12, 2, ids }, /* no such pattern */
+		{ SECFILE_TAG('G', 'R', 'r', 'x'), 0, 2, lits },
+		{ SECFILE_TAG('G', 'R', 'r', 'x'), 0, 0, anchors }, /* unanchored, with GRaf */
+		{ SECFILE_TAG('G', 'R', 'r', 'x'), 8, 1, lits }, /* literals without a fold */
+		{ SECFILE_TAG('G', 'R', 'a', 'f'), 0, 4, anchors },
+		{ SECFILE_TAG('G', 'R', 'a', 'f'), 20, 0xfffffffe, anchors },
+	};
+	refused_edits(&cfg, edits, sizeof edits / sizeof *edits);
+	pattern_list_free(&cfg.patterns);
+	static const struct ccase f = { .name = "-E -i", .flags = "Ei", .utf8 = true,
+					.pats = { P("a\xff(z|q)") }, .n_pats = 1 };
+	if (!setlocale(LC_ALL, "C.UTF-8"))
+		return;
+	cfg = case_config(&f, 0);
+	/* GRbd: literal 1 (a\xffq); the literals: a\xffz\0a\xffq\0 */
+	static const struct edit fold_edits[] = {
+		{ SECFILE_TAG('G', 'R', 'b', 'd'), 0, 2, "corrupt compiled pattern set (folding lists)" },
+		{ SECFILE_TAG('G', 'R', 'x', 'e'), 0, 9, lits },
+		{ SECFILE_TAG('G', 'R', 'x', 't'), 0, 0x41414141, lits },
+	};
+	refused_edits(&cfg, fold_edits, sizeof fold_edits / sizeof *fold_edits);
+	pattern_list_free(&cfg.patterns);
+	setlocale(LC_ALL, "C");
+}
+
 /* The tagged list: a NUL pattern (dropped but with -a, so that list ids
  * and the engine's differ), a tag used twice, an empty tag and one
  * holding a NUL. */
@@ -445,6 +505,7 @@ int main(void)
 	file_changed();
 	mismatches();
 	corrupt_sections();
+	corrupt_regex_sections();
 	tags_kept();
 	unlink(path);
 	rmdir(dir);

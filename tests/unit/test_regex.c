@@ -167,16 +167,13 @@ static void sizes_and_lists(void)
 	CHECK(!regex_list_is_fixed("a|b", 3, E) && regex_list_is_fixed("a|b", 3, G), "| per syntax");
 	CHECK(!regex_list_is_fixed("a\\|b", 4, G), "\\| in BRE");
 	CHECK(!regex_list_is_fixed("a\\wb", 4, E), "\\w");
-	/* -w refuses a list's pattern matching the empty string, unless the
-	 * list is searched as -F */
-	struct pattern_set ps = { .storage = (char[]){ "x\0a|" }, .end = (uint32_t[]){ 1, 4 }, .count = 2 };
+	/* a list: each pattern parsed, the index of the one refused */
+	struct pattern_set ps = { .storage = (char[]){ "x\0a|\0(" }, .end = (uint32_t[]){ 1, 4, 6 },
+				  .count = 2 };
 	size_t bad = 0;
-	CHECK(regex_list_check(&ps, &o, false, &bad, &err) == 0, "a| without -w");
-	CHECK(regex_list_check(&ps, &o, true, &bad, &err) == -1 && bad == 1 &&
-	      strstr(err.text, "-w with a pattern that matches the empty string"), "a| with -w");
-	ps.count = 1;
-	ps.end[0] = 0;
-	CHECK(regex_list_check(&ps, &o, true, &bad, &err) == 0, "an empty -E pattern is -F's");
+	CHECK(regex_list_check(&ps, &o, &bad, &err) == 0, "x and a|");
+	ps.count = 3;
+	CHECK(regex_list_check(&ps, &o, &bad, &err) == -1 && bad == 2 && err.syntax, "( refused");
 }
 
 int main(void)

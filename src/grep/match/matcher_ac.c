@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <wchar.h>
 #include <wctype.h>
 
@@ -70,6 +71,7 @@ struct qualify {
 	uint32_t pattern; /* the engine's id of the best match */
 	size_t vstart; /* the view offset of start */
 	size_t shrink; /* see tried_by_grep */
+	size_t chain_s; /* the view offset whose retries partial_visits went through */
 };
 
 /* Does a line start at buf[p] (p <= len)?  And end there? */
@@ -105,12 +107,9 @@ static bool anchors_allow(const struct matcher_ac *m, const char *buf, size_t le
 	return best != NO_ANCHORED;
 }
 
-/* Does the occurrence buf[s, e) of engine pattern *id count under the
- * anchors, -x and -w?  *id as anchors_allow leaves it. */
-static bool qualifies(const struct qualify *q, size_t s, size_t e, uint32_t *id)
+/* Does a match buf[s, e) count under -x and -w? */
+static bool word_line_ok(const struct qualify *q, size_t s, size_t e)
 {
-	if (!anchors_allow(q->m, q->buf, q->len, s, e, id))
-		return false;
 	if (q->m->opt.line)
 		return line_starts(q->m, q->buf, s) && line_ends(q->m, q->buf, q->len, e);
 	if (!q->m->opt.word)
@@ -119,6 +118,13 @@ static bool qualifies(const struct qualify *q, size_t s, size_t e, uint32_t *id)
 	bool look_before = s > 0 && !(s == q->from && q->m->opt.word_ignores_before_from);
 	return !(look_before && word_before(q->buf, q->len, s, utf8)) &&
 	       !(e < q->len && word_at(q->buf, q->len, e, utf8));
+}
+
+/* Does the occurrence buf[s, e) of engine pattern *id count under the
+ * anchors, -x and -w?  *id as anchors_allow leaves it. */
+static bool qualifies(const struct qualify *q, size_t s, size_t e, uint32_t *id)
+{
+	return anchors_allow(q->m, q->buf, q->len, s, e, id) && word_line_ok(q, s, e);
 }
 
 /* The longest non-empty match at view offset s (a character boundary)
@@ -141,26 +147,124 @@ static bool longest_at(const struct qualify *q, size_t s, size_t limit, size_t *
 	return true;
 }
 
+/* With m->fold's partial patterns (fold_partials_setup): the longest
+ * match at view offset s of one of them that ends by buffer offset cut,
+ * inside the character the cut splits (its first bytes matched byte for
+ * byte), its anchors satisfied: true, its buffer end in *e, its engine id
+ * (as anchors_allow leaves it) in *id. */
+static bool partial_at(const struct qualify *q, size_t s, size_t cut, size_t *e, uint32_t *id)
+{
+	const struct fold_state *f = q->m->fold;
+	const struct view *v = q->v;
+	const char *buf = q->buf;
+	size_t sb = view_to_buf(v, s), p = cut;
+	if (!f || !f->n_partial || cut <= sb || cut >= q->len)
+		return false;
+	while (p > sb && cut - p < 3 && ((unsigned char)buf[p] & 0xC0) == 0x80)
+		p--;
+	uint32_t wc;
+	size_t vp = view_floor(v, p);
+	if (p == cut || fold_decode((const unsigned char *)buf + p, q->len - p, &wc) <= cut - p ||
+	    vp < s || view_to_buf(v, vp) != p)
+		return false;
+	bool found = false;
+	for (size_t j = 0; j < f->n_partial; j++) {
+		const struct fold_partial *fp = &f->partial[j];
+		size_t end = p + fp->tail_len;
+		uint32_t pid = fp->id;
+		if (end > cut || fp->rest_len != vp - s || (found && end <= *e) ||
+		    memcmp(v->text + s, f->partial_bytes + fp->rest, fp->rest_len) != 0 ||
+		    memcmp(buf + p, f->partial_bytes + fp->tail, fp->tail_len) != 0 ||
+		    !anchors_allow(q->m, buf, q->len, sb, end, &pid))
+			continue;
+		*e = end;
+		*id = pid;
+		found = true;
+	}
+	return found;
+}
+
 /* grep's regex matcher, at a start s whose longest match is not a whole
- * word, retries with the longest match at s at least one byte shorter.
- * Searching for -o or colour from inside a line (not its start), it counts
- * that limit from where the search began rather than from the line start
- * (re_match's size argument), so each retry also drops q->shrink bytes,
- * the distance from the line start to `from`.  Is the non-empty match
- * (s, e) (view offsets) one of the lengths those retries try? */
-static bool tried_by_grep(const struct qualify *q, size_t s, size_t e)
+ * word, retries with the longest match at s at least one byte shorter:
+ * re_match over the text cut there, where a character the cut splits is
+ * bytes that are no character (partial_at).  Searching for -o or colour
+ * from inside a line (not its start), it counts that limit from where the
+ * search began rather than from the line start (re_match's size
+ * argument), so each retry also drops q->shrink bytes, the distance from
+ * the line start to `from`.  The length tried at view offset s after one
+ * ending at buffer offset `end` (SIZE_MAX: before any, the longest):
+ * true with its buffer end in *e; *partial whether it is partial_at's
+ * (then *id is its engine id). */
+static bool retry_next(const struct qualify *q, size_t s, size_t end, size_t *e, uint32_t *id,
+		       bool *partial)
 {
 	const struct view *v = q->v;
-	size_t limit = v->len, le, sb = view_to_buf(v, s);
-	while (longest_at(q, s, limit, &le)) {
-		if (le <= e)
-			return le == e;
-		size_t leb = view_to_buf(v, le);
-		if (leb - sb <= 1 + q->shrink)
+	size_t sb = view_to_buf(v, s), limit = v->len, cut = SIZE_MAX, ve;
+	if (end != SIZE_MAX) {
+		if (end - sb <= 1 + q->shrink)
 			return false;
-		limit = view_floor(v, leb - 1 - q->shrink);
+		cut = end - 1 - q->shrink;
+		limit = view_floor(v, cut);
+	}
+	bool normal = longest_at(q, s, limit, &ve);
+	*partial = cut != SIZE_MAX && partial_at(q, s, cut, e, id) &&
+		   !(normal && view_to_buf(v, ve) >= *e);
+	if (!*partial && normal)
+		*e = view_to_buf(v, ve);
+	return *partial || normal;
+}
+
+/* Is the non-empty match (s, e) (view offsets) one of the lengths grep's
+ * retries try (retry_next)? */
+static bool tried_by_grep(const struct qualify *q, size_t s, size_t e)
+{
+	size_t eb = view_to_buf(q->v, e), end = SIZE_MAX, next;
+	uint32_t id;
+	bool partial;
+	while (retry_next(q, s, end, &next, &id, &partial)) {
+		if (next <= eb)
+			return next == eb && !partial;
+		end = next;
 	}
 	return false;
+}
+
+/* Makes buf[s, e) (view start vs), of engine pattern id, the best match
+ * when it is better: leftmost, then longest.  Returns qualify_cb's
+ * answer: whether the scan may stop. */
+static int take_match(struct qualify *q, size_t vs, size_t s, size_t e, uint32_t id)
+{
+	if (q->found && (s > q->start || (s == q->start && e <= q->end)))
+		return 0;
+	q->start = s;
+	q->end = e;
+	q->pattern = id;
+	q->vstart = vs;
+	if (!q->found) {
+		const char *nl = memchr(q->buf + e, q->m->opt.eol, q->len - e);
+		q->line_end = nl ? (size_t)(nl - q->buf) : q->len;
+	}
+	q->found = true;
+	/* any qualifying match selects the line */
+	return !q->exact || q->m->opt.line;
+}
+
+/* The partial patterns' matches that grep's retries at view offset vs
+ * try (the automaton reports the others), each taken when it counts:
+ * qualify_cb's answer. */
+static int partial_visits(struct qualify *q, size_t vs)
+{
+	size_t s = view_to_buf(q->v, vs), end = SIZE_MAX, next;
+	uint32_t id;
+	bool partial;
+	q->chain_s = vs;
+	while (retry_next(q, vs, end, &next, &id, &partial)) {
+		int rc = partial && word_line_ok(q, s, next) ? take_match(q, vs, s, next, id) : 0;
+		if (rc != 0)
+			return rc;
+		end = next;
+	}
+	return 0;
 }
 
 static int qualify_cb(const ac_match *am, void *ctx)
@@ -178,26 +282,25 @@ static int qualify_cb(const ac_match *am, void *ctx)
 	 * retries above all, cost time) */
 	if (q->found && (s > q->start || (s == q->start && e <= q->end)))
 		return 0;
+	const struct fold_state *f = q->m->fold;
+	int rc;
+	if (f && f->n_partial && am->start != q->chain_s && (rc = partial_visits(q, am->start)))
+		return rc;
 	uint32_t id = am->pattern;
 	if (!qualifies(q, s, e, &id))
 		return 0;
 	/* a non-empty match at s ends by s + max_len: look no further */
 	size_t ignored, reach = v->len - am->start > q->m->max_len ? am->start + q->m->max_len : v->len;
-	if (s == e && q->m->opt.word_regex_rules && longest_at(q, am->start, reach, &ignored))
+	/* an empty match counts where grep's regex matcher tries it: at a
+	 * start whose longest match it is; in a single-byte locale grep's DFA,
+	 * which selects lines where no -o or colour asks for the matches,
+	 * takes any */
+	if (s == e && q->m->opt.word_regex_rules && (q->exact || q->m->opt.utf8) &&
+	    longest_at(q, am->start, reach, &ignored))
 		return 0;
 	if (e > s && q->shrink && !tried_by_grep(q, am->start, am->end))
 		return 0;
-	q->start = s;
-	q->end = e;
-	q->pattern = id;
-	q->vstart = am->start;
-	if (!q->found) {
-		const char *nl = memchr(q->buf + e, q->m->opt.eol, q->len - e);
-		q->line_end = nl ? (size_t)(nl - q->buf) : q->len;
-	}
-	q->found = true;
-	/* any qualifying match selects the line */
-	return !q->exact || q->m->opt.line;
+	return take_match(q, am->start, s, e, id);
 }
 
 bool ac_occurrence_qualifies(const struct matcher_ac *m, const char *buf, size_t len, size_t s,
@@ -225,6 +328,7 @@ static bool find_in_view(const struct matcher_ac *m, const struct view *v, const
 	if (m->opt.word || m->opt.line || m->anchor_first) {
 		struct qualify q = {
 			.m = m, .v = v, .buf = buf, .len = len, .from = from, .exact = exact,
+			.chain_s = SIZE_MAX,
 		};
 		if (exact && m->opt.word_regex_rules) { /* see tried_by_grep */
 			if (line_start == SIZE_MAX)
@@ -331,6 +435,13 @@ static int ac_matcher_each(const struct matcher *base, const char *buf, size_t l
 		return matcher_each_by_find(base, buf, len, from, cb, ctx);
 	struct each_adapter a = { .m = m, .cb = cb, .ctx = ctx };
 	return ac_scan_leftmost(m->ac, (const uint8_t *)buf, len, from, each_adapter_cb, &a);
+}
+
+void matcher_image_release(struct matcher_image *img)
+{
+	if (img && img->mapped)
+		munmap((void *)(uintptr_t)img->base, img->mapped);
+	free(img);
 }
 
 static void ac_matcher_destroy(struct matcher *base)
@@ -442,7 +553,7 @@ struct matcher *matcher_ac_new(struct pattern_set *patterns, const struct match_
 	ac_limit_simd(m->ac, (enum simd_level)opts->simd);
 	ac_set_threads(m->ac, opts->threads);
 	if (ac_compile(m->ac, (enum ac_scan_path)opts->scan_path) != 0 ||
-	    (anchors && anchors_setup(m, &texts, anchors) != 0))
+	    (anchors && anchors_setup(m, &texts, anchors) != 0) || fold_partials_setup(m) != 0)
 		goto fail;
 	matcher_ac_settle(m, holds_nul);
 	*error = NULL;

@@ -11,6 +11,14 @@
 #include "fold/fold_utf8.h"
 #include "matcher.h"
 
+/* A pattern that ends in an incomplete UTF-8 sequence (a lead byte and
+ * fewer continuation bytes than it needs): its folded rest and that tail,
+ * at offsets of fold_state.partial_bytes; its engine id. */
+struct fold_partial {
+	uint32_t id;
+	size_t rest, rest_len, tail, tail_len;
+};
+
 /* -i in a UTF-8 locale (matcher_fold.c): the fold and what the search
  * through folded windows needs of the patterns. */
 struct fold_state {
@@ -25,9 +33,20 @@ struct fold_state {
 	size_t *narrow, n_narrow, cap_narrow;
 	size_t *bad, n_bad, cap_bad;
 	bool borrowed;    /* orig, narrow and bad are a compiled file's: not freed */
+	/* Under grep's -w retries, the patterns that end in an incomplete
+	 * sequence (fold_partials_setup; matcher_ac.c's partial_at). */
+	struct fold_partial *partial;
+	size_t n_partial;
+	char *partial_bytes;
 };
 
-struct matcher_image; /* a mapped compiled pattern set (matcher_file.c) */
+/* The image of a compiled pattern set a loaded matcher points into
+ * (compiled/matcher_file.c). */
+struct matcher_image {
+	const void *base;
+	size_t size;
+	size_t mapped; /* bytes at base ours to unmap (matcher_load); 0: the caller's */
+};
 
 struct matcher_ac {
 	struct matcher base;
@@ -43,9 +62,10 @@ struct matcher_ac {
 	uint32_t *given;          /* engine id -> id in the list as given
 				     (pattern_set.given); NULL: the same */
 	/* The compiled file whose image the automaton's tables, `given` and
-	 * the fold's lists point into (matcher_file.c); NULL when compiled
+	 * the fold's lists point into (compiled/matcher_file.c); NULL when compiled
 	 * here.  Released by destroy, after them. */
 	struct matcher_image *image;
+	enum pattern_syntax syntax; /* a loaded set's (compiled/matcher_file.c); SYNTAX_FIXED otherwise */
 };
 
 /* No pattern of that kind of anchors (matcher_ac.anchor_first). */
@@ -59,7 +79,7 @@ extern const struct matcher_ops matcher_ac_ops;
  * holds has a NUL). */
 void matcher_ac_settle(struct matcher_ac *m, bool holds_nul);
 
-/* Unmaps an image (matcher_file.c). */
+/* Unmaps img (when ours) and frees it. */
 void matcher_image_release(struct matcher_image *img);
 
 /* Sets f's window sizes for folded patterns of at most max_folded bytes. */
@@ -138,6 +158,14 @@ bool ac_find_in_view(const struct matcher_ac *m, const struct view *v, const cha
  * originals freed or kept as needed).  Returns 0, or -1 when out of
  * memory (ps is then freed). */
 int fold_setup(struct matcher_ac *m, struct pattern_set *ps);
+
+/* Notes in m->fold (when m folds and follows grep's -w retries) the
+ * patterns that end in an incomplete UTF-8 sequence, from its lists (the
+ * automaton built).  grep's regex matcher, retrying a -w match one byte
+ * shorter, matches the text cut there: a character the cut splits is then
+ * bytes that are no character, which such a tail matches byte for byte.
+ * Returns 0, or -1 when out of memory. */
+int fold_partials_setup(struct matcher_ac *m);
 
 /* matcher_find for a matcher with m->fold. */
 bool fold_find(const struct matcher_ac *m, const char *buf, size_t len, size_t from, bool exact,

@@ -32,6 +32,8 @@ void fold_state_free(struct fold_state *f)
 	if (!f)
 		return;
 	fold_table_free(f->table);
+	free(f->partial);
+	free(f->partial_bytes);
 	if (!f->borrowed) {
 		free(f->orig.storage);
 		free(f->orig.end);
@@ -90,6 +92,64 @@ static int fold_list(struct fold_state *f, const struct pattern_set *ps, struct 
 	out->storage = shrunk ? shrunk : out->storage;
 	fold_state_size(f, max);
 	return needs;
+}
+
+/* The length of the incomplete UTF-8 sequence that ends p[0..len): a
+ * lead byte and fewer continuation bytes than it needs; 0 when none. */
+static size_t incomplete_tail(const char *p, size_t len)
+{
+	for (size_t k = 1; k <= 3 && k <= len; k++) {
+		unsigned char c = (unsigned char)p[len - k];
+		if ((c & 0xC0) == 0x80)
+			continue;
+		size_t need = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3
+			      : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+		return need > k ? k : 0;
+	}
+	return 0;
+}
+
+/* Appends pattern p, whose tail of `tail` bytes is incomplete, to f's
+ * partial patterns: 0, or -1 when out of memory. */
+static int add_partial(struct matcher_ac *m, struct pattern p, size_t tail, size_t *cap,
+		       size_t *bytes, size_t *bytes_cap)
+{
+	struct fold_state *f = m->fold;
+	uint32_t id;
+	if (!fold_identify(m, p.bytes, p.len, &id))
+		return 0; /* not in the automaton (a NUL pattern dropped) */
+	struct fold_partial *np = grow_array(f->partial, cap, f->n_partial + 1, sizeof *np, 4);
+	if (!np)
+		return -1;
+	f->partial = np;
+	size_t rest = p.len - tail;
+	char *nb = grow_array(f->partial_bytes, bytes_cap, *bytes + fold_room(rest) + tail, 1, 256);
+	if (!nb)
+		return -1;
+	f->partial_bytes = nb;
+	struct fold_facts facts;
+	size_t n = fold_pattern(f->table, p.bytes, rest, nb + *bytes, &facts);
+	memcpy(nb + *bytes + n, p.bytes + rest, tail);
+	np[f->n_partial++] = (struct fold_partial){
+		.id = id, .rest = *bytes, .rest_len = n, .tail = *bytes + n, .tail_len = tail,
+	};
+	*bytes += n + tail;
+	return 0;
+}
+
+int fold_partials_setup(struct matcher_ac *m)
+{
+	struct fold_state *f = m->fold;
+	if (!f || !m->opt.word_regex_rules)
+		return 0;
+	size_t cap = 0, bytes = 0, bytes_cap = 0;
+	for (size_t k = 0; k < f->n_bad; k++) {
+		struct pattern p = pattern_at(&f->orig, f->bad[k]);
+		size_t tail = incomplete_tail(p.bytes, p.len);
+		if (tail && add_partial(m, p, tail, &cap, &bytes, &bytes_cap) != 0)
+			return -1;
+	}
+	return 0;
 }
 
 void fold_state_size(struct fold_state *f, size_t max_folded)

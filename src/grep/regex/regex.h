@@ -58,9 +58,6 @@ struct regex_tree *regex_parse(const char *p, size_t len, const struct regex_opt
 typedef int (*regex_emit_fn)(void *ctx, const char *bytes, size_t len, unsigned anchors);
 int regex_expand(const struct regex_tree *t, regex_emit_fn emit, void *ctx);
 
-/* Is the empty string (anchored or not) in t's expansion? */
-bool regex_matches_empty(const struct regex_tree *t);
-
 void regex_tree_free(struct regex_tree *t);
 
 /* Would GNU grep search this list (patterns joined by newlines) with its
@@ -68,13 +65,10 @@ void regex_tree_free(struct regex_tree *t);
  * literals are the patterns with their backslashes dropped. */
 bool regex_list_is_fixed(const char *p, size_t len, enum regex_syntax syntax);
 
-/* Parses every pattern of ps, and checks the bound over them all; with
- * `word` (-w without -x) refuses, in a list grep searches as regular
- * expressions, a pattern that matches the empty string (grep's -w
- * retries around empty matches are not reproduced there).  Returns 0, or
- * -1 with *err set and *bad the pattern's index. */
-int regex_list_check(const struct pattern_set *ps, const struct regex_options *o, bool word,
-		     size_t *bad, struct regex_error *err);
+/* Parses every pattern of ps, and checks the bound over them all.
+ * Returns 0, or -1 with *err set and *bad the pattern's index. */
+int regex_list_check(const struct pattern_set *ps, const struct regex_options *o, size_t *bad,
+		     struct regex_error *err);
 
 /* Replaces the list ps (checked by regex_list_check) by the literals the
  * matcher searches: *fixed when grep would search it as -F (the

@@ -29,7 +29,6 @@ struct node {
 	uint32_t a, b;
 	uint32_t min, max;
 	uint64_t count, bytes; /* the literals it expands to, their bytes */
-	bool nullable;         /* the empty string is one of them */
 };
 
 struct regex_tree {

@@ -53,16 +53,10 @@ static int add_literal(void *ctx, const char *bytes, size_t len, unsigned anchor
 	return 0;
 }
 
-int regex_list_check(const struct pattern_set *ps, const struct regex_options *o, bool word,
-		     size_t *bad, struct regex_error *err)
+int regex_list_check(const struct pattern_set *ps, const struct regex_options *o, size_t *bad,
+		     struct regex_error *err)
 {
 	uint64_t count = 0, bytes = 0;
-	bool fixed = true; /* then grep's -F rules apply, which the matcher has */
-	for (size_t i = 0; i < ps->count && fixed; i++) {
-		struct pattern p = pattern_at(ps, i);
-		fixed = regex_list_is_fixed(p.bytes, p.len, o->syntax);
-	}
-	word = word && !fixed;
 	for (size_t i = 0; i < ps->count; i++) {
 		struct pattern p = pattern_at(ps, i);
 		uint64_t c, b;
@@ -70,15 +64,7 @@ int regex_list_check(const struct pattern_set *ps, const struct regex_options *o
 		*bad = i;
 		if (!t)
 			return -1;
-		bool empty = word && regex_matches_empty(t);
 		regex_tree_free(t);
-		if (empty) {
-			snprintf(err->text, sizeof err->text, "-w with a pattern that matches the empty "
-				 "string is not supported; grep %s can search it",
-				 o->syntax == REGEX_EXTENDED ? "-E" : "-G");
-			err->syntax = false;
-			return -1;
-		}
 		count += c;
 		bytes += b;
 		if (count > REGEX_MAX_LITERALS || bytes > REGEX_MAX_BYTES) {

@@ -74,14 +74,13 @@ static uint32_t cat(struct parser *ps, uint32_t a, uint32_t b, size_t at)
 	const struct node *x = node_at(ps, a), *y = node_at(ps, b);
 	return regex_node(ps, (struct node){
 		.kind = NODE_CAT, .a = a, .b = b, .count = sat_mul(x->count, y->count),
-		.nullable = x->nullable && y->nullable,
 		.bytes = sat_add(sat_mul(x->bytes, y->count), sat_mul(y->bytes, x->count)),
 	}, at);
 }
 
 static uint32_t empty_node(struct parser *ps, enum node_kind kind, size_t at)
 {
-	return regex_node(ps, (struct node){ .kind = kind, .count = 1, .nullable = true }, at);
+	return regex_node(ps, (struct node){ .kind = kind, .count = 1 }, at);
 }
 
 /* a repeated min to max times: sizes summed over the counts, each
@@ -104,7 +103,6 @@ static uint32_t repeat(struct parser *ps, uint32_t a, uint32_t min, uint32_t max
 	}
 	return regex_node(ps, (struct node){
 		.kind = NODE_REP, .a = a, .min = min, .max = max, .count = count, .bytes = bytes,
-		.nullable = min == 0 || x->nullable,
 	}, at);
 }
 
@@ -402,7 +400,6 @@ static uint32_t parse_alternation(struct parser *ps)
 		const struct node *x = node_at(ps, alt), *y = node_at(ps, b);
 		alt = regex_node(ps, (struct node){
 			.kind = NODE_ALT, .a = alt, .b = b, .count = sat_add(x->count, y->count),
-			.nullable = x->nullable || y->nullable,
 			.bytes = sat_add(x->bytes, y->bytes),
 		}, at);
 	}
@@ -432,11 +429,6 @@ struct regex_tree *regex_parse(const char *p, size_t len, const struct regex_opt
 	*count = t->nodes[root].count;
 	*bytes = t->nodes[root].bytes;
 	return t;
-}
-
-bool regex_matches_empty(const struct regex_tree *t)
-{
-	return t->nodes[t->root].nullable;
 }
 
 void regex_tree_free(struct regex_tree *t)

@@ -15,7 +15,7 @@
 
 #include <stddef.h>
 
-#include "matcher.h"
+#include "match/matcher.h"
 #include "options/config.h"
 
 /* Compiles cfg->patterns (read, not taken; at least one) for cfg's
@@ -44,6 +44,11 @@ int matcher_save(const struct config *cfg, unsigned threads, const char *path, c
  * mismatch)", "No such file or directory", ...). */
 struct matcher *matcher_load(const struct config *cfg, const char *path, struct pattern_set *list,
 			     struct pattern_tags *tags, char *why, size_t why_len);
+
+/* The syntax (-F, -G or -E) of the patterns of m, a matcher that
+ * matcher_load or matcher_load_image returned: a set searches as its
+ * patterns were compiled. */
+enum pattern_syntax matcher_file_syntax(const struct matcher *m);
 
 /* matcher_load over the image p[0..size) of a compiled set in memory,
  * which must stay as it is until matcher_free (for the tests and the

@@ -2,12 +2,14 @@
  * (see matcher_file.h).
  *
  * The matcher's sections, after the automaton's (ac_file.c): "GRmt" the
- * options it was built for and its facts (struct file_meta); "GRlt" and
- * "GRle" the pattern list as given (storage and end offsets, as struct
- * pattern_set holds them); "GRgv" the list id of each pattern the
- * automaton holds, when patterns holding NUL were dropped (matcher.c);
- * "GRnw" and "GRbd" -i's lists of patterns holding DFA-narrow characters
- * and patterns that are not valid UTF-8 (matcher_fold.c), as list ids;
+ * options it was built for, the syntax and its facts (struct file_meta);
+ * "GRlt" and "GRle" the pattern list as given (storage and end offsets,
+ * as struct pattern_set holds them); "GRgv" the list id of each pattern
+ * the automaton holds, when patterns holding NUL were dropped (matcher.c)
+ * or an -E/-G list was expanded into literals; "GRnw" and "GRbd" -i's
+ * lists of patterns holding DFA-narrow characters and patterns that are
+ * not valid UTF-8 (matcher_fold.c), as list ids (an -E/-G set's: ids of
+ * its literals, matcher_file_regex.c, which owns its further sections);
  * "GRtt", "GRte" and "GRto", when a tagged list was given, the distinct
  * tags (as struct pattern_set holds them) and each listed pattern's tag
  * (struct pattern_tags).
@@ -16,8 +18,8 @@
 
 #include "ac_file.h"
 #include "fold/fold_utf8.h"
-#include "matcher_ac_internal.h"
-#include "secfile.h"
+#include "match/matcher_ac_internal.h"
+#include "matcher_file_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -29,60 +31,19 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Section "GRmt" (fixed-width fields, no padding).  The options are the
- * command line's at compile time; the facts follow from them and the
- * patterns.  spans_eol is the built matcher's: with the same -z it is what
- * the same patterns give. */
-struct file_meta {
-	uint32_t ignore_case, word, line, utf8, null_data, binary_text, engine, scan_path;
-	uint32_t grep_kwset, spans_eol, holds_nul, has_given, fold, fold_filter, fold_ascii;
-	uint32_t tagged, tags_nul, zero; /* tags_nul: some tag holds a NUL */
-	uint64_t list_count, list_bytes, n_engine, n_narrow, n_bad, n_tags, tag_bytes;
-};
-_Static_assert(sizeof(struct file_meta) == 18 * 4 + 7 * 8, "struct file_meta has no padding");
-
-#define T_META SECFILE_TAG('G', 'R', 'm', 't')
-#define T_LIST_TEXT SECFILE_TAG('G', 'R', 'l', 't')
-#define T_LIST_END SECFILE_TAG('G', 'R', 'l', 'e')
-#define T_GIVEN SECFILE_TAG('G', 'R', 'g', 'v')
-#define T_NARROW SECFILE_TAG('G', 'R', 'n', 'w')
-#define T_BAD SECFILE_TAG('G', 'R', 'b', 'd')
-#define T_TAG_TEXT SECFILE_TAG('G', 'R', 't', 't')
-#define T_TAG_END SECFILE_TAG('G', 'R', 't', 'e')
-#define T_TAG_OF SECFILE_TAG('G', 'R', 't', 'o')
-
-/* The image a loaded matcher points into. */
-struct matcher_image {
-	const void *base;
-	size_t size;
-	size_t mapped; /* bytes at base ours to unmap (matcher_load); 0: the caller's */
-};
-
-void matcher_image_release(struct matcher_image *img)
-{
-	if (img && img->mapped)
-		munmap((void *)(uintptr_t)img->base, img->mapped);
-	free(img);
-}
-
-/* A pointer into the image for a field that is only read. */
-static void *unconst(const void *p)
-{
-	return (void *)(uintptr_t)p;
-}
-
 /* ---- writing ----------------------------------------------------------- */
 
-/* The fold's list `ids` (n of them, engine ids) as list ids, in a copy
- * the writer keeps: 0, or -1 when out of memory. */
+/* The fold's list `ids` (n of them, engine ids), in a copy the writer
+ * keeps, as list ids (`to_list`: a -F set's, whose fold keeps the list as
+ * given; an -E/-G set's keeps its literals): 0, or -1 when out of memory. */
 static int add_fold_list(struct secfile_writer *w, uint32_t tag, const struct matcher_ac *m,
-			 const size_t *ids, size_t n)
+			 const size_t *ids, size_t n, bool to_list)
 {
 	size_t *list = malloc((n ? n : 1) * sizeof *list);
 	if (!list)
 		return -1;
 	for (size_t k = 0; k < n; k++)
-		list[k] = m->given ? m->given[ids[k]] : ids[k];
+		list[k] = m->given && to_list ? m->given[ids[k]] : ids[k];
 	int rc = secfile_add_copy(w, tag, list, n * sizeof *list);
 	free(list);
 	return rc;
@@ -105,6 +66,7 @@ static void meta_fill(const struct config *cfg, const struct matcher_ac *m, stru
 		.n_bad = f ? f->n_bad : 0, .tagged = tagged, .tags_nul = tagged && tags->holds_nul,
 		.n_tags = tagged ? tags->count : 0,
 		.tag_bytes = tagged ? (size_t)tags->end[tags->count - 1] + 1 : 0,
+		.syntax = (uint32_t)cfg->syntax,
 	};
 }
 
@@ -120,10 +82,13 @@ static int sections_add(struct secfile_writer *w, const struct config *cfg, cons
 	rc |= secfile_add(w, T_LIST_END, ps->end, ps->count * sizeof *ps->end);
 	if (m->given)
 		rc |= secfile_add(w, T_GIVEN, m->given, (size_t)mt.n_engine * sizeof *m->given);
+	bool fixed = cfg->syntax == SYNTAX_FIXED;
 	if (m->fold) {
-		rc |= add_fold_list(w, T_NARROW, m, m->fold->narrow, m->fold->n_narrow);
-		rc |= add_fold_list(w, T_BAD, m, m->fold->bad, m->fold->n_bad);
+		rc |= add_fold_list(w, T_NARROW, m, m->fold->narrow, m->fold->n_narrow, fixed);
+		rc |= add_fold_list(w, T_BAD, m, m->fold->bad, m->fold->n_bad, fixed);
 	}
+	if (!fixed)
+		rc |= regex_sections_add(w, m);
 	if (mt.tagged) {
 		const struct pattern_tags *t = &cfg->tags;
 		rc |= secfile_add(w, T_TAG_TEXT, t->names.storage, (size_t)mt.tag_bytes);
@@ -266,18 +231,15 @@ static bool meta_ok(const struct file_meta *mt)
 		if (flags[i] > 1)
 			return false;
 	/* list ids are 32-bit; arrays of them must fit a 32-bit build's size_t */
-	return mt->engine == ENGINE_AC && mt->scan_path <= AC_PATH_RARE && mt->zero == 0 && mt->list_count >= 1 &&
+	return mt->engine == ENGINE_AC && mt->scan_path <= AC_PATH_RARE && mt->syntax <= SYNTAX_EXTENDED &&
+	       mt->list_count >= 1 &&
 	       mt->list_count <= UINT32_MAX && mt->list_count <= SIZE_MAX / sizeof(size_t) &&
 	       mt->list_bytes <= (uint64_t)UINT32_MAX + 1 && mt->list_bytes <= SIZE_MAX / 2 &&
 	       (!mt->fold || (mt->ignore_case && mt->utf8));
 }
 
-/* The list of sections text_tag and end_tag (count >= 1 patterns in
- * `bytes` bytes): each pattern inside the storage, after the one before
- * and followed by a NUL.  Fills *list and returns true, or false when it
- * is not so. */
-static bool list_view(const struct secfile *sf, uint32_t text_tag, uint32_t end_tag, size_t count,
-		      size_t bytes, bool holds_nul, struct pattern_set *list)
+bool list_view(const struct secfile *sf, uint32_t text_tag, uint32_t end_tag, size_t count,
+	       size_t bytes, bool holds_nul, struct pattern_set *list)
 {
 	const char *text = secfile_section(sf, text_tag, bytes);
 	const uint32_t *end = secfile_section(sf, end_tag, count * sizeof *end);
@@ -338,13 +300,16 @@ static const char *tags_load(const struct secfile *sf, const struct file_meta *m
 	return NULL;
 }
 
-/* The engine's ids as list ids: NULL, or what is wrong. */
+/* The engine's ids as list ids: NULL, or what is wrong.  A -F set's
+ * rise strictly (a pattern is one literal, or none when dropped); an -E/-G
+ * set's may repeat (a pattern is any number of literals). */
 static const char *given_load(const struct secfile *sf, const struct file_meta *mt,
 			      const ac_automaton *ac, uint32_t **given)
 {
 	size_t n = (size_t)mt->n_engine;
+	bool fixed = mt->syntax == SYNTAX_FIXED;
 	*given = NULL;
-	if (mt->n_engine != ac_pattern_count(ac) || mt->n_engine > mt->list_count)
+	if (mt->n_engine != ac_pattern_count(ac) || (fixed && mt->n_engine > mt->list_count))
 		return "pattern ids";
 	if (!mt->has_given)
 		return mt->n_engine == mt->list_count ? NULL : "pattern ids";
@@ -352,31 +317,33 @@ static const char *given_load(const struct secfile *sf, const struct file_meta *
 	if (!g)
 		return "pattern ids";
 	for (size_t k = 0; k < n; k++)
-		if (g[k] >= mt->list_count || (k && g[k] <= g[k - 1]))
+		if (g[k] >= mt->list_count || (k && g[k] < g[k - 1] + fixed))
 			return "pattern ids";
 	*given = unconst(g);
 	return NULL;
 }
 
-/* One of the fold's lists of list ids: NULL when it is wrong. */
+/* One of the fold's lists of ids into its list of `count` patterns: NULL
+ * when it is wrong. */
 static const size_t *fold_list_load(const struct secfile *sf, uint32_t tag, uint64_t n,
-				    uint64_t list_count)
+				    uint64_t count)
 {
-	if (n > list_count)
+	if (n > count)
 		return NULL;
 	const size_t *ids = secfile_section(sf, tag, (size_t)n * sizeof *ids);
 	for (size_t k = 0; ids && k < n; k++)
-		if (ids[k] >= list_count)
+		if (ids[k] >= count)
 			return NULL;
 	return ids;
 }
 
-/* -i's fold state over the file's lists (borrowed): NULL with *why. */
+/* -i's fold state over the file's lists (borrowed), `orig` the patterns
+ * its lists index: NULL with *why. */
 static struct fold_state *fold_load(const struct secfile *sf, const struct file_meta *mt,
-				    const struct pattern_set *list, size_t max_len, const char **why)
+				    const struct pattern_set *orig, size_t max_len, const char **why)
 {
-	const size_t *narrow = fold_list_load(sf, T_NARROW, mt->n_narrow, mt->list_count);
-	const size_t *bad = fold_list_load(sf, T_BAD, mt->n_bad, mt->list_count);
+	const size_t *narrow = fold_list_load(sf, T_NARROW, mt->n_narrow, orig->count);
+	const size_t *bad = fold_list_load(sf, T_BAD, mt->n_bad, orig->count);
 	*why = "folding lists";
 	if (!narrow || !bad)
 		return NULL;
@@ -387,7 +354,7 @@ static struct fold_state *fold_load(const struct secfile *sf, const struct file_
 		return NULL;
 	}
 	*f = (struct fold_state){
-		.table = f->table, .filter = mt->fold_filter, .ascii = mt->fold_ascii, .orig = *list,
+		.table = f->table, .filter = mt->fold_filter, .ascii = mt->fold_ascii, .orig = *orig,
 		.narrow = unconst(narrow), .n_narrow = (size_t)mt->n_narrow,
 		.bad = unconst(bad), .n_bad = (size_t)mt->n_bad, .borrowed = true,
 	};
@@ -407,8 +374,14 @@ static const char *parts_load(const struct config *cfg, const struct secfile *sf
 	if ((what = list_load(sf, mt, list)) || (what = given_load(sf, mt, m->ac, &m->given)) ||
 	    (what = tags_load(sf, mt, tags)))
 		return what;
-	if (mt->fold && !(m->fold = fold_load(sf, mt, list, ac_max_pattern_len(m->ac), &what)))
+	struct pattern_set lits;
+	bool fixed = mt->syntax == SYNTAX_FIXED;
+	if (!fixed && (what = regex_sections_load(sf, mt, m, &lits)))
 		return what;
+	if (mt->fold && !(m->fold = fold_load(sf, mt, fixed ? list : &lits,
+					      ac_max_pattern_len(m->ac), &what)))
+		return what;
+	m->syntax = (enum pattern_syntax)mt->syntax;
 	return NULL;
 }
 
@@ -437,6 +410,7 @@ static struct matcher_ac *sections_load(const struct config *cfg, const struct s
 		if (m) {
 			ac_free(m->ac);
 			fold_state_free(m->fold);
+			free(m->anchor_first);
 		}
 		free(m);
 		return NULL;
@@ -445,6 +419,12 @@ static struct matcher_ac *sections_load(const struct config *cfg, const struct s
 	m->opt = matcher_options(cfg, mt.grep_kwset, 1);
 	m->base.match_takes_eol = matcher_takes_eol(&m->opt);
 	matcher_ac_settle(m, mt.spans_eol);
+	if (fold_partials_setup(m) != 0) {
+		snprintf(why, why_len, "memory exhausted");
+		m->given = NULL; /* the image's, released by the caller */
+		matcher_free(&m->base);
+		return NULL;
+	}
 	return m;
 }
 
@@ -463,6 +443,11 @@ static struct matcher *image_load(const struct config *cfg, struct matcher_image
 	}
 	m->image = img;
 	return &m->base;
+}
+
+enum pattern_syntax matcher_file_syntax(const struct matcher *m)
+{
+	return ((const struct matcher_ac *)m)->syntax;
 }
 
 struct matcher *matcher_load_image(const struct config *cfg, const void *p, size_t size,
