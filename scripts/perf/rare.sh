@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# rare.sh - sets whose every pattern holds a rare byte ('@' of e-mail
+# addresses), and sets that share only common ones (URLs, domains), against
+# ripgrep, which has a rare-byte prefilter of its own.
+#
+# Usage: scripts/perf/rare.sh [-r N] [--mb N] [--acgrep BIN]
+#
+# From what a Debian system ships, deterministically: the text is every
+# /usr/share/doc/*/changelog.Debian.gz decoded and every copyright file, in
+# sorted order, repeated to about N MiB (default 64); the sets are the
+# distinct e-mail addresses, http(s) URLs and the domains of those URLs
+# found in one copy of it (so each pattern occurs).  Each workload (-c, one
+# and two threads for both tools) is checked against grep -F -c first, then
+# timed N times (default 5) interleaved after a warm-up: medians of wall
+# and CPU seconds, and acgrep's over rg's.  The e-mail set takes acgrep's
+# RARE scan path by itself (tests/unit/test_rare.c holds it to that); URLs
+# and domains, whose shared bytes ':', '/' and '.' are too common, do not.
+# acgrep-1-hash is one thread on the HASH path, what the e-mail set took
+# before RARE.
+set -euo pipefail
+# shellcheck source=scripts/perf/lib.sh
+. "$(dirname "$0")/lib.sh"
+
+runs=5 mb=64 acgrep=$REPO/acgrep
+while (($#)); do
+	case $1 in
+	-r) runs=$2; shift 2 ;;
+	--mb) mb=$2; shift 2 ;;
+	--acgrep) acgrep=$(realpath "$2"); shift 2 ;;
+	-h | --help) sed -n '2,17s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	*) die "rare.sh: unknown argument $1 (try --help)" ;;
+	esac
+done
+[[ $mb =~ ^[1-9][0-9]*$ ]] || die "--mb takes a whole number of MiB, not $mb"
+need ripgrep:rg
+need_python
+if [[ $acgrep == "$REPO/acgrep" ]]; then ensure_acgrep; fi
+dir=$BENCH_DIR/rare
+mkdir -p "$dir"
+if [[ ! -s $dir/text-$mb.txt ]]; then
+	one=$dir/one.txt
+	{
+		for f in /usr/share/doc/*/changelog.Debian.gz; do zcat -- "$f" 2>/dev/null || true; done
+		cat /usr/share/doc/*/copyright 2>/dev/null || true
+	} >"$one"
+	[[ -s $one ]] || die "no changelogs or copyright files under /usr/share/doc"
+	LC_ALL=C grep -ohE '[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+' "$one" | LC_ALL=C sort -u >"$dir/mail.txt"
+	LC_ALL=C grep -ohE 'https?://[A-Za-z0-9.-]+(/[A-Za-z0-9._~/-]*)?' "$one" | LC_ALL=C sort -u >"$dir/url.txt"
+	sed -E 's#^https?://([^/]*).*#\1#' "$dir/url.txt" | LC_ALL=C grep -F . | LC_ALL=C sort -u >"$dir/domain.txt"
+	python3 - "$one" "$dir/text-$mb.txt" "$mb" <<'EOF'
+import sys
+data = open(sys.argv[1], "rb").read()
+want = int(sys.argv[3]) << 20
+with open(sys.argv[2], "wb") as f:
+    n = 0
+    while n < want:
+        f.write(data)
+        n += len(data)
+EOF
+	rm -f "$one"
+fi
+text=$dir/text-$mb.txt
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+machine_header "rare-byte sets against ripgrep: $(wc -c <"$text") bytes of text, $runs runs each, interleaved" \
+	"scripts/perf/rare.sh -r $runs --mb $mb"
+echo
+printf '| set | patterns | command | matching lines | wall s | CPU s | acgrep/rg wall |\n'
+printf '|---|---|---|---|---|---|---|\n'
+warm "$text"
+for set in mail url domain; do
+	pats=$dir/$set.txt
+	n_pats=$(wc -l <"$pats")
+	want=$(LC_ALL=C grep -F -c -f "$pats" "$text")
+	declare -A cmd=(
+		[acgrep]="$acgrep -c -f $pats $text"
+		[acgrep-1]="$acgrep --threads=1 -c -f $pats $text"
+		[acgrep-1-hash]="$acgrep --threads=1 --scan-path=hash -c -f $pats $text"
+		[rg-2]="rg -j2 -c -F -f $pats $text"
+		[rg-1]="rg -j1 -c -F -f $pats $text"
+	)
+	for name in acgrep acgrep-1 acgrep-1-hash rg-2 rg-1; do
+		# shellcheck disable=SC2086 # the commands are words
+		got=$(${cmd[$name]})
+		[[ $got == "$want" ]] || die "$set: $name counted $got lines, grep -F -c $want"
+	done
+	for ((r = 0; r < runs; r++)); do
+		for name in acgrep acgrep-1 acgrep-1-hash rg-2 rg-1; do
+			# shellcheck disable=SC2086
+			/usr/bin/time -f "%e %U %S" -o "$tmp/t" ${cmd[$name]} >"$tmp/out" # never /dev/null: grep and acgrep stop at the first match there
+			echo "$name $(cat "$tmp/t")" >>"$tmp/$set.times"
+		done
+	done
+	python3 - "$tmp/$set.times" "$set" "$n_pats" "$want" <<'EOF'
+import statistics, sys
+rows = {}
+for line in open(sys.argv[1]):
+    name, wall, user, sys_ = line.split()
+    rows.setdefault(name, []).append((float(wall), float(user) + float(sys_)))
+med = {k: (statistics.median(w for w, _ in v), statistics.median(c for _, c in v)) for k, v in rows.items()}
+for name in ("acgrep", "acgrep-1", "acgrep-1-hash", "rg-2", "rg-1"):
+    wall, cpu = med[name]
+    peer = {"acgrep": "rg-2", "acgrep-1": "rg-1", "acgrep-1-hash": "rg-1"}.get(name)
+    ratio = "%.2f" % (wall / med[peer][0]) if peer and med[peer][0] > 0 else ""
+    print("| %s | %s | %s | %s | %.3f | %.3f | %s |" % (sys.argv[2], sys.argv[3], name, sys.argv[4], wall,
+                                                  cpu, ratio))
+EOF
+done
