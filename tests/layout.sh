@@ -91,6 +91,11 @@ exits=$(grep -n '\bexit *(' src/engine/*.[ch] src/grep/*/*.[ch] | grep -v '^\S*:
 eol=$(grep -rn "null_data ?" src | wc -l)
 (( eol <= 1 )) || fail "the -z terminator is written in $eol places: $(grep -rln 'null_data ?' src | tr '\n' ' ')"
 
+# Bats files: each its own number (NN-name.bats), so that an order and a
+# name can be said of each.
+dup=$(for f in tests/cli/*.bats; do f=${f##*/}; echo "${f%%-*}"; done | sort | uniq -d | tr '\n' ' ')
+[[ -z $dup ]] || fail "tests/cli: bats files share the numbers $dup"
+
 (( st == 0 )) && echo "ok layout"
 tests/docs_check.sh || st=1
 exit $st

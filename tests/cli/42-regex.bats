@@ -5,31 +5,50 @@
 
 load helpers
 
-# re_same "ACGREP-ONLY-OPTIONS" ARGS...: grep ARGS and acgrep with the
-# extra options and ARGS (no implicit -F): the same stdout, status and
-# stderr (program names aside).
-re_same() {
+# re_grep ARGS...: grep ARGS (no implicit -F), its stdout, stderr and
+# status in $OUTD/g.*, for re_acgrep to compare with.
+re_grep() {
+	local gs=0
+	"$GREP" "$@" </dev/null >"$OUTD/g.out" 2>"$OUTD/g.err" || gs=$?
+	echo "$gs" >"$OUTD/g.rc"
+}
+
+# re_acgrep "ACGREP-ONLY-OPTIONS" ARGS...: acgrep with the extra options
+# and ARGS gives the stdout, status and stderr (program names aside) of
+# the last re_grep, which ran ARGS.
+re_acgrep() {
 	local -a extra
 	read -r -a extra <<<"$1"
 	shift
-	local gs=0 as=0
-	"$GREP" "$@" </dev/null >"$OUTD/g.out" 2>"$OUTD/g.err" || gs=$?
+	local as=0
 	"$ACGREP" "${extra[@]}" "$@" </dev/null >"$OUTD/a.out" 2>"$OUTD/a.err" || as=$?
-	echo "$gs" >"$OUTD/g.rc"
 	echo "$as" >"$OUTD/a.rc"
 	_compare "acgrep extra: ${extra[*]}; args: $(printf '%q ' "$@")" || return 1
 }
 
+# re_same "ACGREP-ONLY-OPTIONS" ARGS...: grep ARGS and acgrep with the
+# extra options and ARGS (no implicit -F): the same stdout, status and
+# stderr (program names aside).
+re_same() {
+	local extra=$1
+	shift
+	re_grep "$@"
+	re_acgrep "$extra" "$@" || return 1
+}
+
 # regex_same SYNTAX PATTERN FILE: the option sets, each on one thread
-# with read() and on three with mmap, the same bytes and status as grep.
+# with read() and on three with mmap, the same bytes and status as grep
+# (run once for both).
 regex_same() {
 	local syn=$1 pat=$2 file=$3 o
 	local -a sets=("" -o -c -x -i -v -n -b -io --color=always -w -wo)
 	for o in "${sets[@]}"; do
 		# shellcheck disable=SC2086
-		re_same "--threads=1 --no-mmap" $o "$syn" -e "$pat" "$file" || return 1
+		re_grep $o "$syn" -e "$pat" "$file"
 		# shellcheck disable=SC2086
-		re_same "--threads=3 --mmap" $o "$syn" -e "$pat" "$file" || return 1
+		re_acgrep "--threads=1 --no-mmap" $o "$syn" -e "$pat" "$file" || return 1
+		# shellcheck disable=SC2086
+		re_acgrep "--threads=3 --mmap" $o "$syn" -e "$pat" "$file" || return 1
 	done
 }
 

@@ -91,12 +91,20 @@ setup() {
 
 # ---------------------------------------------------------------- fixtures
 
+# _fixture_dir NAME: creates NAME's parent directory where it is missing
+# (without a process where it is there: fixtures are made by the thousand).
+_fixture_dir() {
+	local dir=${1%/*}
+	[[ $1 == */* && -n $dir && ! -d $dir ]] || return 0
+	mkdir -p -- "$dir"
+}
+
 # fixture NAME FORMAT [ARGS...]: write printf FORMAT ARGS to NAME (exact
 # bytes; the parent directory is created).
 fixture() {
 	local name=$1
 	shift
-	mkdir -p -- "$(dirname -- "$name")"
+	_fixture_dir "$name"
 	# shellcheck disable=SC2059
 	printf -- "$@" >"$name"
 }
@@ -105,7 +113,7 @@ fixture() {
 fixture_lines() {
 	local name=$1
 	shift
-	mkdir -p -- "$(dirname -- "$name")"
+	_fixture_dir "$name"
 	if (($#)); then printf '%s\n' "$@" >"$name"; else : >"$name"; fi
 }
 

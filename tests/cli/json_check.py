@@ -26,6 +26,7 @@ problem.  The input files are read by path (--stdin FILE stands in for the
 path --label NAME, default "(standard input)").
 """
 import base64
+import bisect
 import json
 import sys
 
@@ -107,6 +108,7 @@ def main():
             fail("line %d is not JSON: %s: %r" % (i + 1, e, raw[:200]))
 
     cache = {}
+    eols = {}  # a path's offsets of its line terminators, for line numbers
 
     def data_of(path):
         name = path.decode("utf-8", "surrogateescape")
@@ -116,6 +118,15 @@ def main():
             with open(name, "rb") as f:
                 cache[name] = f.read()
         return cache[name]
+
+    def line_number_at(path, off):
+        """1 + the line terminators before offset off of path's input."""
+        if path not in eols:
+            data, at, found = data_of(path), [], -1
+            while (found := data.find(eol, found + 1)) >= 0:
+                at.append(found)
+            eols[path] = at
+        return bisect.bisect_left(eols[path], off) + 1
 
     cur = None  # the path of the input whose records are open
     n_match = n_sub = 0
@@ -170,8 +181,8 @@ def main():
                 fail("%s: lines %r are not the input's bytes at %d: %r" % (what, line, off, data[off:off + len(line)]))
             if off > 0 and data[off - 1:off] not in (eol, b"\0"):
                 fail("%s: offset %d is not a line start" % (what, off))
-            if data[:off].count(eol) + 1 != num:
-                fail("%s: line_number %d, the line is number %d" % (what, num, data[:off].count(eol) + 1))
+            if line_number_at(cur, off) != num:
+                fail("%s: line_number %d, the line is number %d" % (what, num, line_number_at(cur, off)))
             prev_end = 0
             for k, sm in enumerate(d["submatches"]):
                 sw = "%s submatch %d" % (what, k + 1)
