@@ -6,6 +6,7 @@
 #   - no file over 600 lines; no function over 80 lines, except the flat
 #     option switches (a function whose body is one switch of cases);
 #   - exit() only in src/cli; the -z line terminator written in one place;
+#   - every bats file in tests/cli its own number;
 #   - and, through tests/docs_check.sh, no machine path and no "session"
 #     in the docs.
 # Prints one "not ok" line per breach and exits 1, or "ok layout".
