@@ -7,8 +7,7 @@
 #     option switches (a function whose body is one switch of cases);
 #   - exit() only in src/cli; the -z line terminator written in one place;
 #   - every bats file in tests/cli its own number;
-#   - and, through tests/docs_check.sh, no machine path and no "session"
-#     in the docs.
+#   - and, through tests/docs_check.sh, no machine path in the docs.
 # Prints one "not ok" line per breach and exits 1, or "ok layout".
 set -u
 cd "$(dirname "$0")/.."
