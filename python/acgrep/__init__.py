@@ -1,0 +1,186 @@
+"""acgrep - find many fixed strings in one pass, with acgrep's
+Aho-Corasick engine (libacgrep).
+
+    >>> import acgrep
+    >>> s = acgrep.Set(["he", "she", "hers"])
+    >>> list(s.find_iter(b"ushers"))
+    [(1, 4, 1)]
+    >>> list(acgrep.Set(["he", "she", "hers"], overlapping=True).find_iter("ushers"))
+    [(1, 4, 1), (2, 4, 0), (2, 6, 2)]
+
+A Set is compiled once and is read-only afterwards: any number of threads
+may scan with it at once, and scans run without the GIL.  python/README.md
+has the rules (offsets, case folding, whole words).
+"""
+
+import array
+import mmap
+import os
+
+from . import _engine, _fold
+
+__all__ = ["Set", "__version__"]
+__version__ = _engine.LIBACGREP_VERSION
+
+_IGNORE_CASE = {False: None, None: None, True: "ascii", "ascii": "ascii", "unicode": "unicode"}
+
+
+def _pattern_bytes(p, i):
+    if isinstance(p, str):
+        return p.encode("utf-8")
+    if isinstance(p, (bytes, bytearray, memoryview)):
+        return bytes(p)
+    raise TypeError("pattern %d: str or bytes expected, not %s" % (i, type(p).__name__))
+
+
+def _utf8(b):
+    try:
+        b.decode("utf-8")
+        return True
+    except UnicodeDecodeError:
+        return False
+
+
+class Set:
+    """A compiled set of fixed strings.
+
+    Set(patterns, *, tags=None, ignore_case=False, whole_words=False,
+    overlapping=False)
+
+    patterns: an iterable of str (searched for as UTF-8) or bytes; at least
+    one, none empty.  A match reports the pattern's index in that order, or
+    tags[index] when tags (a sequence as long as patterns) is given.  Equal
+    patterns match as one, reporting the first.
+
+    ignore_case: False; "ascii" (or True): A-Z match a-z, as grep -i in the
+    C locale; "unicode": also non-ASCII letters by the rule of
+    python/README.md (a pattern's variants are compiled in; ValueError when
+    one has more than 65,536).
+
+    whole_words: only matches with no ASCII letter, digit or "_" just
+    before or just after them (grep -w in the C locale).
+
+    overlapping: every occurrence of every pattern, in order of end, the
+    longest first among those that end together; otherwise the
+    leftmost-longest matches grep -o prints.
+
+    Raises TypeError for a pattern neither str nor bytes, ValueError for no
+    pattern, an empty one, tags of another length or an unknown
+    ignore_case.
+    """
+
+    def __init__(self, patterns, *, tags=None, ignore_case=False, whole_words=False,
+                 overlapping=False):
+        if isinstance(patterns, (str, bytes, bytearray, memoryview)):
+            raise TypeError("patterns must be an iterable of str or bytes, not one %s"
+                            % type(patterns).__name__)
+        given = [_pattern_bytes(p, i) for i, p in enumerate(patterns)]
+        if not given:
+            raise ValueError("no patterns: a Set needs at least one")
+        for i, p in enumerate(given):
+            if not p:
+                raise ValueError("pattern %d is empty (it would match at every position)" % i)
+        try:
+            fold = _IGNORE_CASE[ignore_case]
+        except (KeyError, TypeError):
+            raise ValueError("ignore_case must be False, True, \"ascii\" or \"unicode\", not %r"
+                             % (ignore_case,)) from None
+        labels = None
+        if tags is not None:
+            labels = tuple(tags)
+            if len(labels) != len(given):
+                raise ValueError("%d tags for %d patterns" % (len(labels), len(given)))
+        compiled, index_of = given, None
+        if fold == "unicode":
+            compiled, owners = [], array.array("I")
+            for i, p in enumerate(given):
+                vs = _fold.variants(p)
+                compiled.extend(vs)
+                owners.extend([i] * len(vs))
+            if len(compiled) != len(given):
+                index_of = owners.tobytes()
+        self._patterns = given
+        self._ignore_case = fold
+        self._whole_words = bool(whole_words)
+        self._overlapping = bool(overlapping)
+        self._tags = labels
+        # a pattern that is not UTF-8 could match inside a str's character
+        self._boundaries = not all(_utf8(p) for p in compiled)
+        self._engine = _engine.Engine(compiled, fold is not None, index_of, len(given), labels)
+
+    def __len__(self):
+        return len(self._patterns)
+
+    def __repr__(self):
+        return "acgrep.Set(<%d patterns>, ignore_case=%r, whole_words=%r, overlapping=%r)" % (
+            len(self._patterns), self._ignore_case or False, self._whole_words,
+            self._overlapping)
+
+    @property
+    def patterns(self):
+        """The patterns as given, as bytes (str ones encoded UTF-8)."""
+        return list(self._patterns)
+
+    def _args(self, data):
+        return (data, self._overlapping, self._whole_words, self._boundaries)
+
+    def find_iter(self, data):
+        """The matches in data, as (start, end, index or tag) tuples:
+        data[start:end] is the match.  data: bytes, bytearray, memoryview
+        (or any buffer of bytes: read in place, not copied) or str (offsets
+        in characters of the str; the scan reads its UTF-8 form).  The scan
+        runs once, without the GIL, before the first match is returned."""
+        return self._engine.matches(*self._args(data))
+
+    def count(self, data):
+        """The number of matches find_iter(data) yields, without making them."""
+        return self._engine.count(*self._args(data))
+
+    def contains(self, data):
+        """Whether data holds a match; stops at the first one found."""
+        return self._engine.contains(*self._args(data))
+
+    def search_file(self, path, *, decompress=False):
+        """find_iter over the bytes of the file at path, mapped (mmap) where
+        it is a non-empty regular file, read otherwise.  decompress=True:
+        a file that starts as gzip, bzip2 or xz data is searched
+        decompressed (as acgrep --decompress does, with Python's gzip, bz2
+        and lzma modules; zstd raises ValueError where Python has none),
+        any other file as it is.  Offsets are in the bytes searched."""
+        with open(path, "rb") as f:
+            if decompress:
+                data = _decompressed(f)
+                if data is not None:
+                    return self.find_iter(data)
+            st = os.fstat(f.fileno())
+            if not (st.st_size > 0 and os.path.stat.S_ISREG(st.st_mode)):
+                return self.find_iter(f.read())
+            with mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as m:
+                return self.find_iter(m)
+
+
+_MAGIC = (
+    (b"\x1f\x8b", "gzip"),
+    (b"BZh", "bz2"),
+    (b"\xfd7zXZ\x00", "lzma"),
+    (b"\x28\xb5\x2f\xfd", "zstd"),
+)
+
+
+def _decompressed(f):
+    """The decompressed bytes of f when it starts with a compressed format's
+    magic, else None (f rewound)."""
+    head = f.read(6)
+    f.seek(0)
+    for magic, name in _MAGIC:
+        if head.startswith(magic):
+            if name == "zstd":
+                try:
+                    import zstandard
+                except ImportError:
+                    raise ValueError("%s: zstd data, and this Python has no zstd module"
+                                     % f.name) from None
+                return zstandard.ZstdDecompressor().stream_reader(f).read()
+            module = __import__(name)
+            return module.decompress(f.read())
+    return None
