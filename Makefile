@@ -212,6 +212,7 @@ CHECK_SUITES = \
 	'gate=$(WERROR_MAKE) gate' \
 	'fault=$(WERROR_MAKE) fault' \
 	'example=$(WERROR_MAKE) example' \
+	'python=$(MAKE) --no-print-directory python' \
 	'install=$(WERROR_MAKE) install-check' \
 	'deb=$(MAKE) --no-print-directory BUILD_JOBS=$(CHECK_JOBS) deb-check' \
 	'portable=$(MAKE) --no-print-directory BUILD_JOBS=$(CHECK_JOBS) portable' \
@@ -488,6 +489,25 @@ test-bins: $(O)/acgrep $(UNIT_BIN) $(EXAMPLE) $(EXAMPLE)-static $(LIB_DIR)/test_
 example: $(EXAMPLE) $(EXAMPLE)-static $(LIB_DIR)/test_api
 	LD_LIBRARY_PATH=$(abspath $(LIB_DIR)) $(EMULATOR) $(LIB_DIR)/test_api
 	LD_LIBRARY_PATH=$(abspath $(LIB_DIR)) tests/lib/example.sh $(EXAMPLE) $(EXAMPLE)-static $(LIB_SHARED) $(LIB_STATIC)
+
+# ---- the acgrep Python module (python/; python/README.md) ----
+# PYTHON: the interpreter whose module is built and tested (Debian's, where
+# python3-dev, python3-pytest and python3-ahocorasick are installed)
+PYTHON ?= $(firstword $(wildcard /usr/bin/python3) python3)
+PY_DIR := $(O)/python
+# Python's C API sets string literals in char * fields and function pointers
+# in void * slots: those two warnings are left out for the extension
+PY_WARNINGS := $(filter-out -Wpedantic -Wwrite-strings,$(WARNINGS))
+.PHONY: python
+## python: build the acgrep Python module (python/, stable ABI) in build/python/
+## with -Werror and run its pytest tests (python/tests; "N passed, N failed")
+python:
+	rm -rf $(PY_DIR)
+	cd python && CFLAGS="$(OPT) $(PY_WARNINGS) -Werror $(EXTRA_CFLAGS)" \
+		$(PYTHON) setup.py -q build --build-base $(abspath $(PY_DIR)) \
+		--build-lib $(abspath $(PY_DIR))/lib
+	cd $(PY_DIR) && PYTHONPATH=$(abspath $(PY_DIR))/lib PYTHONDONTWRITEBYTECODE=1 \
+		$(PYTHON) -m pytest -q -p no:cacheprovider -rs $(abspath python/tests)
 
 # ---- shell completions, written by acgrep itself (src/cli/complete.c) -----
 COMPLETIONS := $(O)/completions/acgrep.bash $(O)/completions/_acgrep $(O)/completions/acgrep.fish

@@ -68,6 +68,14 @@ if have_cmd dpkg-query; then
 	need_pkg python3-distributed
 fi
 
+# the acgrep Python module (make python): its headers, pytest, and
+# pyahocorasick for the differential test
+if have_cmd dpkg-query; then
+	need_pkg python3-dev
+	need_pkg python3-pytest
+	need_pkg python3-ahocorasick
+fi
+
 # the completion tests' shells; make deb's tools (dpkg-buildpackage wants
 # build-essential besides debian/control's Build-Depends)
 need_cmd zsh

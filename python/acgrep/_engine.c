@@ -512,6 +512,7 @@ static struct PyModuleDef module_def = {
 	.m_slots = module_slots,
 };
 
+PyMODINIT_FUNC PyInit__engine(void);
 PyMODINIT_FUNC PyInit__engine(void)
 {
 	return PyModuleDef_Init(&module_def);
