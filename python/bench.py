@@ -1,15 +1,21 @@
 #!/usr/bin/env python3
 """bench.py - the acgrep module against pyahocorasick: build time and scan
 time for 100, 1,000 and 100,000 words, plain (leftmost-longest), -i and
-overlapping, over a deterministic text of dictionary words.
+overlapping.
 
 Usage: PYTHONPATH=build/python/lib python3 python/bench.py [--mb 64] [--runs 5]
 
-The words are /usr/share/dict/words' ASCII ones where that exists, else
-deterministic made-up words; the text is --mb MiB of them, chosen with a
-fixed seed, separated by spaces and newlines.  Each time is the median of
---runs runs.  Scan time counts the matches: acgrep's Set.count, and for
-pyahocorasick a loop over its iterator (it has no other way to count).
+Inputs: the project's corpus where scripts/perf/corpus.sh --quick built it
+($ACGREP_BENCH_DIR, default ~/.cache/acgrep-bench): the first --mb MiB of
+english.txt (real English text) and the sets pat/words100.txt,
+pat/words1k.txt and pat/dict100k.txt.  Elsewhere: a text of --mb MiB of
+/usr/share/dict/words' ASCII words (or made-up ones) chosen with a fixed
+seed, and sets sampled from the same words.  Both tools see the same
+bytes: acgrep a bytes object, pyahocorasick its Latin-1 decoding (one
+character per byte, its fastest str), patterns alike.  Each time is the
+median of --runs runs.  Scan time counts the matches: acgrep's Set.count,
+and for pyahocorasick a loop over its iterator (it has no other way to
+count).
 The rows, by pyahocorasick's closest equivalent:
   plain:       Set(words)                  / Automaton.iter_long (longest, non-overlapping)
   -i:          Set(words, ignore_case=...) / lower-cased words, iter_long over text.lower()
@@ -56,6 +62,31 @@ def make_text(rng, words, mib):
     return ("\n".join(out) + "\n")[:want]
 
 
+def corpus_inputs(mib):
+    """(text bytes, {size: patterns}, description) from the project's
+    corpus, or None where it was not built."""
+    d = os.environ.get("ACGREP_BENCH_DIR") or os.path.expanduser("~/.cache/acgrep-bench")
+    names = {100: "words100.txt", 1000: "words1k.txt", 100_000: "dict100k.txt"}
+    paths = [os.path.join(d, "english.txt")] + [os.path.join(d, "pat", n) for n in names.values()]
+    if not all(os.path.exists(p) for p in paths):
+        return None
+    with open(paths[0], "rb") as f:
+        text = f.read(mib << 20)
+    sets = {}
+    for n, name in names.items():
+        with open(os.path.join(d, "pat", name), "rb") as f:
+            sets[n] = [w for w in f.read().split(b"\n") if w]
+    return text, sets, "%s (english.txt, %s)" % (d, ", ".join(names.values()))
+
+
+def generated_inputs(mib, sizes):
+    rng = random.Random(1)
+    words, source = dictionary(rng)
+    text = make_text(rng, words, mib).encode()
+    sets = {n: [w.encode() for w in random.Random(n).sample(words, n)] for n in sizes}
+    return text, sets, "%s (%d words), sampled" % (source, len(words))
+
+
 def median_time(fn, runs):
     times, result = [], None
     for _ in range(runs):
@@ -81,16 +112,20 @@ def aho_count(auto, text, method):
 
 
 def row(name, words, text, runs):
+    """words: bytes; text: bytes.  pyahocorasick gets both as Latin-1 str."""
     fold = name == "-i"
     over = name == "overlapping"
     kw = {"ignore_case": "ascii" if fold else False, "overlapping": over}
     ac_build, s = median_time(lambda: acgrep.Set(words, **kw), runs)
     ac_scan, ac_n = median_time(lambda: s.count(text), runs)
-    aho_words = sorted({w.lower() for w in words}) if fold else words
+    latin = text.decode("latin-1")
+    aho_words = [w.decode("latin-1") for w in words]
+    if fold:
+        aho_words = sorted({w.lower() for w in aho_words})
     py_build, a = median_time(lambda: aho_build(aho_words), runs)
     method = "iter" if over else "iter_long"
-    scan = (lambda: aho_count(a, text.lower(), method)) if fold else \
-        (lambda: aho_count(a, text, method))
+    scan = (lambda: aho_count(a, latin.lower(), method)) if fold else \
+        (lambda: aho_count(a, latin, method))
     py_scan, py_n = median_time(scan, runs)
     return (len(words), name, ac_build, py_build, ac_scan, py_scan, ac_n, py_n)
 
@@ -100,22 +135,23 @@ def main():
     ap.add_argument("--mb", type=int, default=64, help="text size in MiB (default 64)")
     ap.add_argument("--runs", type=int, default=5, help="runs per time (median; default 5)")
     ap.add_argument("--sizes", default="100,1000,100000", help="set sizes (default 100,1000,100000)")
+    ap.add_argument("--generated", action="store_true", help="generated inputs, not the corpus")
     args = ap.parse_args()
-    rng = random.Random(1)
-    words, source = dictionary(rng)
-    text = make_text(rng, words, args.mb)
-    print("# words: %s (%d); text: %d MiB; median of %d runs" % (source, len(words), args.mb,
-                                                                 args.runs))
+    sizes = [int(x) for x in args.sizes.split(",")]
+    got = None if args.generated else corpus_inputs(args.mb)
+    text, sets, source = got if got and all(n in got[1] for n in sizes) else \
+        generated_inputs(args.mb, sizes)
+    print("# inputs: %s; text: %.1f MiB; median of %d runs" % (source, len(text) / 2**20,
+                                                                args.runs))
     print("# %s, Python %s, acgrep %s, pyahocorasick %s" % (
         platform.processor() or platform.machine(), platform.python_version(),
         acgrep.__version__, getattr(ahocorasick, "__version__", "?")))
     print("| words | mode | build acgrep | build pyahocorasick | scan acgrep | "
           "scan pyahocorasick | scan speed-up | matches acgrep | matches pyahocorasick |")
     print("|---:|---|---:|---:|---:|---:|---:|---:|---:|")
-    for n in (int(x) for x in args.sizes.split(",")):
-        sample = random.Random(n).sample(words, n)
+    for n in sizes:
         for name in ("plain", "-i", "overlapping"):
-            r = row(name, sample, text, args.runs)
+            r = row(name, sets[n], text, args.runs)
             print("| %d | %s | %.3f s | %.3f s | %.3f s | %.3f s | %.1fx | %d | %d |" % (
                 r[0], r[1], r[2], r[3], r[4], r[5], r[5] / r[4], r[6], r[7]), flush=True)
 
