@@ -30,7 +30,7 @@ renumber() {
 }
 
 debs=()
-for p in acgrep libacgrep0 libacgrep-dev; do
+for p in acgrep libacgrep0 libacgrep-dev python3-acgrep; do
 	f=$dir/${p}_${version}_$arch.deb
 	if [[ -f $f ]]; then
 		ok "$p built"
@@ -50,6 +50,22 @@ check_has libacgrep0 "/usr/lib/$multiarch/libacgrep.so.0"
 check_has libacgrep-dev /usr/include/acgrep.h
 check_has libacgrep-dev "/usr/lib/$multiarch/pkgconfig/acgrep.pc"
 check_has libacgrep-dev /usr/share/doc/libacgrep-dev/examples/count_patterns.c
+pydir=/usr/lib/python3/dist-packages/acgrep
+check_has python3-acgrep $pydir/_engine.abi3.so
+check_has python3-acgrep $pydir/__init__.pyi
+
+# imports ROOT LABEL: python3 imports the module from ROOT and finds matches
+imports() {
+	local site=${1%/}/usr/lib/python3/dist-packages got
+	got=$(PYTHONPATH=$site /usr/bin/python3 -c 'import acgrep
+print(acgrep.__file__, list(acgrep.Set(["he", "she"], overlapping=True).find_iter("ushe")))' 2>&1)
+	if [[ $got == "$site/acgrep/__init__.py [(1, 4, 1), (2, 4, 0)]" ]]; then
+		ok "$2: python3 imports acgrep"
+	else
+		not_ok "$2: python3 imports acgrep"
+		echo "# $got"
+	fi
+}
 
 # installed ROOT LABEL: installed.sh on ROOT, its TAP renumbered as ours
 installed() {
@@ -57,12 +73,14 @@ installed() {
 	renumber "$2" <"$tmp/installed.tap"
 }
 installed "$tmp/root" "dpkg -x root"
+imports "$tmp/root" "dpkg -x root"
 
 if [[ ${CI:-} == true && $(id -u) == 0 ]]; then
 	if dpkg -i "${debs[@]}" >"$tmp/dpkg.log" 2>&1; then
 		ok "dpkg -i"
 		installed / "dpkg -i"
-		dpkg --purge acgrep libacgrep-dev libacgrep0 >>"$tmp/dpkg.log" 2>&1 && ok "dpkg --purge" ||
+		imports / "dpkg -i"
+		dpkg --purge acgrep libacgrep-dev libacgrep0 python3-acgrep >>"$tmp/dpkg.log" 2>&1 && ok "dpkg --purge" ||
 			{ not_ok "dpkg --purge"; sed 's/^/# /' "$tmp/dpkg.log"; }
 	else
 		not_ok "dpkg -i"
