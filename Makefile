@@ -578,7 +578,7 @@ install-check: acgrep lib completions
 # The package is built from a copy of the tree in $(DEB_DIR)/, where
 # dpkg-buildpackage leaves the .deb files (in the copy's parent).
 DEB_DIR = $(O)/deb
-## deb: the Debian packages acgrep, libacgrep0 and libacgrep-dev in build/deb/
+## deb: the Debian packages acgrep, libacgrep0, libacgrep-dev and python3-acgrep in build/deb/
 ## (dpkg-buildpackage -us -uc -b on a copy of the tree), then lintian, which
 ## fails it on any error or warning (an override would go in
 ## debian/*.lintian-overrides with its reason; there is none)
