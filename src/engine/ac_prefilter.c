@@ -15,6 +15,7 @@
  * Teddy and FDR (see teddy.h and ac_scan.c).
  */
 #include "ac_internal.h"
+#include "bits.h"
 #include "pair_simd.h"
 
 #include <stdlib.h>
@@ -33,11 +34,38 @@
  * 1,024-bit tables the AVX-512 kernel holds in registers (window_folds):
  * each passes about 1 in 10 windows, both about 1 in 100. */
 #define HASH_SPARSE_BITS 128
-/* The RARE prefilter serves sets whose every pattern holds a byte of rank
- * at most this, at most three such bytes for the set: '@' (171), '='
- * (191), '#', '$', '%', '+', '?', '<', '>'; not ':' (203: every log
- * timestamp has two), '.' (234) or '/' (249). */
-#define RARE_MAX_RANK 192
+/* The scan-path costs, in instructions per byte of text, measured with
+ * cachegrind over Debian changelogs (docs/perf.md "Choosing the scan
+ * path"): looking at a byte with the RARE kernels (vector, scalar) and
+ * Teddy's; confirming one candidate (next_bit, next_candidate); one
+ * automaton step, which is also what any path costs at most (past
+ * AC_DENSE_RUN close candidates the scan loop steps every byte).  HASH
+ * costs 3 with no candidate and 4-16 with the windows of real text:
+ * HASH_COST is what RARE must beat where Teddy cannot serve; BITMAP, for
+ * sets too short for HASH's windows, costs as much as stepping. */
+#define RARE_SCAN_COST 0.5
+#define RARE_SCAN_COST_SCALAR 4.0
+#define TEDDY_SCAN_COST 0.6
+#define CANDIDATE_COST 20.0
+#define STEP_COST 16.0
+#define HASH_COST 4.5
+/* The steps a confirmation takes past a rare byte before the automaton is
+ * back at its start, and at a Teddy candidate. */
+#define RARE_TAIL_STEPS 2
+#define TEDDY_CANDIDATE_STEPS 2
+/* The frequency of a byte the rank table puts in each band of 8 ranks
+ * (rank / 8), per million bytes: the sorted byte frequencies of Debian
+ * changelogs, C headers and man pages, averaged (they agree within a
+ * factor of 2 at every rank).  Which byte has which rank varies more
+ * between kinds of text (':' is 4 times as common in logs as in prose):
+ * RARE_FREQ_MARGIN is that doubt, held against the RARE set, whose cost
+ * grows with its bytes' frequency where Teddy's fingerprints of 1-3 bytes
+ * average it out. */
+static const uint32_t rank_ppm[32] = {
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	1, 1, 2, 18, 82, 284, 657, 1231, 1746, 2574, 3879, 5564, 8168, 15231, 26306, 59256,
+};
+#define RARE_FREQ_MARGIN 2.0
 #define RARE_NONE 256          /* no byte: a pattern with none allowed */
 #define RARE_FAR UINT32_MAX    /* no byte of the set yet on the path */
 
@@ -141,14 +169,14 @@ static bool rare_byte_pick(ac_automaton *ac, const uint8_t *chain, size_t n)
 }
 
 /* Whether byte b may be in the RARE set: never a letter when folding;
- * chosen by the set itself (not forced), only a rare one and not an ASCII
- * digit (logs are full of digits, which the rank table, from prose and
- * code, ranks rarer than they are there). */
+ * chosen by the set itself (not forced), not an ASCII digit (logs are
+ * full of digits, which the rank table, from prose and code, ranks rarer
+ * than they are there).  How rare is rare enough is rare_cost's. */
 static bool rare_set_allows(const ac_automaton *ac, uint8_t b, bool forced)
 {
 	if ((ac->flags & AC_FOLD_ASCII) && is_ascii_letter(b))
 		return false;
-	return forced || (byte_rank[b] <= RARE_MAX_RANK && !(b >= '0' && b <= '9'));
+	return forced || !(b >= '0' && b <= '9');
 }
 
 /* Adds b to set[0..*n) unless there: false when it would be a fourth. */
@@ -288,6 +316,57 @@ static bool rare_set_pick(ac_automaton *ac, bool forced)
 	return true;
 }
 
+/* The expected share of text bytes that are b (rank_ppm). */
+static double byte_freq(uint8_t b)
+{
+	return rank_ppm[byte_rank[b] / 8] / 1e6;
+}
+
+/* A path's cost per byte: looking at every byte, then confirming the
+ * candidates, a share `candidates` of the bytes, each `steps` steps; never
+ * more than stepping every byte. */
+static double path_cost(double look, double candidates, double steps)
+{
+	double cost = look + candidates * (CANDIDATE_COST + STEP_COST * steps);
+	return cost < STEP_COST ? cost : STEP_COST;
+}
+
+/* The RARE path's cost per byte: a candidate at each byte of the set
+ * (RARE_FREQ_MARGIN times as common as byte_freq says), stepped from
+ * rare_reach bytes before it, or from the previous candidate when that is
+ * closer. */
+static double rare_cost(const ac_automaton *ac)
+{
+	double share = 0;
+	for (uint32_t i = 0; i < ac->n_rare; i++)
+		share += byte_freq(ac->rare_set[i]);
+	share = share * RARE_FREQ_MARGIN < 1 ? share * RARE_FREQ_MARGIN : 1;
+	double steps = ac->rare_reach;
+	if (share > 0 && steps > 1 / share)
+		steps = 1 / share;
+	bool vector = SIMD_X86 && ac->simd != SIMD_SCALAR; /* rare_scan_sse2/avx2 */
+	return path_cost(vector ? RARE_SCAN_COST : RARE_SCAN_COST_SCALAR, share, steps + RARE_TAIL_STEPS);
+}
+
+/* Teddy's cost per byte: a candidate where a bucket admits every byte of
+ * the window, with the bytes independent, summed over the buckets. */
+static double teddy_cost(const struct teddy *t)
+{
+	double admitted[TEDDY_MAX_WIDTH][TEDDY_BUCKETS] = { { 0 } };
+	for (uint32_t j = 0; j < t->width; j++)
+		for (unsigned b = 0; b < 256; b++)
+			for (unsigned v = t->lo[j][b & 15] & t->hi[j][b >> 4]; v; v &= v - 1)
+				admitted[j][ctz64(v)] += byte_freq((uint8_t)b);
+	double share = 0;
+	for (unsigned k = 0; k < TEDDY_BUCKETS; k++) {
+		double bucket = 1;
+		for (uint32_t j = 0; j < t->width; j++)
+			bucket *= admitted[j][k];
+		share += bucket;
+	}
+	return path_cost(TEDDY_SCAN_COST, share < 1 ? share : 1, TEDDY_CANDIDATE_STEPS);
+}
+
 /* Appends the distinct `width`-byte prefixes below `node` (at `depth`) to
  * fp in sorted order; false once there would be more than max. */
 static bool prefixes_collect(const ac_automaton *ac, uint32_t node, uint32_t depth,
@@ -422,15 +501,20 @@ void ac_prefilter_build(ac_automaton *ac, enum ac_scan_path want)
 	pair_build(ac);
 	bool rare = rare_byte_pick(ac, chain, chain_len);
 	bool teddy = want == AC_PATH_TEDDY || (want == AC_PATH_AUTO && level > SIMD_SCALAR);
-	if (teddy && teddy_pick(ac, chain, chain_len, level)) {
+	teddy = teddy && teddy_pick(ac, chain, chain_len, level);
+	bool rare_set = (want == AC_PATH_AUTO || want == AC_PATH_RARE) && rare_set_pick(ac, want == AC_PATH_RARE);
+	if (rare_set && want == AC_PATH_AUTO) { /* the cheapest of RARE, Teddy and HASH or BITMAP */
+		double other = teddy ? teddy_cost(&ac->teddy) : ac->min_len >= 3 ? HASH_COST : STEP_COST;
+		rare_set = rare_cost(ac) < other;
+	}
+	if (teddy && !rare_set) {
 		ac->path = AC_PATH_TEDDY;
 		/* the second look at Teddy's candidates: each start's own window */
 		if (!hash_pick(ac, 1))
 			ac->window_width = 0;
 	} else if ((want == AC_PATH_AUTO || want == AC_PATH_TEDDY) && rare) {
 		ac->path = AC_PATH_MEMCHR;
-	} else if ((want == AC_PATH_AUTO || want == AC_PATH_RARE) &&
-		   rare_set_pick(ac, want == AC_PATH_RARE)) {
+	} else if (rare_set) {
 		ac->path = AC_PATH_RARE;
 	} else if (want == AC_PATH_AUTO || want == AC_PATH_TEDDY || want == AC_PATH_HASH) {
 		ac->path = hash_pick(ac, HASH_STRIDE_MAX) ? AC_PATH_HASH : AC_PATH_BITMAP;
