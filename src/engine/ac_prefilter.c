@@ -1,8 +1,9 @@
 /* ac_prefilter.c - choosing how the scan skips text that cannot start a
  * match, and building the tables for that choice.
  *
- * Owns: the scan-path decision and the prefilter tables of struct
- * ac_automaton: the 2-byte pair bitmap (any set), the rare byte for memchr
+ * Owns: the scan-path decision (by estimated instructions per byte of
+ * text, from the byte-frequency rank table) and the prefilter tables of
+ * struct ac_automaton: the 2-byte pair bitmap (any set), the rare byte for memchr
  * (one distinct pattern), the rare-byte set (every pattern holds one of
  * 1-3 rare bytes) and the Teddy fingerprint buckets (small sets, on CPUs
  * with byte shuffles).  Reads the compiled trie; knows nothing of files,
@@ -191,88 +192,70 @@ static bool rare_set_add(uint8_t set[3], uint32_t *n, uint8_t b)
 	return true;
 }
 
-/* How many patterns hold each byte (cover[b]; a pattern counts once),
- * by a depth-first walk of the trie keeping the distinct bytes of the
- * path; returns the number of patterns, or 0 when out of memory.  Linear
- * in the patterns' bytes. */
-static size_t rare_cover(const ac_automaton *ac, size_t cover[256])
+/* The bytes that may be in every pattern: the allowed bytes of one
+ * pattern (the first child's path down to a pattern's end), the first 64
+ * distinct.  slot[b] is 1 + b's index in cand, or 0; returns the count. */
+static unsigned common_candidates(const ac_automaton *ac, bool forced, uint8_t cand[64],
+				  uint8_t slot[256])
 {
 	const struct ac_trie *t = &ac->trie;
-	size_t depth_max = ac->max_len + 1, patterns = 0;
-	uint32_t *node = malloc(depth_max * sizeof *node), *next = malloc(depth_max * sizeof *next);
-	uint8_t *fresh = malloc(depth_max); /* the edge brought a byte new to the path */
-	uint8_t distinct[256];
-	unsigned on_path[256] = { 0 }, n_distinct = 0;
-	if (node && next && fresh) {
-		size_t top = 0;
-		node[0] = AC_ROOT;
-		next[0] = ac->first[AC_ROOT];
-		while (true) {
-			uint32_t s = node[top];
-			if (next[top] < ac->first[s + 1]) { /* down to the next child */
-				uint32_t c = next[top]++;
-				uint8_t byte = t->inbyte[c];
-				fresh[top + 1] = on_path[byte]++ == 0;
-				if (fresh[top + 1])
-					distinct[n_distinct++] = byte;
-				node[++top] = c;
-				next[top] = ac->first[c];
-				if (t->terminal[c] != AC_NONE) {
-					patterns++;
-					for (unsigned i = 0; i < n_distinct; i++)
-						cover[distinct[i]]++;
-				}
-			} else if (top == 0) {
-				break;
-			} else { /* back up */
-				uint8_t byte = t->inbyte[s];
-				on_path[byte]--;
-				n_distinct -= fresh[top];
-				top--;
-			}
+	unsigned n = 0;
+	memset(slot, 0, 256);
+	for (uint32_t c = ac->first[AC_ROOT]; c < t->n_nodes; c = ac->first[c]) {
+		uint8_t b = t->inbyte[c];
+		if (n < 64 && !slot[b] && rare_set_allows(ac, b, forced)) {
+			cand[n++] = b;
+			slot[b] = (uint8_t)n;
 		}
+		if (t->terminal[c] != AC_NONE)
+			break;
 	}
-	free(node);
-	free(next);
-	free(fresh);
-	return patterns;
+	return n;
 }
 
-/* The RARE prefilter's set: the rarest allowed byte every pattern holds;
- * failing that, each pattern's rarest allowed byte (over the trie in
- * breadth-first order, each state knowing the rarest on its path), at
- * most three distinct.  A pattern without an allowed byte ends the search
- * early.  Returns the count (0: none) and fills set. */
+/* The RARE prefilter's set: the rarest allowed byte every pattern holds
+ * (of common_candidates'); failing that, each pattern's rarest allowed
+ * byte, at most three distinct.  One pass over the trie in breadth-first
+ * order, each state knowing the rarest allowed byte on its path and which
+ * candidates it holds; a pattern without an allowed byte, or a fourth
+ * distinct one once no candidate is in every pattern, ends it early.
+ * Returns the count (0: none) and fills set. */
 static uint32_t rare_set_choose(ac_automaton *ac, bool forced, uint8_t set[3])
 {
 	const struct ac_trie *t = &ac->trie;
+	uint8_t cand[64], slot[256];
+	unsigned n_cand = common_candidates(ac, forced, cand, slot);
 	uint16_t *best = malloc(t->n_nodes * sizeof *best);
+	uint64_t *held = malloc(t->n_nodes * sizeof *held), in_all = ~UINT64_C(0);
 	uint32_t n_set = 0;
-	bool each = best != NULL, few = true; /* each pattern has one; at most three */
-	if (each)
+	bool each = best && held, few = true; /* each pattern has one; at most three */
+	if (each) {
 		best[AC_ROOT] = RARE_NONE;
-	for (uint32_t s = 0; each && s < t->n_nodes; s++) /* parents before children */
+		held[AC_ROOT] = 0;
+	}
+	/* until a pattern has no allowed byte, or neither kind of set is left */
+	for (uint32_t s = 0; each && (few || in_all) && s < t->n_nodes; s++) /* parents first */
 		for (uint32_t c = ac->first[s]; each && c < ac->first[s + 1]; c++) {
 			uint8_t b = t->inbyte[c];
 			best[c] = best[s];
+			held[c] = held[s] | (slot[b] ? UINT64_C(1) << (slot[b] - 1) : 0);
 			if (rare_set_allows(ac, b, forced) &&
 			    (best[c] == RARE_NONE || byte_rank[b] < byte_rank[best[c]]))
 				best[c] = b;
 			if (t->terminal[c] != AC_NONE) {
 				each = best[c] != RARE_NONE;
 				few = few && each && rare_set_add(set, &n_set, (uint8_t)best[c]);
+				in_all &= held[c];
 			}
 		}
 	free(best);
-	if (!each)
+	free(held);
+	if (!each || !(few || in_all))
 		return 0;
-	size_t cover[256] = { 0 };
-	size_t patterns = rare_cover(ac, cover);
 	int every = -1;
-	for (int b = 0; b < 256; b++)
-		if (patterns && cover[b] == patterns && rare_set_allows(ac, (uint8_t)b, forced) &&
-		    (every < 0 || byte_rank[b] < byte_rank[every]))
-			every = b;
+	for (unsigned i = 0; i < n_cand; i++)
+		if ((in_all >> i & 1) && (every < 0 || byte_rank[cand[i]] < byte_rank[every]))
+			every = cand[i];
 	if (every >= 0) {
 		set[0] = (uint8_t)every;
 		return 1;
@@ -282,7 +265,7 @@ static uint32_t rare_set_choose(ac_automaton *ac, bool forced, uint8_t set[3])
 
 /* Chooses the RARE set (rare_set_choose) and rare_reach, the furthest any
  * pattern's first byte of the set lies from its start.  Returns whether
- * the set has one (then sets rare_*).  Temporary memory: 8 bytes a trie
+ * the set has one (then sets rare_*).  Temporary memory: 10 bytes a trie
  * state. */
 static bool rare_set_pick(ac_automaton *ac, bool forced)
 {
