@@ -3,11 +3,11 @@
  *
  * Owns: the scan-path decision (by estimated instructions per byte of
  * text, from the byte-frequency rank table) and the prefilter tables of
- * struct ac_automaton: the 2-byte pair bitmap (any set), the rare byte for memchr
- * (one distinct pattern), the rare-byte set (every pattern holds one of
- * 1-3 rare bytes) and the Teddy fingerprint buckets (small sets, on CPUs
- * with byte shuffles).  Reads the compiled trie; knows nothing of files,
- * lines or options.
+ * struct ac_automaton: the 2-byte pair bitmap (any set), the rare byte for
+ * memchr (one distinct pattern), the rare-byte set (every pattern holds
+ * one of 1-3 rare bytes) and the Teddy fingerprint buckets (small sets, on
+ * CPUs with byte shuffles).  Reads the compiled trie; knows nothing of
+ * files, lines or options.
  *
  * References: B. Commentz-Walter, "A string matching algorithm fast on the
  * average", ICALP 1979, and S. Wu and U. Manber, "A fast algorithm for
