@@ -39,8 +39,9 @@
  * cachegrind over Debian changelogs (docs/perf.md "Choosing the scan
  * path"): looking at a byte with the RARE kernels (vector, scalar) and
  * Teddy's; confirming one candidate (next_bit, next_candidate); one
- * automaton step, which is also what any path costs at most (past
- * AC_DENSE_RUN close candidates the scan loop steps every byte).  HASH
+ * automaton step (the DFA's loop; 20-22 in a confirmation), which is also
+ * what any path costs at most (past AC_DENSE_RUN close candidates the scan
+ * loop steps every byte).  HASH
  * costs 3 with no candidate and 4-16 with the windows of real text:
  * HASH_COST is what RARE must beat where Teddy cannot serve; BITMAP, for
  * sets too short for HASH's windows, costs as much as stepping. */
