@@ -122,6 +122,10 @@ $(O)/unit/%: tests/unit/%.c $(LIB_OBJ) $(wildcard tests/unit/*.h) | $(O)
 # ac_count: acgrep's engine alone, for scripts/perf/hyperscan.sh
 $(O)/ac_count: scripts/perf/ac_count.c scripts/perf/count_io.h $(LIB_OBJ) | $(O)
 	$(CC) $(ACFLAGS) $(CFLAGS) $(INC_ALL) $(LDFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS)
+# walk_floor: acgrep -r's walk, open, read and close without the search, for
+# scripts/perf/floor.sh
+$(O)/walk_floor: scripts/perf/walk_floor.c $(LIB_OBJ) | $(O)
+	$(CC) $(ACFLAGS) $(CFLAGS) $(INC_ALL) $(LDFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS)
 $(O):
 	mkdir -p $(O)
 

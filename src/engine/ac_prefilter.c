@@ -1,12 +1,13 @@
 /* ac_prefilter.c - choosing how the scan skips text that cannot start a
  * match, and building the tables for that choice.
  *
- * Owns: the scan-path decision and the prefilter tables of struct
- * ac_automaton: the 2-byte pair bitmap (any set), the rare byte for memchr
- * (one distinct pattern), the rare-byte set (every pattern holds one of
- * 1-3 rare bytes) and the Teddy fingerprint buckets (small sets, on CPUs
- * with byte shuffles).  Reads the compiled trie; knows nothing of files,
- * lines or options.
+ * Owns: the scan-path decision (by estimated instructions per byte of
+ * text, from the byte-frequency rank table) and the prefilter tables of
+ * struct ac_automaton: the 2-byte pair bitmap (any set), the rare byte for
+ * memchr (one distinct pattern), the rare-byte set (every pattern holds
+ * one of 1-3 rare bytes) and the Teddy fingerprint buckets (small sets, on
+ * CPUs with byte shuffles).  Reads the compiled trie; knows nothing of
+ * files, lines or options.
  *
  * References: B. Commentz-Walter, "A string matching algorithm fast on the
  * average", ICALP 1979, and S. Wu and U. Manber, "A fast algorithm for
@@ -15,6 +16,7 @@
  * Teddy and FDR (see teddy.h and ac_scan.c).
  */
 #include "ac_internal.h"
+#include "bits.h"
 #include "pair_simd.h"
 
 #include <stdlib.h>
@@ -33,11 +35,39 @@
  * 1,024-bit tables the AVX-512 kernel holds in registers (window_folds):
  * each passes about 1 in 10 windows, both about 1 in 100. */
 #define HASH_SPARSE_BITS 128
-/* The RARE prefilter serves sets whose every pattern holds a byte of rank
- * at most this, at most three such bytes for the set: '@' (171), '='
- * (191), '#', '$', '%', '+', '?', '<', '>'; not ':' (203: every log
- * timestamp has two), '.' (234) or '/' (249). */
-#define RARE_MAX_RANK 192
+/* The scan-path costs, in instructions per byte of text, measured with
+ * cachegrind over Debian changelogs (docs/perf.md "Choosing the scan
+ * path"): looking at a byte with the RARE kernels (vector, scalar) and
+ * Teddy's; confirming one candidate (next_bit, next_candidate); one
+ * automaton step (the DFA's loop; 20-22 in a confirmation), which is also
+ * what any path costs at most (past AC_DENSE_RUN close candidates the scan
+ * loop steps every byte).  HASH
+ * costs 3 with no candidate and 4-16 with the windows of real text:
+ * HASH_COST is what RARE must beat where Teddy cannot serve; BITMAP, for
+ * sets too short for HASH's windows, costs as much as stepping. */
+#define RARE_SCAN_COST 0.5
+#define RARE_SCAN_COST_SCALAR 4.0
+#define TEDDY_SCAN_COST 0.6
+#define CANDIDATE_COST 20.0
+#define STEP_COST 16.0
+#define HASH_COST 4.5
+/* The steps a confirmation takes past a rare byte before the automaton is
+ * back at its start, and at a Teddy candidate. */
+#define RARE_TAIL_STEPS 2
+#define TEDDY_CANDIDATE_STEPS 2
+/* The frequency of a byte the rank table puts in each band of 8 ranks
+ * (rank / 8), per million bytes: the sorted byte frequencies of Debian
+ * changelogs, C headers and man pages, averaged (they agree within a
+ * factor of 2 at every rank).  Which byte has which rank varies more
+ * between kinds of text (':' is 4 times as common in logs as in prose):
+ * RARE_FREQ_MARGIN is that doubt, held against the RARE set, whose cost
+ * grows with its bytes' frequency where Teddy's fingerprints of 1-3 bytes
+ * average it out. */
+static const uint32_t rank_ppm[32] = {
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	1, 1, 2, 18, 82, 284, 657, 1231, 1746, 2574, 3879, 5564, 8168, 15231, 26306, 59256,
+};
+#define RARE_FREQ_MARGIN 2.0
 #define RARE_NONE 256          /* no byte: a pattern with none allowed */
 #define RARE_FAR UINT32_MAX    /* no byte of the set yet on the path */
 
@@ -141,14 +171,14 @@ static bool rare_byte_pick(ac_automaton *ac, const uint8_t *chain, size_t n)
 }
 
 /* Whether byte b may be in the RARE set: never a letter when folding;
- * chosen by the set itself (not forced), only a rare one and not an ASCII
- * digit (logs are full of digits, which the rank table, from prose and
- * code, ranks rarer than they are there). */
+ * chosen by the set itself (not forced), not an ASCII digit (logs are
+ * full of digits, which the rank table, from prose and code, ranks rarer
+ * than they are there).  How rare is rare enough is rare_cost's. */
 static bool rare_set_allows(const ac_automaton *ac, uint8_t b, bool forced)
 {
 	if ((ac->flags & AC_FOLD_ASCII) && is_ascii_letter(b))
 		return false;
-	return forced || (byte_rank[b] <= RARE_MAX_RANK && !(b >= '0' && b <= '9'));
+	return forced || !(b >= '0' && b <= '9');
 }
 
 /* Adds b to set[0..*n) unless there: false when it would be a fourth. */
@@ -163,88 +193,70 @@ static bool rare_set_add(uint8_t set[3], uint32_t *n, uint8_t b)
 	return true;
 }
 
-/* How many patterns hold each byte (cover[b]; a pattern counts once),
- * by a depth-first walk of the trie keeping the distinct bytes of the
- * path; returns the number of patterns, or 0 when out of memory.  Linear
- * in the patterns' bytes. */
-static size_t rare_cover(const ac_automaton *ac, size_t cover[256])
+/* The bytes that may be in every pattern: the allowed bytes of one
+ * pattern (the first child's path down to a pattern's end), the first 64
+ * distinct.  slot[b] is 1 + b's index in cand, or 0; returns the count. */
+static unsigned common_candidates(const ac_automaton *ac, bool forced, uint8_t cand[64],
+				  uint8_t slot[256])
 {
 	const struct ac_trie *t = &ac->trie;
-	size_t depth_max = ac->max_len + 1, patterns = 0;
-	uint32_t *node = malloc(depth_max * sizeof *node), *next = malloc(depth_max * sizeof *next);
-	uint8_t *fresh = malloc(depth_max); /* the edge brought a byte new to the path */
-	uint8_t distinct[256];
-	unsigned on_path[256] = { 0 }, n_distinct = 0;
-	if (node && next && fresh) {
-		size_t top = 0;
-		node[0] = AC_ROOT;
-		next[0] = ac->first[AC_ROOT];
-		while (true) {
-			uint32_t s = node[top];
-			if (next[top] < ac->first[s + 1]) { /* down to the next child */
-				uint32_t c = next[top]++;
-				uint8_t byte = t->inbyte[c];
-				fresh[top + 1] = on_path[byte]++ == 0;
-				if (fresh[top + 1])
-					distinct[n_distinct++] = byte;
-				node[++top] = c;
-				next[top] = ac->first[c];
-				if (t->terminal[c] != AC_NONE) {
-					patterns++;
-					for (unsigned i = 0; i < n_distinct; i++)
-						cover[distinct[i]]++;
-				}
-			} else if (top == 0) {
-				break;
-			} else { /* back up */
-				uint8_t byte = t->inbyte[s];
-				on_path[byte]--;
-				n_distinct -= fresh[top];
-				top--;
-			}
+	unsigned n = 0;
+	memset(slot, 0, 256);
+	for (uint32_t c = ac->first[AC_ROOT]; c < t->n_nodes; c = ac->first[c]) {
+		uint8_t b = t->inbyte[c];
+		if (n < 64 && !slot[b] && rare_set_allows(ac, b, forced)) {
+			cand[n++] = b;
+			slot[b] = (uint8_t)n;
 		}
+		if (t->terminal[c] != AC_NONE)
+			break;
 	}
-	free(node);
-	free(next);
-	free(fresh);
-	return patterns;
+	return n;
 }
 
-/* The RARE prefilter's set: the rarest allowed byte every pattern holds;
- * failing that, each pattern's rarest allowed byte (over the trie in
- * breadth-first order, each state knowing the rarest on its path), at
- * most three distinct.  A pattern without an allowed byte ends the search
- * early.  Returns the count (0: none) and fills set. */
+/* The RARE prefilter's set: the rarest allowed byte every pattern holds
+ * (of common_candidates'); failing that, each pattern's rarest allowed
+ * byte, at most three distinct.  One pass over the trie in breadth-first
+ * order, each state knowing the rarest allowed byte on its path and which
+ * candidates it holds; a pattern without an allowed byte, or a fourth
+ * distinct one once no candidate is in every pattern, ends it early.
+ * Returns the count (0: none) and fills set. */
 static uint32_t rare_set_choose(ac_automaton *ac, bool forced, uint8_t set[3])
 {
 	const struct ac_trie *t = &ac->trie;
+	uint8_t cand[64], slot[256];
+	unsigned n_cand = common_candidates(ac, forced, cand, slot);
 	uint16_t *best = malloc(t->n_nodes * sizeof *best);
+	uint64_t *held = malloc(t->n_nodes * sizeof *held), in_all = ~UINT64_C(0);
 	uint32_t n_set = 0;
-	bool each = best != NULL, few = true; /* each pattern has one; at most three */
-	if (each)
+	bool each = best && held, few = true; /* each pattern has one; at most three */
+	if (each) {
 		best[AC_ROOT] = RARE_NONE;
-	for (uint32_t s = 0; each && s < t->n_nodes; s++) /* parents before children */
+		held[AC_ROOT] = 0;
+	}
+	/* until a pattern has no allowed byte, or neither kind of set is left */
+	for (uint32_t s = 0; each && (few || in_all) && s < t->n_nodes; s++) /* parents first */
 		for (uint32_t c = ac->first[s]; each && c < ac->first[s + 1]; c++) {
 			uint8_t b = t->inbyte[c];
 			best[c] = best[s];
+			held[c] = held[s] | (slot[b] ? UINT64_C(1) << (slot[b] - 1) : 0);
 			if (rare_set_allows(ac, b, forced) &&
 			    (best[c] == RARE_NONE || byte_rank[b] < byte_rank[best[c]]))
 				best[c] = b;
 			if (t->terminal[c] != AC_NONE) {
 				each = best[c] != RARE_NONE;
 				few = few && each && rare_set_add(set, &n_set, (uint8_t)best[c]);
+				in_all &= held[c];
 			}
 		}
 	free(best);
-	if (!each)
+	free(held);
+	if (!each || !(few || in_all))
 		return 0;
-	size_t cover[256] = { 0 };
-	size_t patterns = rare_cover(ac, cover);
 	int every = -1;
-	for (int b = 0; b < 256; b++)
-		if (patterns && cover[b] == patterns && rare_set_allows(ac, (uint8_t)b, forced) &&
-		    (every < 0 || byte_rank[b] < byte_rank[every]))
-			every = b;
+	for (unsigned i = 0; i < n_cand; i++)
+		if ((in_all >> i & 1) && (every < 0 || byte_rank[cand[i]] < byte_rank[every]))
+			every = cand[i];
 	if (every >= 0) {
 		set[0] = (uint8_t)every;
 		return 1;
@@ -254,7 +266,7 @@ static uint32_t rare_set_choose(ac_automaton *ac, bool forced, uint8_t set[3])
 
 /* Chooses the RARE set (rare_set_choose) and rare_reach, the furthest any
  * pattern's first byte of the set lies from its start.  Returns whether
- * the set has one (then sets rare_*).  Temporary memory: 8 bytes a trie
+ * the set has one (then sets rare_*).  Temporary memory: 10 bytes a trie
  * state. */
 static bool rare_set_pick(ac_automaton *ac, bool forced)
 {
@@ -286,6 +298,57 @@ static bool rare_set_pick(ac_automaton *ac, bool forced)
 	free(depth);
 	free(first_rare);
 	return true;
+}
+
+/* The expected share of text bytes that are b (rank_ppm). */
+static double byte_freq(uint8_t b)
+{
+	return rank_ppm[byte_rank[b] / 8] / 1e6;
+}
+
+/* A path's cost per byte: looking at every byte, then confirming the
+ * candidates, a share `candidates` of the bytes, each `steps` steps; never
+ * more than stepping every byte. */
+static double path_cost(double look, double candidates, double steps)
+{
+	double cost = look + candidates * (CANDIDATE_COST + STEP_COST * steps);
+	return cost < STEP_COST ? cost : STEP_COST;
+}
+
+/* The RARE path's cost per byte: a candidate at each byte of the set
+ * (RARE_FREQ_MARGIN times as common as byte_freq says), stepped from
+ * rare_reach bytes before it, or from the previous candidate when that is
+ * closer. */
+static double rare_cost(const ac_automaton *ac)
+{
+	double share = 0;
+	for (uint32_t i = 0; i < ac->n_rare; i++)
+		share += byte_freq(ac->rare_set[i]);
+	share = share * RARE_FREQ_MARGIN < 1 ? share * RARE_FREQ_MARGIN : 1;
+	double steps = ac->rare_reach;
+	if (share > 0 && steps > 1 / share)
+		steps = 1 / share;
+	bool vector = SIMD_X86 && ac->simd != SIMD_SCALAR; /* rare_scan_sse2/avx2 */
+	return path_cost(vector ? RARE_SCAN_COST : RARE_SCAN_COST_SCALAR, share, steps + RARE_TAIL_STEPS);
+}
+
+/* Teddy's cost per byte: a candidate where a bucket admits every byte of
+ * the window, with the bytes independent, summed over the buckets. */
+static double teddy_cost(const struct teddy *t)
+{
+	double admitted[TEDDY_MAX_WIDTH][TEDDY_BUCKETS] = { { 0 } };
+	for (uint32_t j = 0; j < t->width; j++)
+		for (unsigned b = 0; b < 256; b++)
+			for (unsigned v = t->lo[j][b & 15] & t->hi[j][b >> 4]; v; v &= v - 1)
+				admitted[j][ctz64(v)] += byte_freq((uint8_t)b);
+	double share = 0;
+	for (unsigned k = 0; k < TEDDY_BUCKETS; k++) {
+		double bucket = 1;
+		for (uint32_t j = 0; j < t->width; j++)
+			bucket *= admitted[j][k];
+		share += bucket;
+	}
+	return path_cost(TEDDY_SCAN_COST, share < 1 ? share : 1, TEDDY_CANDIDATE_STEPS);
 }
 
 /* Appends the distinct `width`-byte prefixes below `node` (at `depth`) to
@@ -422,15 +485,20 @@ void ac_prefilter_build(ac_automaton *ac, enum ac_scan_path want)
 	pair_build(ac);
 	bool rare = rare_byte_pick(ac, chain, chain_len);
 	bool teddy = want == AC_PATH_TEDDY || (want == AC_PATH_AUTO && level > SIMD_SCALAR);
-	if (teddy && teddy_pick(ac, chain, chain_len, level)) {
+	teddy = teddy && teddy_pick(ac, chain, chain_len, level);
+	bool rare_set = (want == AC_PATH_AUTO || want == AC_PATH_RARE) && rare_set_pick(ac, want == AC_PATH_RARE);
+	if (rare_set && want == AC_PATH_AUTO) { /* the cheapest of RARE, Teddy and HASH or BITMAP */
+		double other = teddy ? teddy_cost(&ac->teddy) : ac->min_len >= 3 ? HASH_COST : STEP_COST;
+		rare_set = rare_cost(ac) < other;
+	}
+	if (teddy && !rare_set) {
 		ac->path = AC_PATH_TEDDY;
 		/* the second look at Teddy's candidates: each start's own window */
 		if (!hash_pick(ac, 1))
 			ac->window_width = 0;
 	} else if ((want == AC_PATH_AUTO || want == AC_PATH_TEDDY) && rare) {
 		ac->path = AC_PATH_MEMCHR;
-	} else if ((want == AC_PATH_AUTO || want == AC_PATH_RARE) &&
-		   rare_set_pick(ac, want == AC_PATH_RARE)) {
+	} else if (rare_set) {
 		ac->path = AC_PATH_RARE;
 	} else if (want == AC_PATH_AUTO || want == AC_PATH_TEDDY || want == AC_PATH_HASH) {
 		ac->path = hash_pick(ac, HASH_STRIDE_MAX) ? AC_PATH_HASH : AC_PATH_BITMAP;

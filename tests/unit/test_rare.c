@@ -7,9 +7,15 @@
  *   every text of 0 to 200 bytes that ends at an inaccessible page or
  *   starts after one, the first 64-byte block holding a byte of the set and
  *   its mask, or the first block it does not handle with mask 0.
- * - Choice: e-mail addresses (also with rarer UTF-8 bytes in each, four
- *   of them: '@' is in all) and key=value pairs choose RARE by themselves; words without a rare byte, URLs (':' and '/' are not rare
- *   enough), and sets needing four rare bytes, do not; forced on such a set, RARE falls back to the bitmap.
+ * - Choice, by ac_prefilter.c's costs: without Teddy (the scalar cap),
+ *   e-mail addresses (also with rarer UTF-8 bytes in each, four of them:
+ *   '@' is in all), key=value pairs and domains with the pattern "." (no
+ *   HASH window: RARE on '.' against BITMAP) choose RARE; words without a
+ *   byte in common, URLs (':' costs more than HASH), and sets needing four
+ *   rare bytes, do not; forced on such a set, RARE falls back to the
+ *   bitmap.  With Teddy (x86 from SSSE3 on), the domains choose RARE (the
+ *   first bytes of the domains pass more text than '.') and the URLs Teddy
+ *   (its fingerprint "htt" passes less than ':').
  * - Scans: random sets whose patterns hold a rare byte at any offset (so
  *   that a match starts up to rare_reach bytes before the byte the
  *   prefilter finds), prefixes of each other, with and without folding,
@@ -106,6 +112,9 @@ static void check_choice(void)
 	static const char *const kv[] = { "user=root", "shell=/bin/sh", "uid=0" };
 	static const char *const words[] = { "alpha", "beta", "gamma", "delta", "epsilon" };
 	static const char *const four[] = { "a@b", "c=d", "e$f", "g#h" };
+	static const char *const domains[] = { ".", "www.debian.org", "bugs.debian.org", "ftp.gnu.org",
+					       "git.kernel.org", "salsa.debian.org", "tracker.debian.org",
+					       "sources.debian.org" };
 	struct {
 		const char *name;
 		const char *const *pats;
@@ -118,6 +127,7 @@ static void check_choice(void)
 		{ "key=value", kv, 3, AC_PATH_RARE },
 		{ "words", words, 5, AC_PATH_HASH },
 		{ "four rare bytes", four, 4, AC_PATH_HASH },
+		{ "domains", domains, 8, AC_PATH_RARE },
 	};
 	for (size_t i = 0; i < sizeof sets / sizeof *sets; i++) {
 		/* the scalar cap keeps Teddy, which small sets take first, out */
@@ -130,6 +140,18 @@ static void check_choice(void)
 	ac_automaton *ac = compiled(four, 4, 0, AC_PATH_RARE, SIMD_BEST);
 	CHECK(ac_scan_path_used(ac) == AC_PATH_BITMAP, "four rare bytes, forced: falls back to the bitmap");
 	ac_free(ac);
+#if SIMD_X86
+	if (simd_cpu_level() >= SIMD_SSSE3) {
+		ac = compiled(domains, 8, 0, AC_PATH_AUTO, SIMD_BEST);
+		CHECK(ac_scan_path_used(ac) == AC_PATH_RARE, "domains, with Teddy: path %d, want RARE",
+		      (int)ac_scan_path_used(ac));
+		ac_free(ac);
+		ac = compiled(urls, 3, 0, AC_PATH_AUTO, SIMD_BEST);
+		CHECK(ac_scan_path_used(ac) == AC_PATH_TEDDY, "urls, with Teddy: path %d, want TEDDY",
+		      (int)ac_scan_path_used(ac));
+		ac_free(ac);
+	}
+#endif
 }
 
 struct collect {
