@@ -100,8 +100,8 @@ config_readers=(
 	compiled/matcher_file.c compiled/matcher_file.h compiled/matcher_file_internal.h
 	match/matcher.c match/matcher.h match/pattern_keys.c match/pattern_keys.h
 	run/pool.c run/pool.h run/pool_commit.c run/run.c run/run.h run/tally_run.c run/tally_run.h
-	scaleout/merge.c scaleout/merge.h scaleout/merge_read.c scaleout/range.c
-	scaleout/records.c scaleout/records.h scaleout/records_windows.c scaleout/records_windows.h
+	scaleout/merge.c scaleout/range.c
+	scaleout/records_windows.c scaleout/records_windows.h
 	search/binary.c search/binary.h search/context.h search/search.c search/search.h
 	search/search_internal.h search/search_lines.c search/search_stats.c search/stats.h
 	search/tally.c search/tally.h

@@ -220,6 +220,7 @@ int main(int argc, char **argv)
 {
 	static struct config cfg;
 	static struct run_stats stats;
+	static struct scaleout_options scaleout;
 	uint64_t start = stats_now();
 	struct stat out_st; /* before anything is opened (note_stdout) */
 	bool stdout_open = fstat(STDOUT_FILENO, &out_st) == 0;
@@ -235,7 +236,10 @@ int main(int argc, char **argv)
 	input_guard_install();
 
 	const struct print_options print_opt = print_options_of(&cfg);
-	struct run r = { .cfg = &cfg, .stats = stats_wanted(&cfg) ? &stats : NULL };
+	scaleout_options_of(&cfg, &scaleout);
+	struct run r = {
+		.cfg = &cfg, .scaleout = &scaleout, .stats = stats_wanted(&cfg) ? &stats : NULL,
+	};
 	struct pattern_keys *keys = NULL;
 	struct matcher *m = NULL;
 	if (r.stats && run_stats_init(r.stats, start, cfg.patterns.count) != 0)

@@ -13,6 +13,7 @@
 #include "input/walk.h"
 #include "options/config.h"
 #include "output/print_options.h"
+#include "scaleout/scaleout_options.h"
 
 /* The options of the output's writers (print_options.h). */
 struct print_options print_options_of(const struct config *cfg);
@@ -20,5 +21,9 @@ struct print_options print_options_of(const struct config *cfg);
 /* The walk's: -r/-R, -D, the --include/--exclude/--exclude-dir globs;
  * the caller sets omit_dot_slash. */
 struct walk_options walk_options_of(const struct config *cfg);
+
+/* Scale-out's (scaleout_options.h), into *so: a --range or --records
+ * job's, a --merge's. */
+void scaleout_options_of(const struct config *cfg, struct scaleout_options *so);
 
 #endif
