@@ -3,9 +3,10 @@
  *
  * Owns: which of the config's settings each module below the CLI reads,
  * and how they combine on the way (the report that ends the output, say).
- * struct config is read here, in the rest of the CLI, and where the
- * matcher's and the search's options are built (tests/layout.sh lists
- * the files); the modules take the structs built here.
+ * struct config is read here, in the rest of the CLI, and in the files
+ * tests/layout.sh lists (the matcher's options are built in matcher.c;
+ * the search, the run and what hands them the config take it whole); the
+ * output and scale-out folders and the walk take the structs built here.
  */
 #ifndef ACGREP_NARROW_H
 #define ACGREP_NARROW_H
