@@ -6,6 +6,7 @@
 #   - no file over 600 lines; no function over 80 lines, except the flat
 #     option switches (a function whose body is one switch of cases);
 #   - exit() only in src/cli; the -z line terminator written in one place;
+#   - struct config read only in src/cli, options/ and the files listed;
 #   - every bats file in tests/cli its own number;
 #   - and, through tests/docs_check.sh, no machine path in the docs.
 # Prints one "not ok" line per breach and exits 1, or "ok layout".
@@ -90,6 +91,31 @@ exits=$(grep -n '\bexit *(' src/engine/*.[ch] src/grep/*/*.[ch] | grep -v '^\S*:
 [[ -z $exits ]] || fail "exit() outside src/cli: $exits"
 eol=$(grep -rn "null_data ?" src | wc -l)
 (( eol <= 1 )) || fail "the -z terminator is written in $eol places: $(grep -rln 'null_data ?' src | tr '\n' ' ')"
+
+# struct config is read in src/cli, in options/ and in the files below;
+# every other module takes the narrow options built for it (as the output
+# folder takes print_options.h's, built in src/cli/narrow.c), so that a
+# module's inputs are what its header says.
+config_readers=(
+	compiled/matcher_file.c compiled/matcher_file.h compiled/matcher_file_internal.h
+	match/matcher.c match/matcher.h match/pattern_keys.c match/pattern_keys.h
+	run/pool.c run/pool.h run/pool_commit.c run/run.c run/run.h run/tally_run.c run/tally_run.h
+	scaleout/merge.c scaleout/range.c
+	scaleout/records_windows.c scaleout/records_windows.h
+	search/binary.c search/binary.h search/context.h search/search.c search/search.h
+	search/search_internal.h search/search_lines.c search/search_stats.c search/stats.h
+	search/tally.c search/tally.h
+)
+declare -A reads_config=()
+for f in "${config_readers[@]}"; do
+	[[ -f src/grep/$f ]] || fail "layout.sh lists src/grep/$f as reading the config, and there is none"
+	reads_config[$f]=1
+done
+for f in $(grep -lE '\<cfg\>|struct config\>' src/engine/*.[ch] src/grep/*/*.[ch]); do
+	g=${f#src/grep/}
+	[[ $g == options/* || -n ${reads_config[$g]:-} ]] ||
+		fail "$f reads struct config: a module below src/cli takes its narrow options (src/cli/narrow.h)"
+done
 
 # Bats files: each its own number (NN-name.bats), so that an order and a
 # name can be said of each.

@@ -21,6 +21,7 @@
 #include "input/walk.h"
 #include "match/matcher.h"
 #include "match/pattern_keys.h"
+#include "narrow.h"
 #include "options/config.h"
 #include "opts.h"
 #include "opts_compiled.h"
@@ -154,18 +155,6 @@ static bool setup_tally(struct run *r, const struct config *cfg, const struct pa
 	return r->searcher.tally && r->tally;
 }
 
-static struct walk_options walk_options_of(const struct config *cfg)
-{
-	return (struct walk_options){
-		.recurse = (int)cfg->recurse,
-		.devices = (int)cfg->devices,
-		.includes = cfg->includes, .n_includes = cfg->n_includes,
-		.excludes = cfg->excludes, .n_excludes = cfg->n_excludes,
-		.exclude_dirs = cfg->exclude_dirs, .n_exclude_dirs = cfg->n_exclude_dirs,
-		.filter_order = cfg->filter_order,
-	};
-}
-
 /* Searches the run's inputs: the operands (standard input, or . with -r,
  * without any), then --files-from's list; on worker threads when they can
  * help; --range and --records jobs on this thread, --merge's streams. */
@@ -231,6 +220,7 @@ int main(int argc, char **argv)
 {
 	static struct config cfg;
 	static struct run_stats stats;
+	static struct scaleout_options scaleout;
 	uint64_t start = stats_now();
 	struct stat out_st; /* before anything is opened (note_stdout) */
 	bool stdout_open = fstat(STDOUT_FILENO, &out_st) == 0;
@@ -245,7 +235,11 @@ int main(int argc, char **argv)
 	}
 	input_guard_install();
 
-	struct run r = { .cfg = &cfg, .stats = stats_wanted(&cfg) ? &stats : NULL };
+	const struct print_options print_opt = print_options_of(&cfg);
+	scaleout_options_of(&cfg, &scaleout);
+	struct run r = {
+		.cfg = &cfg, .scaleout = &scaleout, .stats = stats_wanted(&cfg) ? &stats : NULL,
+	};
 	struct pattern_keys *keys = NULL;
 	struct matcher *m = NULL;
 	if (r.stats && run_stats_init(r.stats, start, cfg.patterns.count) != 0)
@@ -253,7 +247,7 @@ int main(int argc, char **argv)
 	else
 		m = build_matcher(&cfg, &keys, r.stats);
 	if (!m || outbuf_init(&r.out, cfg.line_buffered) != 0 ||
-	    printer_init(&r.pr, &r.out, &cfg, m, keys) != 0 ||
+	    printer_init(&r.pr, &r.out, &print_opt, m, keys) != 0 ||
 	    output_sink(&r.pr, &r.json, &r.searcher.sink) != 0 || !setup_tally(&r, &cfg, keys)) {
 		if (m) /* the output buffer, the printer's, the JSON writer, the tallies */
 			opts_oom();

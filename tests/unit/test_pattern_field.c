@@ -15,6 +15,7 @@
 #include "check.h"
 #include "match/matcher.h"
 #include "match/pattern_keys.h"
+#include "narrow.h"
 #include "options/config.h"
 #include "output/pattern_field.h"
 #include "pattern_list.h"
@@ -113,7 +114,8 @@ static bool set_up(const struct fcase *c, struct config *cfg, struct pattern_key
 		return false;
 	}
 	pattern_keys_link(k, *m);
-	return pattern_field_init(pf, cfg, *m, k) == 0;
+	const struct print_options po = print_options_of(cfg);
+	return pattern_field_init(pf, &po, *m, k) == 0;
 }
 
 static void run_case(const struct fcase *c)

@@ -22,6 +22,7 @@
 #include "ac.h"
 #include "input/input.h"
 #include "match/matcher.h"
+#include "narrow.h"
 #include "options/config.h"
 #include "output/print.h"
 #include "pattern_list.h"
@@ -126,7 +127,8 @@ static char *run_acgrep(const struct optset *o, const struct pattern *items, siz
 	struct outbuf ob;
 	outbuf_init(&ob, false);
 	struct printer pr;
-	printer_init(&pr, &ob, &cfg, m, NULL);
+	const struct print_options po = print_options_of(&cfg);
+	printer_init(&pr, &ob, &po, m, NULL);
 	struct searcher s = { .cfg = &cfg, .matcher = m, .sink = printer_sink(&pr) };
 	char outpath[256];
 	snprintf(outpath, sizeof outpath, "%s/acgrep.out", tmpdir);

@@ -26,6 +26,7 @@
 #include "input/input.h"
 #include "match/matcher.h"
 #include "match/pattern_keys.h"
+#include "narrow.h"
 #include "output/print.h"
 #include "pattern_list.h"
 #include "search/search.h"
@@ -227,7 +228,8 @@ static struct tally_rows search_rows(struct rig *r, const char *file, enum input
 	struct outbuf ob;
 	outbuf_init(&ob, false);
 	struct printer pr;
-	printer_init(&pr, &ob, &r->cfg, r->m, &r->keys);
+	const struct print_options po = print_options_of(&r->cfg);
+	printer_init(&pr, &ob, &po, r->m, &r->keys);
 	struct searcher s = {
 		.cfg = &r->cfg, .matcher = r->m, .keys = &r->keys, .tally = r->t, .sink = printer_sink(&pr),
 	};

@@ -1,8 +1,11 @@
 /* config.h - the one immutable description of a search, built by opts.c.
  *
- * Owns: every user-visible setting after parsing and validation.  Modules
- * below main (search, print, walk, input) receive the parts they need; none
- * of them reads argv or environment variables themselves.
+ * Owns: every user-visible setting after parsing and validation.  It is
+ * read in src/cli and where a module's narrow options are built from it
+ * (tests/layout.sh lists the files that read it); the modules take those
+ * options: the output's writers print_options.h's (src/cli/narrow.c), the
+ * engines match_options (matcher.c), the walk walk_options, the input
+ * input_options.  None of them reads argv or environment variables.
  */
 #ifndef ACGREP_CONFIG_H
 #define ACGREP_CONFIG_H

@@ -31,7 +31,8 @@ struct cached_tag {
 
 struct json_writer {
 	struct outbuf *out;    /* first: see outbuf_of */
-	const struct config *cfg;
+	bool invert;           /* -v: a selected line holds no match */
+	char eol;
 	const struct matcher *matcher;
 	const struct pattern_keys *keys; /* NULL unless pattern_keys_wanted */
 	const char *name;      /* the input's display name */
@@ -197,7 +198,6 @@ static void put_long_head(struct json_writer *jw, const struct sink_line *line)
 /* A "match" or "context" record of a line. */
 static void line_record(struct json_writer *jw, const struct sink_line *line)
 {
-	const struct config *cfg = jw->cfg;
 	if (!jw->begun)
 		begin_record(jw);
 	bool selected = line->kind == SINK_SELECTED;
@@ -225,9 +225,8 @@ static void line_record(struct json_writer *jw, const struct sink_line *line)
 	if (line->hits) {
 		for (size_t i = 0; i < line->hits->n; i++)
 			put_submatch(&line->hits->v[i], false, &sm);
-	} else if (!(selected && cfg->invert)) { /* a line selected under -v holds none */
-		struct printed_line pl = printed_line_of(jw->matcher, line->bytes, line->len, config_eol(cfg),
-							 false);
+	} else if (!(selected && jw->invert)) { /* a line selected under -v holds none */
+		struct printed_line pl = printed_line_of(jw->matcher, line->bytes, line->len, jw->eol, false);
 		printed_matches_each(&pl, line->bytes, line->len, put_submatch, &sm);
 	}
 	JSON_LIT(jw->out, "]}}\n");
@@ -354,13 +353,15 @@ static bool on_rewind(void *ctx, uint64_t mark)
 	return true;
 }
 
-struct json_writer *json_writer_new(struct outbuf *out, const struct config *cfg,
+struct json_writer *json_writer_new(struct outbuf *out, const struct print_options *opt,
 				    const struct matcher *m, const struct pattern_keys *keys)
 {
 	struct json_writer *jw = malloc(sizeof *jw);
 	if (!jw)
 		return NULL;
-	*jw = (struct json_writer){ .out = out, .cfg = cfg, .matcher = m, .keys = keys };
+	*jw = (struct json_writer){
+		.out = out, .invert = opt->invert, .eol = opt->eol, .matcher = m, .keys = keys,
+	};
 	for (size_t i = 0; i < TAG_CACHE; i++)
 		jw->tags[i].pattern = UINT32_MAX;
 	return jw;
@@ -389,11 +390,11 @@ struct sink json_sink(struct json_writer *jw)
 int output_sink(struct printer *pr, struct json_writer **json, struct sink *sink)
 {
 	*json = NULL;
-	if (!pr->cfg->json) {
+	if (!pr->opt.json) {
 		*sink = printer_sink(pr);
 		return 0;
 	}
-	if (!(*json = json_writer_new(pr->out, pr->cfg, pr->matcher, pr->keys)))
+	if (!(*json = json_writer_new(pr->out, &pr->opt, pr->matcher, pr->keys)))
 		return -1;
 	*sink = json_sink(*json);
 	return 0;

@@ -16,8 +16,8 @@
 
 #include "match/matcher.h"
 #include "match/pattern_keys.h"
-#include "options/config.h"
 #include "outbuf.h"
+#include "print_options.h"
 #include "search/sink.h"
 #include "search/stats.h"
 
@@ -26,10 +26,10 @@ struct printer;
 /* The JSON writer: an input's path and begin record, the tags encoded. */
 struct json_writer;
 
-/* A JSON writer over out (which outlives it) for the run's config, the
+/* A JSON writer over out (which outlives it) for the run's options, the
  * matcher that finds a context line's submatches and the run's pattern
  * names (NULL: none).  NULL when out of memory. */
-struct json_writer *json_writer_new(struct outbuf *out, const struct config *cfg,
+struct json_writer *json_writer_new(struct outbuf *out, const struct print_options *opt,
 				    const struct matcher *m, const struct pattern_keys *keys);
 
 /* Frees a writer (NULL: nothing). */

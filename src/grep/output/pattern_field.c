@@ -13,16 +13,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-int pattern_field_init(struct pattern_field *pf, const struct config *cfg,
+int pattern_field_init(struct pattern_field *pf, const struct print_options *opt,
 		       const struct matcher *m, const struct pattern_keys *keys)
 {
 	*pf = (struct pattern_field){
 		.keys = keys,
 		.matcher = m,
-		.what = cfg->show_pattern,
-		.all = cfg->show_all_patterns,
-		.overlapping = cfg->show_all_patterns && cfg->overlapping,
-		.eol = config_eol(cfg),
+		.what = opt->show_pattern,
+		.all = opt->show_all_patterns,
+		.overlapping = opt->show_all_patterns && opt->overlapping,
+		.eol = opt->eol,
 	};
 	if (!pf->all)
 		return 0;

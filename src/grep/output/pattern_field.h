@@ -22,7 +22,7 @@
 
 #include "match/matcher.h"
 #include "match/pattern_keys.h"
-#include "options/config.h"
+#include "print_options.h"
 
 /* One printer's field writer (a thread's own). */
 struct pattern_field {
@@ -41,9 +41,9 @@ struct pattern_field {
 /* Receives the field's bytes, n > 0 or not, in order. */
 typedef void (*pattern_field_put)(void *ctx, const char *p, size_t n);
 
-/* Sets up the field of cfg's --show-pattern over matcher m and the run's
+/* Sets up the field of opt's --show-pattern over matcher m and the run's
  * keys.  Returns 0, or -1 when out of memory (free it anyway). */
-int pattern_field_init(struct pattern_field *pf, const struct config *cfg,
+int pattern_field_init(struct pattern_field *pf, const struct print_options *opt,
 		       const struct matcher *m, const struct pattern_keys *keys);
 void pattern_field_free(struct pattern_field *pf);
 

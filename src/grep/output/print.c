@@ -18,11 +18,11 @@
  * outbuf's owner (outbuf.h). */
 _Static_assert(offsetof(struct printer, out) == 0, "a printer begins with its outbuf");
 
-int printer_init(struct printer *pr, struct outbuf *out, const struct config *cfg,
+int printer_init(struct printer *pr, struct outbuf *out, const struct print_options *opt,
 		 const struct matcher *m, const struct pattern_keys *keys)
 {
-	*pr = (struct printer){ .out = out, .cfg = cfg, .matcher = m, .keys = keys };
-	if (cfg->show_pattern != SHOW_PATTERN_NONE && pattern_field_init(&pr->field, cfg, m, keys) != 0)
+	*pr = (struct printer){ .out = out, .opt = *opt, .matcher = m, .keys = keys };
+	if (opt->show_pattern != SHOW_PATTERN_NONE && pattern_field_init(&pr->field, opt, m, keys) != 0)
 		return -1;
 	return 0;
 }
@@ -49,19 +49,19 @@ static void out_str(struct printer *pr, const char *s)
 
 static bool colored(const struct printer *pr, const char *cap)
 {
-	return pr->cfg->color && cap && *cap;
+	return pr->opt.color && cap && *cap;
 }
 
 static void sgr_start(struct printer *pr, const char *cap)
 {
 	out_str(pr, "\33[");
 	out_str(pr, cap);
-	out_str(pr, pr->cfg->colors.no_erase ? "m" : "m\33[K");
+	out_str(pr, pr->opt.colors.no_erase ? "m" : "m\33[K");
 }
 
 static void sgr_end(struct printer *pr)
 {
-	out_str(pr, pr->cfg->colors.no_erase ? "\33[m" : "\33[m\33[K");
+	out_str(pr, pr->opt.colors.no_erase ? "\33[m" : "\33[m\33[K");
 }
 
 /* Writes p[0..n) wrapped in colour cap when colour is on and cap is set. */
@@ -77,7 +77,7 @@ static void out_colored(struct printer *pr, const char *cap, const void *p, size
 
 static void out_sep(struct printer *pr, char sep)
 {
-	out_colored(pr, pr->cfg->colors.separator, &sep, 1);
+	out_colored(pr, pr->opt.colors.separator, &sep, 1);
 }
 
 /* "00".."99": two digits per division in put_decimal. */
@@ -133,13 +133,13 @@ static void out_number(struct printer *pr, const char *cap, uintmax_t v)
 
 static void out_name(struct printer *pr, const char *name)
 {
-	out_colored(pr, pr->cfg->colors.file_name, name, strlen(name));
+	out_colored(pr, pr->opt.colors.file_name, name, strlen(name));
 }
 
 /* After the name and the pattern field: NUL with -Z, else the separator. */
 static void out_name_sep(struct printer *pr, char sep)
 {
-	if (pr->cfg->null_after_name)
+	if (pr->opt.null_after_name)
 		out_char(pr, '\0');
 	else
 		out_sep(pr, sep);
@@ -158,8 +158,8 @@ struct head_field {
 static void field_put(void *ctx, const char *p, size_t n)
 {
 	struct head_field *hf = ctx;
-	if (n > 0 && !hf->started && colored(hf->pr, hf->pr->cfg->colors.pattern))
-		sgr_start(hf->pr, hf->pr->cfg->colors.pattern);
+	if (n > 0 && !hf->started && colored(hf->pr, hf->pr->opt.colors.pattern))
+		sgr_start(hf->pr, hf->pr->opt.colors.pattern);
 	hf->started |= n > 0;
 	out(hf->pr, p, n);
 }
@@ -169,30 +169,30 @@ static void field_put(void *ctx, const char *p, size_t n)
 static void line_head(struct printer *pr, size_t len, intmax_t lineno, uint64_t offset, char sep,
 		      struct head_field *hf)
 {
-	const struct config *cfg = pr->cfg;
+	const struct print_options *opt = &pr->opt;
 	if (pr->show_name) {
 		out_name(pr, pr->name);
 		out_name_sep(pr, sep);
 	}
-	if (cfg->line_number) {
-		out_number(pr, cfg->colors.line_number, (uintmax_t)lineno);
+	if (opt->line_number) {
+		out_number(pr, opt->colors.line_number, (uintmax_t)lineno);
 		out_sep(pr, sep);
 	}
-	if (cfg->byte_offset) {
-		out_number(pr, cfg->colors.byte_offset, offset);
+	if (opt->byte_offset) {
+		out_number(pr, opt->colors.byte_offset, offset);
 		out_sep(pr, sep);
 	}
-	bool with_field = cfg->show_pattern != SHOW_PATTERN_NONE;
+	bool with_field = opt->show_pattern != SHOW_PATTERN_NONE;
 	if (with_field) {
 		hf->pr = pr;
 		pattern_field_write(&pr->field, hf->line, hf->len, hf->pattern, field_put, hf);
-		if (hf->started && colored(pr, cfg->colors.pattern))
+		if (hf->started && colored(pr, opt->colors.pattern))
 			sgr_end(pr);
 		out_name_sep(pr, sep);
 	}
 	/* -T: a tab before the text puts it on a tab stop, as in grep not
 	 * after an empty head nor before an empty line */
-	if (cfg->initial_tab && (pr->show_name || cfg->line_number || cfg->byte_offset || with_field) &&
+	if (opt->initial_tab && (pr->show_name || opt->line_number || opt->byte_offset || with_field) &&
 	    len > 0)
 		out_char(pr, '\t');
 }
@@ -213,7 +213,7 @@ static int middle_match(const struct matcher_hit *hit, void *ctx)
 	size_t ms = hit->start, me = hit->end;
 	struct middle *md = ctx;
 	struct printer *pr = md->pr;
-	const struct config *cfg = pr->cfg;
+	const struct print_options *opt = &pr->opt;
 	const char *text = md->line->bytes;
 	enum printed_match verdict = printed_match_judge(&md->printed, hit);
 	if (verdict == PRINTED_PAST)
@@ -238,7 +238,7 @@ static int middle_match(const struct matcher_hit *hit, void *ctx)
 		sgr_start(pr, md->match_cap);
 	out(pr, text + ms, me - ms);
 	if (with_eol)
-		out_char(pr, config_eol(cfg));
+		out_char(pr, opt->eol);
 	if (c)
 		sgr_end(pr);
 	md->cur = me;
@@ -252,14 +252,14 @@ static int middle_match(const struct matcher_hit *hit, void *ctx)
 static size_t line_middle(struct printer *pr, const struct sink_line *line, const char *line_cap,
 			  const char *match_cap, bool *eol_written)
 {
-	const struct config *cfg = pr->cfg;
+	const struct print_options *opt = &pr->opt;
 	size_t len = line->len;
 	struct middle md = {
 		.pr = pr,
 		.line = line,
 		.line_cap = line_cap,
 		.match_cap = match_cap,
-		.printed = printed_line_of(pr->matcher, line->bytes, len, config_eol(cfg), false),
+		.printed = printed_line_of(pr->matcher, line->bytes, len, opt->eol, false),
 		.mid = SIZE_MAX,
 	};
 	printed_matches_scan(&md.printed, line->bytes, len, middle_match, &md);
@@ -273,7 +273,7 @@ static size_t line_middle(struct printer *pr, const struct sink_line *line, cons
  * before it) uncoloured, as grep does. */
 static size_t line_tail(struct printer *pr, const char *text, size_t from, size_t len, const char *cap)
 {
-	size_t eol = len > from && text[len - 1] == config_eol(pr->cfg);
+	size_t eol = len > from && text[len - 1] == pr->opt.eol;
 	eol += len - eol > from && text[len - eol - 1] == '\r';
 	size_t tail = len - eol - from;
 	if (tail > 0) {
@@ -295,8 +295,8 @@ static void printer_line_done(struct printer *pr)
  * an empty buffer, so print_line's general path must write them. */
 static bool print_plain(struct printer *pr, const struct sink_line *line, char sep)
 {
-	const struct config *cfg = pr->cfg;
-	const char eol = config_eol(cfg);
+	const struct print_options *opt = &pr->opt;
+	const char eol = opt->eol;
 	size_t len = line->len;
 	size_t name_len = pr->show_name ? strlen(pr->name) : 0;
 	/* name, two numbers, three separators, the line, a terminator */
@@ -309,13 +309,13 @@ static bool print_plain(struct printer *pr, const struct sink_line *line, char s
 	if (pr->show_name) {
 		memcpy(o, pr->name, name_len);
 		o += name_len;
-		*o++ = cfg->null_after_name ? '\0' : sep;
+		*o++ = opt->null_after_name ? '\0' : sep;
 	}
-	if (cfg->line_number) {
+	if (opt->line_number) {
 		o = put_decimal(o, (uintmax_t)line->lineno);
 		*o++ = sep;
 	}
-	if (cfg->byte_offset) {
+	if (opt->byte_offset) {
 		o = put_decimal(o, line->offset);
 		*o++ = sep;
 	}
@@ -331,28 +331,28 @@ static bool print_plain(struct printer *pr, const struct sink_line *line, char s
  * print_match). */
 static void print_line(struct printer *pr, const struct sink_line *line)
 {
-	const struct config *cfg = pr->cfg;
+	const struct print_options *opt = &pr->opt;
 	const char *text = line->bytes;
 	size_t len = line->len;
 	bool selected = line->kind == SINK_SELECTED;
 	char sep = selected ? SEP_SELECTED : SEP_CONTEXT;
-	if (!cfg->color && !cfg->initial_tab && cfg->show_pattern == SHOW_PATTERN_NONE) {
+	if (!opt->color && !opt->initial_tab && opt->show_pattern == SHOW_PATTERN_NONE) {
 		if (print_plain(pr, line, sep)) {
 			printer_line_done(pr);
 			return;
 		}
 		/* too long for the buffer: the general path writes it through */
 	}
-	const struct color_spec *cs = &cfg->colors;
-	bool matching = selected ^ cfg->invert;
+	const struct color_spec *cs = &opt->colors;
+	bool matching = selected ^ opt->invert;
 	struct head_field hf = {
 		.line = matching ? text : NULL, .len = len, .pattern = MATCHER_NO_PATTERN,
 	};
-	line_head(pr, len - (len > 0 && text[len - 1] == config_eol(cfg)), line->lineno, line->offset, sep,
+	line_head(pr, len - (len > 0 && text[len - 1] == opt->eol), line->lineno, line->offset, sep,
 		  &hf);
 	const char *line_cap = NULL, *match_cap = NULL;
-	if (cfg->color) {
-		line_cap = (selected ^ (cfg->invert && cs->reverse)) ? cs->selected_line : cs->context_line;
+	if (opt->color) {
+		line_cap = (selected ^ (opt->invert && cs->reverse)) ? cs->selected_line : cs->context_line;
 		match_cap = selected ? cs->selected_match : cs->context_match;
 	}
 	size_t done = 0;
@@ -363,8 +363,8 @@ static void print_line(struct printer *pr, const struct sink_line *line)
 		done = line_tail(pr, text, done, len, line_cap);
 	if (len > done)
 		out(pr, text + done, len - done);
-	if (!eol_written && (len == 0 || text[len - 1] != config_eol(cfg)))
-		out_char(pr, config_eol(cfg));
+	if (!eol_written && (len == 0 || text[len - 1] != opt->eol))
+		out_char(pr, opt->eol);
 	printer_line_done(pr);
 }
 
@@ -372,36 +372,36 @@ static void print_line(struct printer *pr, const struct sink_line *line)
  * kind (':' unless -v) and its line's match colour. */
 static void print_match(struct printer *pr, const struct sink_match *m)
 {
-	const struct config *cfg = pr->cfg;
+	const struct print_options *opt = &pr->opt;
 	const char *cap = NULL;
-	if (cfg->color)
-		cap = m->kind == SINK_SELECTED ? cfg->colors.selected_match : cfg->colors.context_match;
-	line_head(pr, m->len, m->lineno, m->offset, cfg->invert ? SEP_CONTEXT : SEP_SELECTED,
+	if (opt->color)
+		cap = m->kind == SINK_SELECTED ? opt->colors.selected_match : opt->colors.context_match;
+	line_head(pr, m->len, m->lineno, m->offset, opt->invert ? SEP_CONTEXT : SEP_SELECTED,
 		  &(struct head_field){ .line = NULL, .pattern = m->pattern });
 	bool c = colored(pr, cap);
 	if (c)
 		sgr_start(pr, cap);
 	out(pr, m->bytes, m->len);
 	if (m->takes_eol)
-		out_char(pr, config_eol(cfg));
+		out_char(pr, opt->eol);
 	if (c)
 		sgr_end(pr);
-	out_char(pr, config_eol(cfg));
+	out_char(pr, opt->eol);
 	printer_line_done(pr);
 }
 
 /* The group separator between non-adjacent context groups. */
 static void print_group_separator(struct printer *pr)
 {
-	const char *sep = pr->cfg->group_separator;
-	out_colored(pr, pr->cfg->colors.separator, sep, strlen(sep));
+	const char *sep = pr->opt.group_separator;
+	out_colored(pr, pr->opt.colors.separator, sep, strlen(sep));
 	out_char(pr, '\n');
 }
 
 void print_name_head(struct printer *pr, const char *name)
 {
 	out_name(pr, name);
-	if (pr->cfg->null_after_name)
+	if (pr->opt.null_after_name)
 		out_char(pr, '\0');
 	else
 		out_sep(pr, SEP_SELECTED);
@@ -427,7 +427,7 @@ void print_count(struct printer *pr, const char *name, intmax_t count)
 void print_file_name(struct printer *pr, const char *name)
 {
 	out_name(pr, name);
-	out_char(pr, pr->cfg->null_after_name ? '\0' : '\n');
+	out_char(pr, pr->opt.null_after_name ? '\0' : '\n');
 	printer_line_done(pr);
 }
 

@@ -17,14 +17,14 @@
 
 #include "match/matcher.h"
 #include "match/pattern_keys.h"
-#include "options/config.h"
 #include "outbuf.h"
 #include "pattern_field.h"
+#include "print_options.h"
 #include "search/sink.h"
 
 struct printer {
 	struct outbuf *out;       /* first: see outbuf_of */
-	const struct config *cfg;
+	struct print_options opt;  /* a copy: workers' printers share none */
 	const struct matcher *matcher;
 	const struct pattern_keys *keys; /* NULL unless pattern_keys_wanted */
 	struct pattern_field field;      /* --show-pattern's, when given */
@@ -33,11 +33,11 @@ struct printer {
 	int number_width;         /* -T: -n and -b numbers are padded to it */
 };
 
-/* Sets up the printer over out (which outlives it) and, with
- * --show-pattern, the pattern field; keys: the run's pattern names, or
- * NULL.  Returns 0, or -1 when out of memory; printer_free frees what it
- * made either way. */
-int printer_init(struct printer *pr, struct outbuf *out, const struct config *cfg,
+/* Sets up the printer over out (which outlives it) with a copy of opt
+ * and, with --show-pattern, the pattern field; keys: the run's pattern
+ * names, or NULL.  Returns 0, or -1 when out of memory; printer_free frees
+ * what it made either way. */
+int printer_init(struct printer *pr, struct outbuf *out, const struct print_options *opt,
 		 const struct matcher *m, const struct pattern_keys *keys);
 void printer_free(struct printer *pr);
 

@@ -33,10 +33,8 @@ static void stats_print(struct printer *pr, const struct run_stats *rs)
 
 void stats_report(struct printer *pr, const struct run_stats *rs)
 {
-	if (pr->cfg->json) {
-		if (!pr->cfg->quiet)
-			json_summary(pr->out, rs);
-	} else if (pr->cfg->stats) {
+	if (pr->opt.report == PRINT_REPORT_JSON_SUMMARY)
+		json_summary(pr->out, rs);
+	else if (pr->opt.report == PRINT_REPORT_STATS)
 		stats_print(pr, rs);
-	}
 }

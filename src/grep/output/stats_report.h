@@ -8,9 +8,9 @@
 
 struct printer;
 
-/* The report at the end of a run, into pr's output buffer: --json's
- * summary record (none under -q), or --stats's lines; nothing without
- * either. */
+/* The report at the end of a run, into pr's output buffer: the one its
+ * options name (print_options.report), --json's summary record or
+ * --stats's lines, or nothing. */
 void stats_report(struct printer *pr, const struct run_stats *rs);
 
 #endif

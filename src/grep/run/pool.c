@@ -258,7 +258,7 @@ static bool start_worker(struct pool *p)
 	w->searcher = p->searcher;
 	w->searcher.tally = NULL; /* its own, made here */
 	if (outbuf_init(&w->out, cfg->line_buffered) != 0 ||
-	    printer_init(&w->pr, &w->out, cfg, p->searcher.matcher, p->searcher.keys) != 0 ||
+	    printer_init(&w->pr, &w->out, &p->run->pr.opt, p->searcher.matcher, p->searcher.keys) != 0 ||
 	    (p->searcher.tally && !(w->searcher.tally = tally_new(cfg, p->searcher.keys)))) {
 		worker_free(w);
 		return false;

@@ -22,8 +22,13 @@
 #include "search/search.h"
 #include "search/stats.h"
 
+struct scaleout_options; /* scaleout/scaleout_options.h */
+
 struct run {
 	const struct config *cfg;
+	/* --range, --records and --merge's options (the scale-out folder
+	 * reads them; this one does not) */
+	const struct scaleout_options *scaleout;
 	struct searcher searcher;
 	struct outbuf out;       /* the run's output, to stdout */
 	struct printer pr;       /* grep's formats over it */

@@ -28,6 +28,7 @@
 
 #include "search/only_matching.h"
 #include "records.h"
+#include "scaleout_options.h"
 #include "search/binary.h"
 #include "search/context.h"
 #include "search/search.h"
@@ -58,7 +59,8 @@ struct known {
 /* The merge of one file. */
 struct file_merge {
 	struct run *r;
-	const struct config *cfg;
+	const struct scaleout_options *so;
+	const struct config *cfg; /* for the search's context and binary rules */
 	struct merge_item **rg;  /* its ranges searched, in order */
 	size_t n;
 	intmax_t *base;          /* per range: lines before it, or -1 */
@@ -218,22 +220,22 @@ static int merge_match(const struct matcher_hit *hit, void *ctx)
  * it: false then, and it does not count as output. */
 static bool output_line(struct file_merge *m, const struct known *k, enum sink_line_kind kind)
 {
-	const struct config *cfg = m->cfg;
+	const struct scaleout_options *so = m->so;
 	const char *text = line_text(m, k);
-	if (!text || (cfg->line_number && !k->numbered)) {
+	if (!text || (so->line_number && !k->numbered)) {
 		m->trouble = m->trouble ? m->trouble : "a range's line count is missing";
 		m->done = true;
 		return false;
 	}
-	intmax_t lineno = cfg->line_number ? k->lineno : 0;
-	if (cfg->only_matching) {
+	intmax_t lineno = so->line_number ? k->lineno : 0;
+	if (so->only_matching) {
 		struct match_output mo = {
-			.line = printed_line_of(m->r->searcher.matcher, text, k->len, config_eol(cfg),
-						cfg->overlapping),
+			.line = printed_line_of(m->r->searcher.matcher, text, k->len, so->eol,
+						so->overlapping),
 			.m = m, .text = text, .lineno = lineno, .offset = k->offset, .kind = kind,
 			.admitted = true,
 		};
-		if ((kind == SINK_SELECTED) != cfg->invert)
+		if ((kind == SINK_SELECTED) != so->invert)
 			printed_matches_scan(&mo.line, text, k->len, merge_match, &mo);
 		if (!mo.admitted)
 			return false;
@@ -331,11 +333,11 @@ static void window_next(struct file_merge *m, const struct known *k)
 
 static void ring_push(struct file_merge *m, const struct known *k)
 {
-	if (m->cfg->before <= 0 || m->done)
+	if (m->so->before <= 0 || m->done)
 		return;
-	if (m->ring_n == m->ring_cap && m->ring_cap < (uint64_t)m->cfg->before) {
+	if (m->ring_n == m->ring_cap && m->ring_cap < (uint64_t)m->so->before) {
 		size_t cap = m->ring_cap ? 2 * m->ring_cap : 16;
-		cap = cap < (uint64_t)m->cfg->before ? cap : (size_t)m->cfg->before;
+		cap = cap < (uint64_t)m->so->before ? cap : (size_t)m->so->before;
 		struct known *ring = malloc(cap * sizeof *ring);
 		if (!ring) {
 			m->trouble = "memory exhausted";
@@ -397,7 +399,7 @@ static bool unterminated(struct file_merge *m, const struct known *k)
 	if (m->file_end != NONE && k->end != m->file_end)
 		return false;
 	const char *text = line_text(m, k);
-	return text && (k->len == 0 || text[k->len - 1] != config_eol(m->cfg));
+	return text && (k->len == 0 || text[k->len - 1] != m->so->eol);
 }
 
 /* search_lines.c's select_line for k, starting a run of -v or not. */
@@ -423,7 +425,7 @@ static void take_line(struct file_merge *m, const struct known *k)
 {
 	struct context *c = &m->context;
 	window_next(m, k);
-	bool run_start = !m->cfg->invert || m->run_end != k->offset || unterminated(m, k);
+	bool run_start = !m->so->invert || m->run_end != k->offset || unterminated(m, k);
 	if (c->pending > 0 && c->lastout != k->offset && (c->outleft <= 0 || !k->selected || run_start))
 		flush_back(m);
 	if (m->done) {
@@ -475,8 +477,8 @@ static bool merge_lines(struct file_merge *m)
 
 /* The ranges of file g searched as one run would have: up to the first
  * that failed to read.  Their result, folded, in *res; returns how many. */
-static size_t fold_ranges(const struct config *cfg, const struct group *g, struct search_result *res,
-			  bool *used)
+static size_t fold_ranges(const struct scaleout_options *so, const struct group *g,
+			  struct search_result *res, bool *used)
 {
 	*res = (struct search_result){ .stop_offset = UINT64_MAX };
 	size_t n = 0;
@@ -494,8 +496,8 @@ static size_t fold_ranges(const struct config *cfg, const struct group *g, struc
 		if (it->read_errno || it->truncated)
 			break;
 	}
-	if (cfg->max_count >= 0 && res->selected > cfg->max_count)
-		res->selected = cfg->max_count;
+	if (so->max_count >= 0 && res->selected > so->max_count)
+		res->selected = so->max_count;
 	if (g->n == 1 && g->items[0]->dropped)
 		res->selected = 0;
 	return n;
@@ -505,6 +507,7 @@ static size_t fold_ranges(const struct config *cfg, const struct group *g, struc
 static void merge_file(struct run *r, const struct group *g, bool show_name)
 {
 	const struct config *cfg = r->cfg;
+	const struct scaleout_options *so = r->scaleout;
 	const struct merge_item *first = g->items[0];
 	r->pr.show_name = show_name;
 	if (first->kind == 'O') {
@@ -519,19 +522,19 @@ static void merge_file(struct run *r, const struct group *g, bool show_name)
 	struct search_result res;
 	bool used = false;
 	struct file_merge m = {
-		.r = r, .cfg = cfg, .rg = g->items, .last = NONE, .context = context_begin(cfg),
+		.r = r, .so = so, .cfg = cfg, .rg = g->items, .last = NONE, .context = context_begin(cfg),
 		.run_end = NONE,
 		.win_start = NONE, .win_end = NONE, .next_start = NONE, .taken_end = NONE,
 		.file_end = g->items[g->n - 1]->hi == UINT64_MAX ? NONE : g->items[g->n - 1]->size,
 		.may_end_early = first->binary,
 	};
-	m.n = fold_ranges(cfg, g, &res, &used);
-	binary_begin(&m.bin, cfg, !config_prints_lines(cfg));
+	m.n = fold_ranges(so, g, &res, &used);
+	binary_begin(&m.bin, cfg, !so->prints_lines);
 	sink_begin(&r->searcher.sink, &(struct sink_begin){
 		.name = first->name,
-		.number_width = cfg->initial_tab ? search_number_width(first->size, cfg->line_number) : 0,
+		.number_width = so->initial_tab ? search_number_width(first->size, so->line_number) : 0,
 	});
-	if (config_prints_lines(cfg) && !merge_lines(&m))
+	if (so->prints_lines && !merge_lines(&m))
 		m.trouble = "memory exhausted";
 	sink_end(&r->searcher.sink, &(struct sink_end){ .selected = res.selected });
 	res.binary_matched |= binary_file_matches(&m.bin, res.selected);
@@ -548,7 +551,7 @@ static void merge_file(struct run *r, const struct group *g, bool show_name)
 
 void merge_run(struct run *r)
 {
-	const struct config *cfg = r->cfg;
+	const struct scaleout_options *so = r->scaleout;
 	struct merge_index ix;
 	struct merge_item **order = NULL;
 	struct group *groups = NULL;
@@ -573,7 +576,7 @@ void merge_run(struct run *r)
 			run_walk_error(it->name, it->err, r);
 			continue;
 		}
-		bool show = cfg->with_filename >= 0 ? cfg->with_filename
+		bool show = so->with_filename >= 0 ? so->with_filename
 			    : listed || operands > 1 || !it->command_line;
 		merge_file(r, &groups[i], show);
 	}

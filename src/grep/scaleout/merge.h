@@ -16,7 +16,7 @@
 
 #include "run/run.h"
 
-/* Merges the record streams named by r->cfg's operands ("-" or none:
+/* Merges the record streams named by r->scaleout's operands ("-" or none:
  * standard input) through r's printer and searcher (whose matcher finds
  * the matches -o and --color print).  Sets r->matched, r->trouble and
  * r->stop as a run over the files would. */

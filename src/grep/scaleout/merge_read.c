@@ -19,6 +19,7 @@
 
 #include "grow.h"
 #include "records.h"
+#include "scaleout_options.h"
 
 /* A record's fields, left to right: `p` is the next field, `end` the
  * record's newline. */
@@ -222,7 +223,7 @@ static bool parse_header(const struct run *r, const struct merge_stream *s, size
 {
 	static const char magic[] = RECORDS_MAGIC " ";
 	const char *m = memmem(p, (size_t)(end - p), magic, sizeof magic - 1);
-	char own[RECORDS_OPTIONS_MAX], version[16];
+	char version[16];
 	if (!m || (m > p && m[-1] != '\t')) {
 		fprintf(stderr, "acgrep: %s:%zu: not a record stream (no \"%s\" header)\n", s->name,
 			line_no, RECORDS_MAGIC);
@@ -236,7 +237,7 @@ static bool parse_header(const struct run *r, const struct merge_stream *s, size
 			s->name, line_no, (int)(opts ? opts - v : end - v), v, version);
 		return false;
 	}
-	records_options(r->cfg, own);
+	const char *own = r->scaleout->header;
 	if ((size_t)(end - opts) != strlen(own) || memcmp(opts, own, strlen(own)) != 0) {
 		fprintf(stderr, "acgrep: %s:%zu: records of a search with options '%.*s'; this merge "
 			"has '%s' (a merge takes the search options and patterns of its jobs)\n",
@@ -390,10 +391,10 @@ fail:
 
 bool merge_read_all(struct run *r, struct merge_index *ix)
 {
-	const struct config *cfg = r->cfg;
+	const struct scaleout_options *so = r->scaleout;
 	static const char *const stdin_only[] = {"-"};
-	const char *const *paths = cfg->n_files ? cfg->files : stdin_only;
-	size_t n = cfg->n_files ? cfg->n_files : 1;
+	const char *const *paths = so->n_operands ? so->operands : stdin_only;
+	size_t n = so->n_operands ? so->n_operands : 1;
 	*ix = (struct merge_index){ .streams = calloc(n, sizeof *ix->streams) };
 	if (!ix->streams) {
 		fputs("acgrep: memory exhausted\n", stderr);

@@ -21,6 +21,7 @@
 
 #include "records.h"
 #include "records_windows.h"
+#include "scaleout_options.h"
 
 /* First bytes read when looking for line ends; doubled as needed. */
 #define SCAN_CHUNK ((size_t)64 << 10)
@@ -129,8 +130,8 @@ bool range_begin(struct run *r)
 		      "terminator (-z with a NUL in a pattern)\n", stderr);
 		return false;
 	}
-	if (r->cfg->records)
-		records_header(&r->out, r->cfg);
+	if (r->scaleout->records)
+		records_header(&r->out, r->scaleout->header);
 	return true;
 }
 
@@ -150,7 +151,7 @@ static void note_read_error(struct search_result *res, int err)
 static void neighbour_records(struct run *r, const struct range_lines *lines, intmax_t first,
 			      bool counted, struct records_windows *rw, uint64_t window_at)
 {
-	char eol = config_eol(r->cfg);
+	char eol = r->scaleout->eol;
 	for (size_t p = 0; p <= lines->len; first++) {
 		if (window_at == lines->offset + p) {
 			records_windows_mark(rw);
@@ -187,17 +188,17 @@ static int lines_from(int fd, uint64_t from, uint64_t lo, struct range_lines *ou
 static void search_part(struct run *r, struct input *whole, bool ranged, uint64_t lo, uint64_t hi,
 			const char *name, struct records_windows *rw, struct search_result *res)
 {
-	const struct config *cfg = r->cfg;
+	const struct scaleout_options *so = r->scaleout;
 	*res = (struct search_result){ .stop_offset = UINT64_MAX, .lines = 0 };
 	struct searcher job = r->searcher, *s = &r->searcher;
-	struct config job_cfg;
+	struct config job_cfg; /* the job's search: see the top of this file */
 	struct records_sink rs;
-	if (cfg->records) {
-		job_cfg = *cfg;
+	if (so->records) {
+		job_cfg = *r->cfg;
 		job_cfg.only_matching = false;
 		job_cfg.utf8_locale = false;
 		job.cfg = &job_cfg;
-		job.sink = records_sink(&rs, &r->out, cfg->line_number);
+		job.sink = records_sink(&rs, &r->out, so->line_number);
 		rs.before = rw ? records_windows_line : NULL;
 		rs.before_ctx = rw;
 		job.used = false;
@@ -208,15 +209,15 @@ static void search_part(struct run *r, struct input *whole, bool ranged, uint64_
 	if (ranged) {
 		if (lo >= hi)
 			return; /* no line starts in it */
-		struct input_options io = run_input_options(cfg);
+		struct input_options io = run_input_options(r->cfg);
 		if (input_open_range(&part, whole, lo, hi, &io) != 0) {
 			note_read_error(res, errno);
 			return;
 		}
 		in = &part;
 	}
-	bool context = cfg->before >= 0 || cfg->after >= 0;
-	if (cfg->records && cfg->utf8_locale && cfg->binary != BINARY_TEXT && context && config_prints_lines(cfg))
+	bool context = so->before >= 0 || so->after >= 0;
+	if (so->records && so->encoding_checked && context && so->prints_lines)
 		input_read_windows(in); /* as search.c does where it checks encodings */
 	search_input(s, in, name, false, res);
 	if (ranged)
@@ -229,21 +230,20 @@ static void search_part(struct run *r, struct input *whole, bool ranged, uint64_
 static void record_input(struct run *r, struct input *whole, bool ranged, uint64_t lo, uint64_t hi,
 			 const char *name, bool command_line, struct search_result *res)
 {
-	const struct config *cfg = r->cfg;
-	char eol = config_eol(cfg);
-	bool context = ranged && config_prints_lines(cfg);
+	const struct scaleout_options *so = r->scaleout;
+	char eol = so->eol;
+	bool context = ranged && so->prints_lines;
 	records_file(&r->out, name, lo, ranged ? hi : UINT64_MAX,
-		     whole->is_regular ? whole->size_at_open : UINT64_MAX, command_line,
-		     cfg->files_from != NULL);
+		     whole->is_regular ? whole->size_at_open : UINT64_MAX, command_line, so->listed);
 	r->records++;
 	struct records_windows rw;
-	bool windows = records_windows_wanted(cfg) && whole->is_regular && lo < hi;
-	uint64_t first = windows ? records_windows_begin(&rw, cfg, &r->out, whole->fd,
+	bool windows = records_windows_wanted(so) && whole->is_regular && lo < hi;
+	uint64_t first = windows ? records_windows_begin(&rw, r->cfg, &r->out, whole->fd,
 							 whole->size_at_open, lo) : WINDOW_NONE;
 	struct range_lines around = { .offset = lo };
 	int err = 0;
-	if (context && cfg->before > 0 && lo > 0 && lo < hi &&
-	    range_lines_before(whole->fd, lo, (size_t)cfg->before, eol, &around) != 0)
+	if (context && so->before > 0 && lo > 0 && lo < hi &&
+	    range_lines_before(whole->fd, lo, (size_t)so->before, eol, &around) != 0)
 		err = errno;
 	if (!err && first < (around.len ? around.offset : lo) && lines_from(whole->fd, first, lo, &around) != 0)
 		err = errno;
@@ -252,13 +252,13 @@ static void record_input(struct run *r, struct input *whole, bool ranged, uint64
 		for (const char *p = around.buf, *end = p + around.len;
 		     (p = memchr(p, eol, (size_t)(end - p))) != NULL; p++)
 			n++;
-		neighbour_records(r, &around, 1 - n, cfg->line_number, &rw, first);
+		neighbour_records(r, &around, 1 - n, so->line_number, &rw, first);
 	}
 	search_part(r, whole, ranged, lo, hi, name, windows ? &rw : NULL, res);
 	/* the lines after the range matter only when the search got to its end */
-	bool counted = cfg->line_number && res->lines >= 0 && !res->read_error && !res->truncated;
-	if (!err && context && cfg->after > 0 && res->lines >= 0) {
-		if (range_lines_after(whole->fd, hi, (size_t)cfg->after, eol, &around) != 0)
+	bool counted = so->line_number && res->lines >= 0 && !res->read_error && !res->truncated;
+	if (!err && context && so->after > 0 && res->lines >= 0) {
+		if (range_lines_after(whole->fd, hi, (size_t)so->after, eol, &around) != 0)
 			err = errno;
 		neighbour_records(r, &around, res->lines + 1, counted, NULL, WINDOW_NONE);
 	}
@@ -268,20 +268,20 @@ static void record_input(struct run *r, struct input *whole, bool ranged, uint64
 	if (err)
 		note_read_error(res, err);
 	records_end(&r->out, res, counted);
-	r->stop = cfg->quiet && res->selected > 0;
+	r->stop = so->quiet && res->selected > 0;
 }
 
 /* The range of an opened input: false after saying why it has none. */
 static bool find_range(struct run *r, const struct input *whole, const char *name, uint64_t *lo,
 		       uint64_t *hi)
 {
-	const struct config *cfg = r->cfg;
+	const struct scaleout_options *so = r->scaleout;
 	const char *why = NULL;
 	if (!whole->is_regular || !whole->owns_fd || whole->decomp)
 		why = "--range needs a regular file named as an operand";
-	else if (range_line_start(whole->fd, cfg->range_start, config_eol(cfg), lo) != 0 ||
-		 (cfg->range_end == RANGE_TO_END ? (*hi = whole->size_at_open, false)
-		  : range_line_start(whole->fd, cfg->range_end, config_eol(cfg), hi) != 0))
+	else if (range_line_start(whole->fd, so->range_start, so->eol, lo) != 0 ||
+		 (so->range_end == RANGE_TO_END ? (*hi = whole->size_at_open, false)
+		  : range_line_start(whole->fd, so->range_end, so->eol, hi) != 0))
 		why = strerror(errno);
 	if (!why) {
 		*lo = *lo < whole->size_at_open ? *lo : whole->size_at_open;
@@ -298,17 +298,15 @@ static bool find_range(struct run *r, const struct input *whole, const char *nam
 int range_search_path(const char *path, bool command_line, void *ctx)
 {
 	struct run *r = ctx;
-	const struct config *cfg = r->cfg;
-	const char *name = run_display_name(cfg, path);
+	const struct scaleout_options *so = r->scaleout;
+	const char *name = run_display_name(r->cfg, path);
 	struct input whole;
 	int err;
 	enum open_outcome outcome = run_open(r, path, command_line, &whole, &err);
 	if (outcome != OPEN_SEARCH) {
-		if (cfg->records && outcome != OPEN_IS_OUTPUT) {
+		if (so->records && outcome != OPEN_IS_OUTPUT) {
 			records_not_searched(&r->out, name, outcome == OPEN_FAILED ? err : 0,
-					     cfg->has_range ? cfg->range_start : 0,
-					     cfg->has_range ? cfg->range_end : RANGE_TO_END,
-					     command_line, cfg->files_from != NULL);
+					     so->range_start, so->range_end, command_line, so->listed);
 			r->records++;
 		} else {
 			run_report_open(r, name, command_line, outcome, err);
@@ -316,19 +314,19 @@ int range_search_path(const char *path, bool command_line, void *ctx)
 		return r->stop;
 	}
 	uint64_t lo = 0, hi = UINT64_MAX;
-	if (cfg->has_range && !find_range(r, &whole, name, &lo, &hi)) {
+	if (so->has_range && !find_range(r, &whole, name, &lo, &hi)) {
 		input_close(&whole);
 		return r->stop;
 	}
 	struct search_result res;
-	if (cfg->records) {
-		record_input(r, &whole, cfg->has_range, lo, hi, name, command_line, &res);
+	if (so->records) {
+		record_input(r, &whole, so->has_range, lo, hi, name, command_line, &res);
 	} else {
-		r->pr.show_name = run_shows_name(cfg, command_line);
+		r->pr.show_name = run_shows_name(r->cfg, command_line);
 		search_part(r, &whole, true, lo, hi, name, NULL, &res);
 	}
 	input_close(&whole);
-	if (!cfg->records)
+	if (!so->records)
 		run_report_result(r, name, &res);
 	return r->stop;
 }
@@ -336,7 +334,7 @@ int range_search_path(const char *path, bool command_line, void *ctx)
 void range_walk_error(const char *path, int err, void *ctx)
 {
 	struct run *r = ctx;
-	if (!r->cfg->records) {
+	if (!r->scaleout->records) {
 		run_walk_error(path, err, r);
 		return;
 	}
@@ -346,6 +344,6 @@ void range_walk_error(const char *path, int err, void *ctx)
 
 void range_end(struct run *r)
 {
-	if (r->cfg->records && !r->trouble)
+	if (r->scaleout->records && !r->trouble)
 		records_trailer(&r->out, r->records);
 }

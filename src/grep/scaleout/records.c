@@ -12,29 +12,6 @@
 #include <stdio.h>
 #include <string.h>
 
-void records_options(const struct config *cfg, char *buf)
-{
-	const struct { bool on; const char *text; } flags[] = {
-		{cfg->ignore_case, " -i"}, {cfg->word_regexp, " -w"}, {cfg->line_regexp, " -x"},
-		{cfg->invert, " -v"}, {cfg->null_data, " -z"}, {cfg->count, " -c"},
-		{cfg->count_matches, " --count-matches"}, {cfg->list == LIST_MATCHING, " -l"},
-		{cfg->list == LIST_NONMATCHING, " -L"}, {cfg->quiet, " -q"},
-		{cfg->line_number, " -n"}, {cfg->binary == BINARY_TEXT, " -a"},
-		{cfg->binary == BINARY_WITHOUT_MATCH, " -I"}, {cfg->overlapping, " --overlapping"},
-		{cfg->utf8_locale, " utf8"},
-	};
-	int n = 0;
-	buf[0] = '\0';
-	for (size_t i = 0; i < sizeof flags / sizeof flags[0]; i++)
-		if (flags[i].on)
-			n += snprintf(buf + n, RECORDS_OPTIONS_MAX - (size_t)n, "%s", flags[i].text);
-	const long long nums[] = {cfg->max_count, cfg->after, cfg->before};
-	for (size_t i = 0; i < 3; i++)
-		if (nums[i] >= 0)
-			n += snprintf(buf + n, RECORDS_OPTIONS_MAX - (size_t)n, " -%c %lld", "mAB"[i], nums[i]);
-	snprintf(buf + n, RECORDS_OPTIONS_MAX - (size_t)n, " patterns=%016" PRIx64, cfg->pattern_hash);
-}
-
 /* printf into the output; records are short but for their last field. */
 __attribute__((format(printf, 2, 3)))
 static void put(struct outbuf *out, const char *fmt, ...)
@@ -75,11 +52,9 @@ size_t records_unescape(const char *esc, size_t esc_len, char *out)
 	return n;
 }
 
-void records_header(struct outbuf *out, const struct config *cfg)
+void records_header(struct outbuf *out, const char *options)
 {
-	char opts[RECORDS_OPTIONS_MAX];
-	records_options(cfg, opts);
-	put(out, "%s %d%s\n", RECORDS_MAGIC, RECORDS_VERSION, opts);
+	put(out, "%s %d%s\n", RECORDS_MAGIC, RECORDS_VERSION, options);
 }
 
 /* A name, escaped, and the record's end. */

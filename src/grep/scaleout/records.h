@@ -7,7 +7,7 @@
  * before every line (GNU parallel's --tag: "TAG<TAB>") is recognised on
  * the header line and taken off the lines after it.
  *
- *   acgrep-records 2 OPTIONS       header: the search options (records_options)
+ *   acgrep-records 2 OPTIONS       header: the search options (RECORDS_OPTIONS_MAX)
  *   F LO HI SIZE FLAGS NAME        a range of file NAME: its lines starting
  *                                  in [LO, HI); HI '*' for a whole input;
  *                                  SIZE '-' when not a regular file; FLAGS
@@ -44,7 +44,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "options/config.h"
 #include "output/outbuf.h"
 #include "search/search.h"
 #include "search/sink.h"
@@ -52,19 +51,18 @@
 #define RECORDS_MAGIC "acgrep-records"
 #define RECORDS_VERSION 2
 
-/* The longest records_options string, with its NUL. */
+/* The longest OPTIONS of a header, with its NUL.  They are the options a
+ * stream's records depend on: -i -w -x -v -z -c --count-matches
+ * --overlapping -l -L -q -n -m -A -B, the binary-file mode, a UTF-8 locale
+ * and the pattern list's fingerprint, written by src/cli/narrow.c
+ * (scaleout_options.header).  A merge must be run with the same ones
+ * (output options such as -o, -b, -H, --color are the merge's alone). */
 #define RECORDS_OPTIONS_MAX 192
-
-/* The options a stream's records depend on, as its header states them:
- * -i -w -x -v -z -c --count-matches --overlapping -l -L -q -n -m -A -B, the binary-file
- * mode, a UTF-8 locale and the pattern list's fingerprint.  A merge must
- * be run with the same ones (output options such as -o, -b, -H, --color
- * are the merge's alone).  Writes it to buf[RECORDS_OPTIONS_MAX]. */
-void records_options(const struct config *cfg, char *buf);
 
 /* ---- writing (range.c's job), into the output buffer out ---- */
 
-void records_header(struct outbuf *out, const struct config *cfg);
+/* The header, of the search options `options` (scaleout_options.header). */
+void records_header(struct outbuf *out, const char *options);
 
 /* F: hi UINT64_MAX for a whole input, size UINT64_MAX when not regular. */
 void records_file(struct outbuf *out, const char *name, uint64_t lo, uint64_t hi, uint64_t size,

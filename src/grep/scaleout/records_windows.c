@@ -128,10 +128,9 @@ static void check_window(struct records_windows *rw)
 	}
 }
 
-bool records_windows_wanted(const struct config *cfg)
+bool records_windows_wanted(const struct scaleout_options *so)
 {
-	return cfg->utf8_locale && cfg->binary != BINARY_TEXT && cfg->after > 0 &&
-	       config_prints_lines(cfg);
+	return so->encoding_checked && so->after > 0 && so->prints_lines;
 }
 
 uint64_t records_windows_begin(struct records_windows *rw, const struct config *cfg,

@@ -25,6 +25,7 @@
 
 #include "options/config.h"
 #include "output/outbuf.h"
+#include "scaleout_options.h"
 #include "search/binary.h"
 #include "search/sink.h"
 
@@ -52,9 +53,9 @@ struct records_windows {
 	int err;                 /* a read error's errno, or 0 */
 };
 
-/* Whether a job searched with cfg writes windows: -A in a UTF-8 locale,
+/* Whether a job with options so writes windows: -A in a UTF-8 locale,
  * printing lines, and not -a. */
-bool records_windows_wanted(const struct config *cfg);
+bool records_windows_wanted(const struct scaleout_options *so);
 
 /* Starts the windows of the regular file open on fd (size bytes), whose
  * range's first line starts at lo.  Returns the start of one run's window
