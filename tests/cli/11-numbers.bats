@@ -200,10 +200,7 @@ load helpers
 		done
 	done
 	for o in -n '-n -C1' '-o -b' -L; do
-		same_as_grep -z $o -f zp2 z2 || return 1
-		for io in --mmap --no-mmap --threads=3; do
-			same_as_grep_with "$io" -z $o -f zp2 z2 || return 1
-		done
+		same_as_grep_each "" --mmap --no-mmap --threads=3 -- -z $o -f zp2 z2 || return 1
 	done
 	# where grep uses its regex matcher (-w, one pattern, C locale), never
 	LC_ALL=C expect 1 '' -- -F -z -w -f zp z1

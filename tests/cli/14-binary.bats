@@ -196,12 +196,10 @@ bin_setup() {
 		SAG_STDIN=late2 note_case "NUL at byte $at" same_as_grep -o foo || return 1
 	done
 	in_both_locales same_as_grep -n foo late
-	local io
-	for io in --threads=1 --mmap '--mmap --threads=1' '--mmap --threads=3' '--no-mmap --threads=3'; do
-		same_as_grep_with "$io" foo late || return 1
-		same_as_grep_with "$io" -n -b foo late2 || return 1
-		same_as_grep_with "$io" -c -v foo late2 || return 1
-	done
+	local -a io=(--threads=1 --mmap '--mmap --threads=1' '--mmap --threads=3' '--no-mmap --threads=3')
+	same_as_grep_each "${io[@]}" -- foo late
+	same_as_grep_each "${io[@]}" -- -n -b foo late2
+	same_as_grep_each "${io[@]}" -- -c -v foo late2
 }
 
 @test "binary: NUL late after lines of hundreds of bytes: every I/O path goes quiet where grep does" {
@@ -212,11 +210,9 @@ bin_setup() {
 	local at
 	for at in 150000 400000 700000; do
 		{ head -c "$at" mid; printf '\000'; tail -c +"$((at + 2))" mid; } >mid2
-		local io
-		for io in --mmap --no-mmap '--mmap --threads=3' '--no-mmap --threads=2'; do
-			note_case "NUL at byte $at" same_as_grep_with "$io" -n foo mid2 || return 1
-			note_case "NUL at byte $at" same_as_grep_with "$io" -c foo mid2 || return 1
-		done
+		local -a io=(--mmap --no-mmap '--mmap --threads=3' '--no-mmap --threads=2')
+		note_case "NUL at byte $at" same_as_grep_each "${io[@]}" -- -n foo mid2 || return 1
+		note_case "NUL at byte $at" same_as_grep_each "${io[@]}" -- -c foo mid2 || return 1
 		note_case "NUL at byte $at" in_both_locales same_as_grep -b -o foo mid2 || return 1
 	done
 }
@@ -290,14 +286,13 @@ bin_setup() {
 	printf 'needle at the start\nplain text\n' >sparse
 	truncate -s 64M sparse
 	printf 'a needle at the end\n' >>sparse
-	local extra opts
-	for extra in "" --mmap --no-mmap "--threads=3 --segment-size=1000000"; do
-		for opts in "" -c -n -l -L -q -I "-I -c" -o "-c -w" "-c -x" "-v -c"; do
-			# shellcheck disable=SC2086
-			in_both_locales same_as_grep_with "$extra" $opts needle sparse || return 1
-		done
-		SAG_STDIN=sparse same_as_grep_with "$extra" -c needle || return 1
+	local opts
+	local -a extra=("" --mmap --no-mmap "--threads=3 --segment-size=1000000")
+	for opts in "" -c -n -l -L -q -I "-I -c" -o "-c -w" "-c -x" "-v -c"; do
+		# shellcheck disable=SC2086
+		in_both_locales same_as_grep_each "${extra[@]}" -- $opts needle sparse || return 1
 	done
+	SAG_STDIN=sparse same_as_grep_each "${extra[@]}" -- -c needle
 }
 
 # A hole that starts within a read leaves NULs there: they end the line
@@ -309,12 +304,10 @@ bin_setup() {
 	printf 'needle\nneedle\0needle' >>holes
 	truncate -s 3M holes
 	printf 'b needle\nc\n' >>holes
-	local extra opts
-	for extra in "" --mmap --no-mmap --buffer-size=4096; do
-		for opts in -c "-c -v" "-c -x" "-c -e a -e needle" -l; do
-			# shellcheck disable=SC2086
-			same_as_grep_with "$extra" $opts needle holes || return 1
-		done
+	local opts
+	for opts in -c "-c -v" "-c -x" "-c -e a -e needle" -l; do
+		# shellcheck disable=SC2086
+		same_as_grep_each "" --mmap --no-mmap --buffer-size=4096 -- $opts needle holes || return 1
 	done
 }
 
@@ -324,11 +317,11 @@ bin_setup() {
 	# read()'s windows for this
 	awk 'BEGIN { for (i = 0; i < 20000; i++)
 		if (i == 15000) printf "foo \377 bad\n"; else printf "line %d\n", i }' >u
-	local io o
-	for io in --mmap --no-mmap '--mmap --threads=3' '--no-mmap --threads=2'; do
-		for o in -A1 '-A3 -n' -C2 '-B2 -n' '-A2 -v'; do
-			LC_ALL=C.UTF-8 same_as_grep_with "$io" $o foo u || return 1
-		done
+	local o
+	for o in -A1 '-A3 -n' -C2 '-B2 -n' '-A2 -v'; do
+		# shellcheck disable=SC2086
+		LC_ALL=C.UTF-8 same_as_grep_each --mmap --no-mmap '--mmap --threads=3' '--no-mmap --threads=2' -- \
+			$o foo u || return 1
 	done
 }
 
@@ -346,15 +339,14 @@ bin_setup() {
 		head -c 98304 /dev/zero
 		printf 'a\n'
 	} >aligned
-	local extra opts
-	for extra in "--threads=1 --no-mmap --buffer-size=1" "--threads=1 --no-mmap --buffer-size=7" \
-		"--threads=3 --segment-size=7 --buffer-size=5" "--threads=2 --segment-size=4096 --buffer-size=5"; do
-		for opts in -c "-c -v" "-c -x"; do
-			# shellcheck disable=SC2086
-			in_both_locales same_as_grep_with "$extra" $opts a small || return 1
-			# shellcheck disable=SC2086
-			same_as_grep_with "$extra" $opts a aligned || return 1
-		done
+	local opts
+	local -a extra=("--threads=1 --no-mmap --buffer-size=1" "--threads=1 --no-mmap --buffer-size=7"
+		"--threads=3 --segment-size=7 --buffer-size=5" "--threads=2 --segment-size=4096 --buffer-size=5")
+	for opts in -c "-c -v" "-c -x"; do
+		# shellcheck disable=SC2086
+		in_both_locales same_as_grep_each "${extra[@]}" -- $opts a small || return 1
+		# shellcheck disable=SC2086
+		same_as_grep_each "${extra[@]}" -- $opts a aligned || return 1
 	done
 }
 
@@ -363,10 +355,8 @@ bin_setup() {
 	# "=a" and "a" around it are one line; a mapping goes on with read()
 	# from the window that turned the file binary (found by fuzz_cli)
 	python3 -c "import sys; B = 98304; sys.stdout.buffer.write(b'a\n\0\n' + b'x' * (B - 7) + b'\n=a' + b'\0' * B + b'a\n')" >big
-	local io
-	for io in --mmap --no-mmap '--mmap --threads=1' --threads=2; do
-		in_both_locales same_as_grep_with "$io" -c a big || return 1
-		same_as_grep_with "$io" -c -v x big || return 1
-		same_as_grep_with "$io" a big || return 1
-	done
+	local -a io=(--mmap --no-mmap '--mmap --threads=1' --threads=2)
+	in_both_locales same_as_grep_each "${io[@]}" -- -c a big
+	same_as_grep_each "${io[@]}" -- -c -v x big
+	same_as_grep_each "${io[@]}" -- a big
 }

@@ -61,7 +61,9 @@ same_as_grep_merged() {
 	local gs=0 as=0
 	"$GREP" -F "$@" </dev/null >"$OUTD/g.all" 2>&1 || gs=$?
 	"$ACGREP" -F "$@" </dev/null >"$OUTD/a.all" 2>&1 || as=$?
-	if ! cmp -s <(_norm_stderr "$OUTD/g.all") <(_norm_stderr "$OUTD/a.all") || [[ $gs != "$as" ]]; then
+	_norm_stderr_to "$OUTD/g.all" "$OUTD/g.nall"
+	_norm_stderr_to "$OUTD/a.all" "$OUTD/a.nall"
+	if ! same_bytes "$OUTD/g.nall" "$OUTD/a.nall" || [[ $gs != "$as" ]]; then
 		{
 			echo "merged output differs: $(printf '%q ' "$@") (status grep $gs, acgrep $as)"
 			diff <(_norm_stderr "$OUTD/g.all") <(_norm_stderr "$OUTD/a.all")

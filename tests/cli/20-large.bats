@@ -100,8 +100,7 @@ load helpers
 }
 
 @test "large: many files on the command line" {
-	local i
-	for i in $(seq 1 300); do printf 'line %d\n' "$i" >"f$i"; done
+	awk 'BEGIN { for (i = 1; i <= 300; i++) { f = "f" i; printf "line %d\n", i >f; close(f) } }'
 	same_as_grep -c 'line 1' f*
 	same_as_grep -l 7 f*
 	same_as_grep -L 7 f*

@@ -20,7 +20,7 @@ eng_check() {
 	same_as_grep "$@" || return 1
 	cp "$OUTD/a.out" "$OUTD/default.out"
 	same_as_grep_with "--engine=pcre2" "$@" || return 1
-	cmp -s "$OUTD/default.out" "$OUTD/a.out" || fail "pcre2 differs from default engine: $*"
+	same_bytes "$OUTD/default.out" "$OUTD/a.out" || fail "pcre2 differs from default engine: $*"
 }
 
 eng_setup() {

@@ -15,7 +15,7 @@ same_merged() {
 	local s1=0 s2=0
 	"$ACGREP" --threads=1 "$@" </dev/null >"$OUTD/one" 2>&1 || s1=$?
 	"$ACGREP" "${extra[@]}" "$@" </dev/null >"$OUTD/many" 2>&1 || s2=$?
-	if ! cmp -s "$OUTD/one" "$OUTD/many" || [[ $s1 != "$s2" ]]; then
+	if ! same_bytes "$OUTD/one" "$OUTD/many" || [[ $s1 != "$s2" ]]; then
 		{
 			echo "threads differ: ${extra[*]} $(printf '%q ' "$@") (status $s1 vs $s2)"
 			diff "$OUTD/one" "$OUTD/many" | head -n 20
@@ -26,9 +26,13 @@ same_merged() {
 
 # A tree of 120 files in 6 directories; every third file mentions foo.
 many_files() {
+	untraced _many_files
+}
+
+_many_files() {
 	local d f
 	for d in 1 2 3 4 5 6; do
-		for f in $(seq 1 20); do
+		for ((f = 1; f <= 20; f++)); do
 			if ((f % 3 == 0)); then
 				fixture "t/d$d/f$f.txt" 'x\nfoo %s %s\ny\nz\nfoo again\n' "$d" "$f"
 			else
@@ -40,21 +44,24 @@ many_files() {
 
 # A file of about 120 KB: numbered lines, some with needles.
 big_file() {
-	local i
-	for i in $(seq 1 6000); do
-		if ((i % 97 == 0)); then
-			printf 'line %d has a needle and another needle\n' "$i"
-		elif ((i % 89 == 0)); then
-			printf 'line %d has a Needle\n' "$i"
-		else
-			printf 'line %d is plain text\n' "$i"
-		fi
-	done >big.txt
+	awk 'BEGIN {
+		for (i = 1; i <= 6000; i++) {
+			if (i % 97 == 0) printf "line %d has a needle and another needle\n", i
+			else if (i % 89 == 0) printf "line %d has a Needle\n", i
+			else printf "line %d is plain text\n", i
+		}
+	}' >big.txt
 }
 
 @test "threads: -r over many files gives grep's output in grep's order" {
 	skip_if_grep
 	many_files
+	untraced tree_options
+}
+
+# tree_options: -r over t under each option set, on 3 threads against
+# grep and on 4 against one thread.
+tree_options() {
 	local opts
 	for opts in "" -n -c -l -L -h -o -b -v -C1 "-A1 --group-separator=@@" "-B1 -n" -m1; do
 		# shellcheck disable=SC2086
@@ -85,13 +92,17 @@ big_file() {
 # about half of these runs).
 @test "threads: walk errors between small files never reach a worker" {
 	skip_if_grep
+	untraced walk_errors
+}
+
+walk_errors() {
 	local d k
-	for d in $(seq 1 100); do
+	for ((d = 1; d <= 100; d++)); do
 		fixture "t/d$d/a" 'foo %s\n' "$d"
 		ln -s .. "t/d$d/loop"
 	done
 	ln -s nowhere t/dangling
-	for k in $(seq 1 10); do
+	for ((k = 1; k <= 10; k++)); do
 		same_merged "--threads=2" -F -R -c foo t || return 1
 		same_merged "--threads=3" -F -R -l foo t || return 1
 	done
@@ -179,13 +190,18 @@ all_asleep() {
 @test "threads: a split file gives the same bytes as grep" {
 	skip_if_grep
 	big_file
+	untraced split_options
+	same_as_grep_with "--threads=2 --segment-size=333" -H -c -e needle -e Needle big.txt
+}
+
+# split_options: big.txt split in segments of 1000 bytes under each
+# option set, in both locales, against grep.
+split_options() {
 	local opts
 	for opts in "" -c -v -o "-o -b" -b -l -L -q -i "-i -c" -w -x "--color=always" "-c -v" -z; do
 		# shellcheck disable=SC2086
 		in_both_locales same_as_grep_with "--threads=3 --segment-size=1000" $opts needle big.txt || return 1
 	done
-	# shellcheck disable=SC2086
-	same_as_grep_with "--threads=2 --segment-size=333" -H -c -e needle -e Needle big.txt
 }
 
 @test "threads: split files with --mmap and through read() of one byte" {
@@ -297,11 +313,14 @@ all_asleep() {
 # (a context separator, the held-output budget) while the queue is full.
 @test "threads: more files than the queue holds, with context and a small budget" {
 	skip_if_grep
-	local i
 	mkdir -p q
-	for i in $(seq 1 300); do
-		printf 'a\nfoo %s\nb\nc\nfoo again\n' "$i" >"q/f$i"
-	done
+	awk 'BEGIN {
+		for (i = 1; i <= 300; i++) {
+			f = "q/f" i
+			printf "a\nfoo %s\nb\nc\nfoo again\n", i >f
+			close(f)
+		}
+	}'
 	same_as_grep_with "--threads=3" -r -C1 -n foo q
 	same_as_grep_with "--threads=3" -r -A1 foo q
 	same_as_grep_with "--threads=4 --segment-size=10" -r foo q

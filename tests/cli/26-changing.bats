@@ -46,8 +46,13 @@ same_blocked() {
 
 # every_path LABEL CHANGE SETUP EXTRA -- ARGS...: same_blocked in both
 # locales, through every I/O path (those in EVERY_IO, "auto" for the
-# default) and on one to three threads, acgrep also given EXTRA (one word).
+# default) and on one to three threads, acgrep also given EXTRA (one word);
+# untraced (helpers.bash).
 every_path() {
+	untraced _every_path "$@"
+}
+
+_every_path() {
 	local label=$1 change=$2 setup=$3 extra=$4 loc io t
 	shift 5
 	for loc in C C.UTF-8; do
@@ -82,6 +87,10 @@ every_path() {
 @test "changing: a file truncated to nothing while its output waits" {
 	skip_if_grep
 	numbered 1 200000 >orig
+	untraced truncated_to_nothing
+}
+
+truncated_to_nothing() {
 	local io t
 	for io in "" --mmap --no-mmap; do
 		for t in 1 2 3; do
@@ -103,6 +112,10 @@ every_path() {
 @test "changing: a split file truncated while searched keeps its lines in order" {
 	skip_if_grep
 	numbered 1 200000 >orig
+	untraced split_truncated
+}
+
+split_truncated() {
 	local t size
 	for t in 2 3; do
 		cp orig big

@@ -6,11 +6,16 @@
 
 load helpers
 
+# --help's long options, once for the file.
+setup_file() {
+	acgrep_is_grep && return
+	"$ACGREP" --help | grep -oE -- '--[a-z0-9][a-z0-9-]*' | sort -u >"$BATS_FILE_TMPDIR/help-opts"
+}
+
 setup() {
 	common_setup
 	acgrep_is_grep && skip "completions are acgrep's"
-	"$ACGREP" --help | grep -oE -- '--[a-z0-9][a-z0-9-]*' | sort -u >"$OUTD/help-opts"
-	[[ -s $OUTD/help-opts ]]
+	[[ -s $BATS_FILE_TMPDIR/help-opts ]]
 }
 
 needs_shell() {
@@ -20,7 +25,7 @@ needs_shell() {
 # every_help_option FILE: every --help option is a line of FILE
 every_help_option() {
 	local missing
-	missing=$(sort -u "$1" | comm -23 "$OUTD/help-opts" -)
+	missing=$(sort -u "$1" | comm -23 "$BATS_FILE_TMPDIR/help-opts" -)
 	[[ -z $missing ]] || { echo "not completed: $missing"; return 1; }
 }
 

@@ -21,7 +21,9 @@ tagged_same_as_grep() {
 	"$ACGREP" --tagged-file="$tagged" "$@" >"$OUTD/a.out" 2>"$OUTD/a.err" || as=$?
 	echo "$gs" >"$OUTD/g.rc"
 	echo "$as" >"$OUTD/a.rc"
-	_compare "--tagged-file=$tagged; args: $(printf '%q ' "$@")"
+	local args
+	printf -v args '%q ' "$@"
+	_compare "--tagged-file=$tagged; args: $args"
 }
 
 tagged_cases() {

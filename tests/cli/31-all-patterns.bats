@@ -83,7 +83,7 @@ IOCS=(-e evil.com -e 10.0.0.7)
 		"--threads=2 --segment-size=100000" "--mmap"; do
 		# shellcheck disable=SC2086
 		run_ac $v --all-patterns "${IOCS[@]}" split
-		cmp -s "$OUTD/want" "$OUTD/ac.out" || fail "$v: the split file's lines"
+		same_bytes "$OUTD/want" "$OUTD/ac.out" || fail "$v: the split file's lines"
 		# shellcheck disable=SC2086
 		note_case "$v" expect 0 'split\n' -- $v -l --all-patterns "${IOCS[@]}" big1 split || return 1
 		# shellcheck disable=SC2086
@@ -106,7 +106,7 @@ IOCS=(-e evil.com -e 10.0.0.7)
 		# shellcheck disable=SC2086
 		"$ACGREP" $v --all-patterns "${IOCS[@]}" large1 large large1 >"$OUTD/got"
 		"$GREP" -F -H "${IOCS[@]}" large >"$OUTD/want"
-		cmp -s "$OUTD/want" "$OUTD/got" || fail "$v: $(wc -c <"$OUTD/got") bytes"
+		same_bytes "$OUTD/want" "$OUTD/got" || fail "$v: $(wc -c <"$OUTD/got") bytes"
 	done
 }
 
@@ -119,7 +119,7 @@ IOCS=(-e evil.com -e 10.0.0.7)
 		for v in "--threads=1" "--threads=3"; do
 			# shellcheck disable=SC2086
 			run_ac $v $opts --all-patterns "${IOCS[@]}" y x z y w y
-			cmp -s "$OUTD/want" "$OUTD/ac.out" || fail "$v $opts: $(cat "$OUTD/ac.out")"
+			same_bytes "$OUTD/want" "$OUTD/ac.out" || fail "$v $opts: $(cat "$OUTD/ac.out")"
 		done
 	done
 }

@@ -155,7 +155,7 @@ for line in sys.stdin:
         t = m["text"].encode("utf-8", "surrogatepass") if "text" in m else __import__("base64").b64decode(m["bytes"])
         sys.stdout.buffer.write(b"%d:" % (d["absolute_offset"] + s["start"]) + t + b"\n")
 ' >"$OUTD/j"
-			cmp -s "$OUTD/o" "$OUTD/j" || { echo "# differ: $loc $opts" >&2; diff "$OUTD/o" "$OUTD/j" | head >&2; return 1; }
+			same_bytes "$OUTD/o" "$OUTD/j" || { echo "# differ: $loc $opts" >&2; diff "$OUTD/o" "$OUTD/j" | head >&2; return 1; }
 		done
 	done
 }

@@ -18,25 +18,21 @@ setup() {
 # big_text FILE [LINES]: numbered lines with needles at irregular places,
 # an empty line, a line of Needle, and a last line without terminator.
 big_text() {
-	local i n=${2:-300}
-	for ((i = 1; i <= n; i++)); do
-		if ((i % 13 == 0 || i % 29 == 0)); then
-			printf 'line %d has a needle, foo and bar\n' "$i"
-		elif ((i % 17 == 0)); then
-			printf 'Needle %d Foo\n' "$i"
-		elif ((i % 31 == 0)); then
-			printf '\n'
-		else
-			printf 'line %d is plain\n' "$i"
-		fi
-	done >"$1"
-	printf 'last foo line' >>"$1"
+	awk -v n="${2:-300}" 'BEGIN {
+		for (i = 1; i <= n; i++) {
+			if (i % 13 == 0 || i % 29 == 0) printf "line %d has a needle, foo and bar\n", i
+			else if (i % 17 == 0) printf "Needle %d Foo\n", i
+			else if (i % 31 == 0) printf "\n"
+			else printf "line %d is plain\n", i
+		}
+		printf "last foo line"
+	}' >"$1"
 }
 
 # same_out LABEL: $OUTD/{one,many}.{out,err,rc} agree, or fail saying how.
 same_out() {
-	if cmp -s "$OUTD/one.out" "$OUTD/many.out" && cmp -s "$OUTD/one.err" "$OUTD/many.err" &&
-		cmp -s "$OUTD/one.rc" "$OUTD/many.rc"; then
+	if same_bytes "$OUTD/one.out" "$OUTD/many.out" && same_bytes "$OUTD/one.err" "$OUTD/many.err" &&
+		same_bytes "$OUTD/one.rc" "$OUTD/many.rc"; then
 		return 0
 	fi
 	{
@@ -52,13 +48,18 @@ same_out() {
 # one_run OPTS... -- FILES...: the plain run, into $OUTD/one.*
 one_run() {
 	local st=0
+	ONE_RUN_OF=
 	"$ACGREP" ${SINGLE_EXTRA:-} "$@" >"$OUTD/one.out" 2>"$OUTD/one.err" || st=$?
 	echo "$st" >"$OUTD/one.rc"
 }
 
 # merged N OPTS... -- FILES...: each FILE cut into N ranges (--ranges), a
 # --records job per range (with $JOB_EXTRA), the streams merged with OPTS;
-# compared with one run.
+# compared with one run.  The one run is made again only when its locale,
+# $SINGLE_EXTRA, OPTS or FILES differ from the last merged's (ONE_RUN_OF;
+# one_run called directly forgets it), and a FILE's N ranges are asked for
+# once in a test (RANGES_OF: no test changes a file between its merges).
+declare -gA RANGES_OF=()
 merged() {
 	local n=$1 f r st=0
 	shift
@@ -70,14 +71,20 @@ merged() {
 	shift
 	: >"$OUTD/rec"
 	for f in "$@"; do
-		for r in $("$ACGREP" --ranges="$n" "$f" 2>/dev/null || echo 0:); do
+		[[ -n ${RANGES_OF[$n/$f]+set} ]] ||
+			RANGES_OF[$n/$f]=$("$ACGREP" --ranges="$n" "$f" 2>/dev/null || echo 0:)
+		for r in ${RANGES_OF[$n/$f]}; do
 			"$ACGREP" ${JOB_EXTRA:-} --records --range="$r" "${opts[@]}" -- "$f" >>"$OUTD/rec" ||
 				{ echo "job failed: --range=$r ${opts[*]} $f" | fail; return 1; }
 		done
 	done
 	"$ACGREP" --merge "${opts[@]}" "$OUTD/rec" >"$OUTD/many.out" 2>"$OUTD/many.err" || st=$?
 	echo "$st" >"$OUTD/many.rc"
-	one_run "${opts[@]}" -- "$@"
+	local key="${LC_ALL:-}|${SINGLE_EXTRA:-}|${opts[*]}|$*"
+	if [[ $key != "${ONE_RUN_OF:-}" ]]; then
+		one_run "${opts[@]}" -- "$@"
+		ONE_RUN_OF=$key
+	fi
 	same_out "$n ranges, ${JOB_EXTRA:-} ${opts[*]} -- $*"
 }
 
@@ -101,11 +108,11 @@ OPTSETS=(
 	expect 0 '2\n' -- --range=3:7 -c '' f
 }
 
-@test "--range: two ranges split at every byte hold every line once, as one run" {
+# two_splits FILE...: FILE cut in two at every byte, each half searched
+# (-z where FILE is nul), the two outputs are one run's.
+two_splits() {
 	local f k size
-	printf 'foo\n\nab foo\nfoo\nx\n\n\nfoo y\nend' >text
-	printf 'foo\0\0ab foo\0x\n\0foo' >nul
-	for f in text nul; do
+	for f in "$@"; do
 		size=$(stat -c %s "$f")
 		local z=
 		[[ $f == nul ]] && z=-z
@@ -115,7 +122,7 @@ OPTSETS=(
 				"$ACGREP" $z --range=0:"$k" -b '' "$f"
 				"$ACGREP" $z --range="$k": -b '' "$f"
 			} >"$OUTD/split" || true
-			cmp -s "$OUTD/whole" "$OUTD/split" || {
+			same_bytes "$OUTD/whole" "$OUTD/split" || {
 				echo "split at $k of $f differs"
 				diff "$OUTD/whole" "$OUTD/split"
 				return 1
@@ -124,19 +131,37 @@ OPTSETS=(
 	done
 }
 
-@test "--range: three ranges at every pair of cuts tile a file" {
-	local i j size
-	printf 'a\nfoo\n\nbb\nfoo c\n' >t
-	size=$(stat -c %s t)
-	"$ACGREP" -b '' t >"$OUTD/whole"
+@test "--range: two ranges split at every byte hold every line once, as one run" {
+	printf 'foo\n\nab foo\nfoo\nx\n\n\nfoo y\nend' >text
+	printf 'foo\0\0ab foo\0x\n\0foo' >nul
+	untraced two_splits text nul
+}
+
+# three_splits FILE: FILE cut in three at every pair of cuts I <= J, the
+# three outputs are one run's.  The runs of --range=0:I and --range=J:
+# are the same for every pair that has that cut: each runs once, and the
+# outputs (text) are joined in bash.
+three_splits() {
+	local i j size t=$1 whole mid part
+	local -a first last
+	size=$(stat -c %s "$t")
+	"$ACGREP" -b '' "$t" >"$OUTD/whole"
+	_slurp whole "$OUTD/whole"
+	for ((i = 0; i <= size + 1; i++)); do
+		if ((i <= size)); then
+			"$ACGREP" --range=0:"$i" -b '' "$t" >"$OUTD/part" || true
+			_slurp part "$OUTD/part"
+			first[i]=$part
+		fi
+		"$ACGREP" --range="$i": -b '' "$t" >"$OUTD/part" || true
+		_slurp part "$OUTD/part"
+		last[i]=$part
+	done
 	for ((i = 0; i <= size; i++)); do
 		for ((j = i; j <= size + 1; j++)); do
-			{
-				"$ACGREP" --range=0:"$i" -b '' t
-				"$ACGREP" --range="$i":"$j" -b '' t
-				"$ACGREP" --range="$j": -b '' t
-			} >"$OUTD/split" || true
-			cmp -s "$OUTD/whole" "$OUTD/split" || {
+			"$ACGREP" --range="$i":"$j" -b '' "$t" >"$OUTD/part" || true
+			_slurp mid "$OUTD/part"
+			[[ ${first[i]}$mid${last[j]} == "$whole" ]] || {
 				echo "cuts at $i and $j differ"
 				return 1
 			}
@@ -144,18 +169,31 @@ OPTSETS=(
 	done
 }
 
-@test "--merge: two ranges split at every byte merge into one run's -n -C 1 output" {
-	local k size opts
-	printf 'foo\n\nab foo\nx\ny\nfoo\nz\n\nw\nfoo y\nend' >t
-	size=$(stat -c %s t)
+# _slurp VAR FILE: VAR is FILE's text (a NUL in it is an error).
+_slurp() {
+	local -n _into=$1
+	_into=
+	! IFS= read -r -d '' _into <"$2" || { echo "$2 holds a NUL"; return 1; }
+}
+
+@test "--range: three ranges at every pair of cuts tile a file" {
+	printf 'a\nfoo\n\nbb\nfoo c\n' >t
+	untraced three_splits t
+}
+
+# merge_splits FILE: FILE cut in two at every byte, a --records job for
+# each half, merged: one run's output under each option set.
+merge_splits() {
+	local k size opts t=$1
+	size=$(stat -c %s "$t")
 	for opts in "-n -C 1 foo" "-v -n -B 2 foo" "-n -A 2 -m 2 foo" "-c foo"; do
 		# shellcheck disable=SC2086
-		one_run $opts t
+		one_run $opts "$t"
 		for ((k = 0; k <= size; k++)); do
 			# shellcheck disable=SC2086
 			{
-				"$ACGREP" --records --range=0:"$k" $opts t
-				"$ACGREP" --records --range="$k": $opts t
+				"$ACGREP" --records --range=0:"$k" $opts "$t"
+				"$ACGREP" --records --range="$k": $opts "$t"
 			} >"$OUTD/rec"
 			local st=0
 			# shellcheck disable=SC2086
@@ -166,31 +204,53 @@ OPTSETS=(
 	done
 }
 
+@test "--merge: two ranges split at every byte merge into one run's -n -C 1 output" {
+	printf 'foo\n\nab foo\nx\ny\nfoo\nz\n\nw\nfoo y\nend' >t
+	untraced merge_splits t
+}
+
+# merge_optsets FILES...: merged with 1, 3 and 7 ranges under each of
+# OPTSETS, in both locales.
+merge_optsets() {
+	local opts loc n
+	for opts in "${OPTSETS[@]}"; do
+		for loc in C C.UTF-8; do
+			for n in 1 3 7; do
+				# shellcheck disable=SC2086
+				LC_ALL=$loc note_case "$opts, $n ranges, LC_ALL=$loc" merged "$n" $opts -- "$@" ||
+					return 1
+			done
+		done
+	done
+}
+
 @test "--merge: every option set, 1 to 7 ranges, in both locales" {
 	big_text big.txt
 	printf 'Foo foo\nno\n' >small.txt
 	: >empty.txt
-	local opts n
-	for opts in "${OPTSETS[@]}"; do
-		for n in 1 3 7; do
-			# shellcheck disable=SC2086
-			in_both_locales note_case "$opts" merged "$n" $opts -- big.txt small.txt empty.txt || return 1
+	untraced merge_optsets big.txt small.txt empty.txt
+}
+
+# merge_paths FILE: merged with 5 ranges, the jobs through each I/O path
+# and on one or three threads, the one run on as many.
+merge_paths() {
+	local opts io th loc
+	for opts in "-n -C 2 -e foo" "-c -e needle" "-m 2 -n -A 3 -e foo" "-o -b -v -C 1 -e foo"; do
+		for th in "--threads=1" "--threads=3 --segment-size=7"; do
+			for loc in C C.UTF-8; do
+				for io in "" "--mmap" "--no-mmap --buffer-size=1"; do
+					# shellcheck disable=SC2086
+					JOB_EXTRA="$io $th" SINGLE_EXTRA=$th LC_ALL=$loc \
+						note_case "$io $th LC_ALL=$loc" merged 5 $opts -- "$1" || return 1
+				done
+			done
 		done
 	done
 }
 
 @test "--merge: the jobs' I/O paths and the single run's threads change nothing" {
 	big_text big.txt 600
-	local opts io th
-	for opts in "-n -C 2 -e foo" "-c -e needle" "-m 2 -n -A 3 -e foo" "-o -b -v -C 1 -e foo"; do
-		for io in "" "--mmap" "--no-mmap --buffer-size=1"; do
-			for th in "--threads=1" "--threads=3 --segment-size=7"; do
-				# shellcheck disable=SC2086
-				JOB_EXTRA="$io $th" SINGLE_EXTRA=$th in_both_locales \
-					note_case "$io $th" merged 5 $opts -- big.txt || return 1
-			done
-		done
-	done
+	untraced merge_paths big.txt
 }
 
 @test "--merge: a missing file is reported as one run reports it (status 2)" {

@@ -26,7 +26,7 @@ dask_run() {
 same_out() {
 	local f
 	for f in out err rc; do
-		if ! cmp -s "$OUTD/one.$f" "$OUTD/many.$f"; then
+		if ! same_bytes "$OUTD/one.$f" "$OUTD/many.$f"; then
 			{
 				echo "$1: $f differs from one run's"
 				echo "--- one run:"
@@ -42,7 +42,7 @@ same_out() {
 setup() {
 	common_setup
 	py=$(dask_python) || skip "python3 -c 'import distributed' fails"
-	for i in $(seq 400); do echo "line $i needle"; done >a.txt
+	seq -f 'line %g needle' 400 >a.txt
 	{ head -n 200 a.txt; printf 'a NUL \0 needle\n'; tail -n 200 a.txt; } >nul.txt
 	printf 'needle\n' >pats.txt
 }

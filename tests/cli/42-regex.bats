@@ -20,10 +20,11 @@ re_acgrep() {
 	local -a extra
 	read -r -a extra <<<"$1"
 	shift
-	local as=0
+	local as=0 args
 	"$ACGREP" "${extra[@]}" "$@" </dev/null >"$OUTD/a.out" 2>"$OUTD/a.err" || as=$?
 	echo "$as" >"$OUTD/a.rc"
-	_compare "acgrep extra: ${extra[*]}; args: $(printf '%q ' "$@")" || return 1
+	printf -v args '%q ' "$@"
+	_compare "acgrep extra: ${extra[*]}; args: $args" || return 1
 }
 
 # re_same "ACGREP-ONLY-OPTIONS" ARGS...: grep ARGS and acgrep with the
@@ -38,8 +39,12 @@ re_same() {
 
 # regex_same SYNTAX PATTERN FILE: the option sets, each on one thread
 # with read() and on three with mmap, the same bytes and status as grep
-# (run once for both).
+# (run once for both); untraced (helpers.bash).
 regex_same() {
+	untraced _regex_same "$@"
+}
+
+_regex_same() {
 	local syn=$1 pat=$2 file=$3 o
 	local -a sets=("" -o -c -x -i -v -n -b -io --color=always -w -wo)
 	for o in "${sets[@]}"; do

@@ -43,12 +43,17 @@ _split() {
 	sp_args=("${@:2}")
 }
 
-# _each_way STATUS FORMAT [ARGS...] -- ACGREP-ARGS...: runs every way, then
-# compares all outputs with the expected bytes in one cksum; a way that
-# differs is run again by `expect` (its options first), which says how.
+# _each_way STATUS FORMAT [ARGS...] -- ACGREP-ARGS...: runs every way and
+# compares each output with the expected bytes (same_bytes, in bash); a
+# way that differs is run again by `expect` (its options first), which
+# says how.  Runs untraced (helpers.bash).
 _each_way() {
+	untraced _each_way_now "$@"
+}
+
+_each_way_now() {
 	local st=$1 i=0 way s
-	local -a w sums status=()
+	local -a w
 	shift
 	_split "$@"
 	# shellcheck disable=SC2059
@@ -58,17 +63,12 @@ _each_way() {
 		s=0
 		"$ACGREP" "${w[@]}" "${sp_args[@]}" <"${SAG_STDIN:-/dev/null}" >"$OUTD/way.$i" 2>"$OUTD/way.$i.err" || s=$?
 		[[ -s $OUTD/way.$i.err ]] && s=stderr
-		status+=("$s")
-		i=$((i + 1))
-	done
-	mapfile -t sums < <(cd "$OUTD" && cksum way.expected $(seq -f 'way.%g' 0 $((i - 1))) | cut -d' ' -f1,2)
-	for ((i = 0; i < ${#WAYS[@]}; i++)); do
-		if [[ ${sums[i + 1]} != "${sums[0]}" || ${status[i]} != "$st" ]]; then
-			read -r -a w <<<"${WAYS[i]}"
-			note_case "${WAYS[i]}" expect "$st" "${sp_fmt[@]}" -- "${w[@]}" "${sp_args[@]}" &&
-				note_case "${WAYS[i]}" expect_no_stderr
+		if [[ $s != "$st" ]] || ! same_bytes "$OUTD/way.expected" "$OUTD/way.$i"; then
+			note_case "$way" expect "$st" "${sp_fmt[@]}" -- "${w[@]}" "${sp_args[@]}" &&
+				note_case "$way" expect_no_stderr
 			return 1
 		fi
+		i=$((i + 1))
 	done
 }
 
@@ -370,7 +370,9 @@ strip_same_as_grep() {
 	fi
 	echo "$gs" >"$OUTD/g.rc"
 	echo "$as" >"$OUTD/a.rc"
-	_compare "$show, field stripped; args: $(printf '%q ' "$@")"
+	local args
+	printf -v args '%q ' "$@"
+	_compare "$show, field stripped; args: $args"
 }
 
 strip_cases() {

@@ -74,7 +74,7 @@ PATS=(-e he -e she -e his -e hers)
 		"$ACGREP" $opts "${PATS[@]}" a b >"$OUTD/plain"
 		# shellcheck disable=SC2086
 		run_ac $opts --overlapping "${PATS[@]}" a b
-		cmp -s "$OUTD/plain" "$OUTD/ac.out" || fail "--overlapping changed the output of '$opts'"
+		same_bytes "$OUTD/plain" "$OUTD/ac.out" || fail "--overlapping changed the output of '$opts'"
 	done
 	expect 0 '' -- -o -v --overlapping "${PATS[@]}" a
 }

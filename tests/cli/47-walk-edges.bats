@@ -49,7 +49,9 @@ same_fed() {
 	shift
 	fed g "$GREP" -F "$@"
 	fed a "$ACGREP" "${extra[@]}" -F "$@"
-	SAG_SORT=1 _compare "acgrep extra: ${extra[*]}; args: $(printf '%q ' "$@")"
+	local args
+	printf -v args '%q ' "$@"
+	SAG_SORT=1 _compare "acgrep extra: ${extra[*]}; args: $args"
 }
 
 @test "walk: -R -D skip skips a FIFO met in the walk (no hang)" {

@@ -16,13 +16,11 @@ cut_same() {
 	fixture in "$1\n"
 	shift
 	local -a pats=()
-	local p o t
+	local p o
 	for p; do pats+=(-e "$p"); done
 	for o in "" -o -c -ob -n --color=always -io; do
-		for t in "" "--threads=1 --no-mmap"; do
-			# shellcheck disable=SC2086
-			same_as_grep_with "$t" $o -w -i "${pats[@]}" in || return 1
-		done
+		# shellcheck disable=SC2086
+		same_as_grep_each "" "--threads=1 --no-mmap" -- $o -w -i "${pats[@]}" in || return 1
 	done
 }
 

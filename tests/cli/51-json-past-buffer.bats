@@ -54,7 +54,7 @@ EOF
 			expect_status 0 || return 1
 			expect_no_stderr || return 1
 			head -n 3 "$OUTD/ac.out" >"$OUTD/records"
-			cmp -s expected "$OUTD/records" || {
+			same_bytes expected "$OUTD/records" || {
 				echo "# records differ: $(_ac_where)" >&2
 				return 1
 			}

@@ -31,17 +31,18 @@ set_same() {
 		{ echo "--save-compiled ${set[*]} $syn $* failed ($s):"; cat "$OUTD/save.out"; } | fail
 		return 1
 	fi
+	local gs=0 as args
+	"$GREP" "${set[@]}" "${search[@]}" "$syn" "${pats[@]}" "$file" </dev/null \
+		>"$OUTD/g.out" 2>"$OUTD/g.err" || gs=$?
+	echo "$gs" >"$OUTD/g.rc"
+	printf -v args '%q ' "$@"
 	for t in "" "--threads=1 --no-mmap"; do
-		local gs=0 as=0
-		# shellcheck disable=SC2086
-		"$GREP" "${set[@]}" "${search[@]}" "$syn" "${pats[@]}" "$file" </dev/null \
-			>"$OUTD/g.out" 2>"$OUTD/g.err" || gs=$?
+		as=0
 		# shellcheck disable=SC2086
 		"$ACGREP" $t "${set[@]}" "${search[@]}" --compiled="$OUTD/set.acs" "$file" </dev/null \
 			>"$OUTD/a.out" 2>"$OUTD/a.err" || as=$?
-		echo "$gs" >"$OUTD/g.rc"
 		echo "$as" >"$OUTD/a.rc"
-		_compare "set ${set[*]} $syn $(printf '%q ' "$@"); search $t ${search[*]}" || return 1
+		_compare "set ${set[*]} $syn $args; search $t ${search[*]}" || return 1
 	done
 }
 
@@ -93,7 +94,7 @@ each_search() {
 		# shellcheck disable=SC2086
 		"$ACGREP" $o --compiled="$OUTD/set.acs" in >"$OUTD/c.out" 2>&1 || s2=$?
 		sed -i '/"elapsed/d' "$OUTD/d.out" "$OUTD/c.out" # --json's timings
-		[[ $s1 == "$s2" ]] && cmp -s "$OUTD/d.out" "$OUTD/c.out" || {
+		[[ $s1 == "$s2" ]] && same_bytes "$OUTD/d.out" "$OUTD/c.out" || {
 			echo "differs with $o ($s1 vs $s2):"
 			diff "$OUTD/d.out" "$OUTD/c.out"
 		} | fail

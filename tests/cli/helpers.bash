@@ -89,6 +89,22 @@ setup() {
 	common_setup
 }
 
+# untraced CMD...: runs CMD in a subshell without bats's DEBUG trap.  bats
+# runs its trap (a stack trace copied into arrays) before every simple
+# command of a test, a few tenths of a millisecond of CPU each: a loop of
+# 6,000 printf's costs 6.9 s under it (0.08 s without), and a loop over
+# variants costs more in the trap than a fork.  Loops over cases and
+# fixture builders run under untraced (not a single comparison: its fork
+# costs what the trap does); what fails in them names its case itself
+# (note_case, the comparisons' messages), and bats names the line that
+# called untraced.  CMD's variables do not outlive the subshell.
+untraced() {
+	(
+		trap - DEBUG
+		"$@"
+	)
+}
+
 # ---------------------------------------------------------------- fixtures
 
 # _fixture_dir NAME: creates NAME's parent directory where it is missing
@@ -117,6 +133,22 @@ fixture_lines() {
 	if (($#)); then printf '%s\n' "$@" >"$name"; else : >"$name"; fi
 }
 
+# same_bytes FILE1 FILE2: the two files hold the same bytes (cmp -s).  A
+# comparison is most of the processes a test starts, and most outputs are
+# short text: files both under 64 KiB without a NUL byte are read into
+# bash and compared there (read stops at a NUL or the limit with status 0,
+# and only at the end of the file with status 1); any other pair goes to
+# cmp.
+same_bytes() {
+	local LC_ALL=C IFS= one two
+	[[ -f $1 && -f $2 ]] || { cmp -s -- "$1" "$2"; return; }
+	if ! read -r -d '' -n 65536 one <"$1" && ! read -r -d '' -n 65536 two <"$2"; then
+		[[ $one == "$two" ]]
+		return
+	fi
+	cmp -s -- "$1" "$2"
+}
+
 # hexdump of a file, for failure messages.
 _hex() {
 	od -An -c -- "$1" | head -n 40
@@ -135,6 +167,30 @@ _norm_stderr() {
 		-- "$1"
 }
 
+# _norm_stderr_to FILE OUT: _norm_stderr FILE >OUT, in bash where FILE is
+# short text (under 16 KiB without a NUL, read as same_bytes reads), with
+# sed otherwise.
+_norm_stderr_to() {
+	local LC_ALL=C IFS= text line out=
+	if [[ -f $1 ]] && ! read -r -d '' -n 16384 text <"$1"; then
+		while [[ -n $text ]]; do
+			line=${text%%$'\n'*}
+			if [[ $line == "$text" ]]; then text= ; else text=${text#*$'\n'} line+=$'\n'; fi
+			if [[ $line =~ ^([^\ :]*/)?(ac)?grep:(.*)$ ]]; then
+				line=PROG:${BASH_REMATCH[3]}
+			elif [[ $line =~ ^Usage:\ ([^\ ]*/)?(ac)?grep\ (.*)$ ]]; then
+				line="Usage: PROG ${BASH_REMATCH[3]}"
+			elif [[ $line =~ ^Try\ \'([^\ ]*/)?(ac)?grep\ --help\'(.*)$ ]]; then
+				line="Try 'PROG --help'${BASH_REMATCH[3]}"
+			fi
+			out+=$line
+		done
+		printf '%s' "$out" >"$2"
+		return
+	fi
+	_norm_stderr "$1" >"$2"
+}
+
 # _compare LABEL: compares $OUTD/{g,a}.{out,err,rc}.  Returns 1 with a
 # readable message when they differ.
 _compare() {
@@ -146,7 +202,7 @@ _compare() {
 		LC_ALL=C sort -o "$OUTD/g.out" -- "$OUTD/g.out"
 		LC_ALL=C sort -o "$OUTD/a.out" -- "$OUTD/a.out"
 	fi
-	if ! cmp -s -- "$OUTD/g.out" "$OUTD/a.out"; then
+	if ! same_bytes "$OUTD/g.out" "$OUTD/a.out"; then
 		{
 			echo "stdout differs: $where"
 			echo "--- grep stdout:"
@@ -172,13 +228,13 @@ _compare() {
 		return 1
 	fi
 	if [[ -z ${SAG_IGNORE_STDERR:-} && (-s $OUTD/g.err || -s $OUTD/a.err) ]]; then
-		_norm_stderr "$OUTD/g.err" >"$OUTD/g.nerr"
-		_norm_stderr "$OUTD/a.err" >"$OUTD/a.nerr"
+		_norm_stderr_to "$OUTD/g.err" "$OUTD/g.nerr"
+		_norm_stderr_to "$OUTD/a.err" "$OUTD/a.nerr"
 		if [[ -n ${SAG_SORT:-} ]]; then
 			LC_ALL=C sort -o "$OUTD/g.nerr" -- "$OUTD/g.nerr"
 			LC_ALL=C sort -o "$OUTD/a.nerr" -- "$OUTD/a.nerr"
 		fi
-		if ! cmp -s -- "$OUTD/g.nerr" "$OUTD/a.nerr"; then
+		if ! same_bytes "$OUTD/g.nerr" "$OUTD/a.nerr"; then
 			{
 				echo "stderr differs (program names normalised): $where"
 				echo "--- grep stderr:"
@@ -239,6 +295,34 @@ same_as_grep_with() {
 	_compare "acgrep extra: ${extra[*]}; args: $args" || return 1
 }
 
+# same_as_grep_each EXTRA... -- ARGS...: `grep -F ARGS` once, then
+# `$ACGREP EXTRA -F ARGS` for each EXTRA (split on spaces; "" for none),
+# each compared with grep's run as same_as_grep_with compares: for the
+# variants (I/O paths, threads) that must all print what grep prints.
+same_as_grep_each() {
+	untraced _same_as_grep_each "$@"
+}
+
+_same_as_grep_each() {
+	local -a extras=() extra
+	while [[ $1 != -- ]]; do
+		extras+=("$1")
+		shift
+	done
+	shift
+	local gs=0 as x args
+	"$GREP" -F "$@" <"${SAG_STDIN:-/dev/null}" >"$OUTD/g.out" 2>"$OUTD/g.err" || gs=$?
+	echo "$gs" >"$OUTD/g.rc"
+	printf -v args '%q ' "$@"
+	for x in "${extras[@]}"; do
+		read -r -a extra <<<"$x"
+		as=0
+		"$ACGREP" "${extra[@]}" -F "$@" <"${SAG_STDIN:-/dev/null}" >"$OUTD/a.out" 2>"$OUTD/a.err" || as=$?
+		echo "$as" >"$OUTD/a.rc"
+		_compare "acgrep extra: ${extra[*]}; args: $args" || return 1
+	done
+}
+
 # note_case WHAT CMD...: runs CMD; when it fails, names the case of a loop
 # that failed ("# (failed for WHAT)": the option set, I/O path, thread
 # count or text the loop was at) and returns 1.
@@ -271,13 +355,18 @@ in_both_locales() {
 # threads_asleep PID [N]: waits (10 s at most) until PID runs its program
 # (it is no longer the bash that forked it), has N threads or more when N
 # is given (a sanitizer adds its own), and every thread of it sleeps,
-# twice in a row 50 ms apart.
+# twice in a row 50 ms apart.  /proc is read with bash's own read: a poll
+# starts no process but its sleep.
 threads_asleep() {
-	local pid=$1 n=${2:-} k calm=0 states
-	for k in $(seq 1 200); do
-		states=$(awk '{ print $3 }' /proc/"$pid"/task/*/stat 2>/dev/null | tr -d '\n')
-		if [[ $(cat /proc/"$pid"/comm 2>/dev/null) != bash && $states =~ ^S+$ &&
-			(-z $n || ${#states} -ge $n) ]]; then
+	local pid=$1 n=${2:-} k calm=0 states comm stat f
+	for ((k = 0; k < 200; k++)); do
+		states= comm=
+		read -r comm 2>/dev/null </proc/"$pid"/comm || true
+		for f in /proc/"$pid"/task/*/stat; do
+			# the state is the field after the command name's ")"
+			read -r stat 2>/dev/null <"$f" && stat=${stat##*) } && states+=${stat%% *}
+		done
+		if [[ $comm != bash && $states =~ ^S+$ && (-z $n || ${#states} -ge $n) ]]; then
 			((++calm == 2)) && return 0
 		else
 			calm=0
@@ -335,7 +424,7 @@ _ac_where() {
 expect_out() {
 	# shellcheck disable=SC2059
 	printf -- "$@" >"$OUTD/expected"
-	if ! cmp -s -- "$OUTD/expected" "$OUTD/ac.out"; then
+	if ! same_bytes "$OUTD/expected" "$OUTD/ac.out"; then
 		{
 			echo "stdout is not as expected: $(_ac_where)"
 			echo "--- expected:"
@@ -372,9 +461,15 @@ expect_no_stderr() {
 	fi
 }
 
-# expect_stderr_matches ERE: normalised stderr matches the extended regex.
+# expect_stderr_matches ERE: a line of the normalised stderr matches the
+# extended regex (in bash: [[ =~ ]] is the same POSIX ERE, line by line).
 expect_stderr_matches() {
-	if ! _norm_stderr "$OUTD/ac.err" | "$GREP" -Eq -- "$1"; then
+	local line found=
+	_norm_stderr_to "$OUTD/ac.err" "$OUTD/ac.nerr"
+	while IFS= read -r line || [[ -n $line ]]; do
+		[[ $line =~ $1 ]] && found=1 && break
+	done <"$OUTD/ac.nerr"
+	if [[ -z $found ]]; then
 		{
 			echo "stderr does not match /$1/: $(_ac_where)"
 			cat -- "$OUTD/ac.err"
@@ -401,13 +496,23 @@ expect() {
 
 # A Python that imports dask.distributed: python3, or Debian's own (where
 # python3-distributed installs when another python3 comes first in PATH).
+# The answer (a path, or "none") is kept for the run's other tests in
+# $BATS_RUN_TMPDIR/dask_python: importing distributed costs a second or two.
 dask_python() {
-	local py
-	for py in python3 /usr/bin/python3; do
-		if "$py" -c 'import distributed' 2>/dev/null; then
-			echo "$py"
-			return 0
-		fi
+	local py known=${BATS_RUN_TMPDIR:-}/dask_python
+	if [[ -n ${BATS_RUN_TMPDIR:-} && -s $known ]]; then
+		read -r py <"$known"
+		[[ $py != none ]] && echo "$py"
+		[[ $py != none ]]
+		return
+	fi
+	for py in python3 /usr/bin/python3 none; do
+		[[ $py == none ]] && break
+		"$py" -c 'import distributed' 2>/dev/null && break
 	done
-	return 1
+	if [[ -n ${BATS_RUN_TMPDIR:-} ]]; then
+		echo "$py" >"$known.$$" && mv -f -- "$known.$$" "$known"
+	fi
+	[[ $py != none ]] && echo "$py"
+	[[ $py != none ]]
 }

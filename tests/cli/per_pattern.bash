@@ -17,8 +17,13 @@ PP_VARIANTS=(
 
 # expect_all STATUS FORMAT [ARGS...] -- ACGREP-ARGS...: `expect` (exact
 # stdout bytes and status, nothing on stderr) in LC_ALL=C and C.UTF-8,
-# each with every variant of PP_VARIANTS put before ACGREP-ARGS.
+# each with every variant of PP_VARIANTS put before ACGREP-ARGS; untraced
+# (helpers.bash).
 expect_all() {
+	untraced _expect_all "$@"
+}
+
+_expect_all() {
 	local -a args=("$@") extra
 	local cut loc v
 	for ((cut = 0; cut < ${#args[@]}; cut++)); do

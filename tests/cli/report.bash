@@ -7,7 +7,7 @@
 expect_masked() {
 	mask_times <"$OUTD/ac.out" >"$OUTD/ac.masked"
 	cat >"$OUTD/expected"
-	if ! cmp -s "$OUTD/expected" "$OUTD/ac.masked"; then
+	if ! same_bytes "$OUTD/expected" "$OUTD/ac.masked"; then
 		{
 			echo "stdout is not as expected: $(_ac_where)"
 			diff "$OUTD/expected" "$OUTD/ac.masked"
@@ -18,19 +18,28 @@ expect_masked() {
 }
 
 # same_everywhere ARGS...: acgrep ARGS gives the same stdout (times masked),
-# stderr and status in C and C.UTF-8 and with every VARIANTS entry.
+# stderr and status in C and C.UTF-8 and with every VARIANTS entry
+# (untraced: helpers.bash).
 same_everywhere() {
-	local ref st v loc
+	untraced _same_everywhere "$@"
+}
+
+_same_everywhere() {
+	local st v loc ref_err err
 	run_ac "$@"
-	ref=$(mask_times <"$OUTD/ac.out"; cat "$OUTD/ac.err")
+	mask_times <"$OUTD/ac.out" >"$OUTD/ref.out"
+	IFS= read -r -d '' ref_err <"$OUTD/ac.err" || true
 	st=$ac_status
 	for loc in C C.UTF-8; do
 		for v in "${VARIANTS[@]}"; do
 			# shellcheck disable=SC2086 # v is a word list
 			LC_ALL=$loc run_ac $v "$@"
-			if [[ $(mask_times <"$OUTD/ac.out"; cat "$OUTD/ac.err") != "$ref" || $ac_status != "$st" ]]; then
-				echo "# differs under LC_ALL=$loc $v" >&2
-				diff <(echo "$ref") <(mask_times <"$OUTD/ac.out"; cat "$OUTD/ac.err") | head -n 10 >&2
+			mask_times <"$OUTD/ac.out" >"$OUTD/ac.masked"
+			IFS= read -r -d '' err <"$OUTD/ac.err" || true
+			if ! same_bytes "$OUTD/ref.out" "$OUTD/ac.masked" || [[ $err != "$ref_err" || $ac_status != "$st" ]]; then
+				echo "# differs under LC_ALL=$loc $v (status $ac_status, first run $st)" >&2
+				diff "$OUTD/ref.out" "$OUTD/ac.masked" | head -n 10 >&2
+				diff <(printf '%s' "$ref_err") "$OUTD/ac.err" | head -n 10 >&2
 				return 1
 			fi
 		done
