@@ -313,7 +313,7 @@ static size_t step_to_match(const ac_automaton *ac, const uint8_t *buf, size_t l
  * would make the text since that start a prefix of a pattern, so the state's
  * depth (its trie string: the longest suffix read that begins a pattern)
  * would reach back to it.  A state shallower than pos - m->start ends the
- * look; none is deeper than max_len, so the look ends by m->start + max_len. */
+ * look, and so does reaching m->start + max_len (no state is deeper). */
 static bool leftmost_longest(const ac_automaton *ac, const uint8_t *buf, size_t len,
 			     size_t from, ac_match *m, struct scan *sc)
 {
@@ -323,7 +323,7 @@ static bool leftmost_longest(const ac_automaton *ac, const uint8_t *buf, size_t 
 		return false;
 	uint32_t id = s & AC_ID_MASK;
 	*m = (ac_match){ .start = pos - ac->out_len[id], .end = pos, .pattern = ac->out_id[id] };
-	while (pos < len) {
+	while (pos < len && pos - m->start < ac->max_len) {
 		s = ac_step(ac, s, buf[pos++]);
 		id = s & AC_ID_MASK;
 		if (id < ac->depth_start[pos - m->start])
@@ -342,7 +342,7 @@ static bool longest_at(const ac_automaton *ac, const uint8_t *buf, size_t len, s
 {
 	uint32_t s = AC_ROOT;
 	bool found = false;
-	for (size_t pos = from; pos < len;) {
+	for (size_t pos = from; pos < len && pos - from < ac->max_len;) {
 		s = ac_step(ac, s, buf[pos++]);
 		uint32_t id = s & AC_ID_MASK;
 		if (id < ac->depth_start[pos - from])
