@@ -1,9 +1,9 @@
 /* ac_build.c - compiling fixed strings into an Aho-Corasick automaton.
  *
- * Owns: ac_compile's order of work, failure and output links, byte classes
- * and the dense/sparse transition tables.  The pattern store and the
- * breadth-first trie are ac_trie.c's (their order ac_sort.c's), the
- * prefilter is ac_prefilter.c's.
+ * Owns: ac_compile's order of work, failure and output links, byte classes,
+ * the dense/sparse transition tables and the depth table (depth_start).
+ * The pattern store and the breadth-first trie are ac_trie.c's (their
+ * order ac_sort.c's), the prefilter is ac_prefilter.c's.
  * Knows nothing of files, lines or options.
  *
  * References:
@@ -244,6 +244,20 @@ static int links_and_tables_build(ac_automaton *ac)
 	return 0;
 }
 
+int ac_depths_build(ac_automaton *ac)
+{
+	size_t n = ac->max_len + 2;
+	ac->depth_start = malloc(n * sizeof *ac->depth_start);
+	if (!ac->depth_start)
+		return -1;
+	size_t d = 0;
+	for (uint32_t lo = AC_ROOT, hi = AC_ROOT + 1; lo < hi && d < n; lo = hi, hi = ac->first[lo])
+		ac->depth_start[d++] = lo;
+	for (; d < n; d++)
+		ac->depth_start[d] = ac->n_states;
+	return 0;
+}
+
 /* Frees the state tables (after a failed compile, or in ac_free); those
  * of a loaded automaton (ac_load) are only forgotten. */
 static void tables_free(ac_automaton *ac)
@@ -259,6 +273,8 @@ static void tables_free(ac_automaton *ac)
 	table_free(ac->out_len);
 	table_free(ac->out_id);
 	table_free(ac->dict);
+	free(ac->depth_start);
+	ac->depth_start = NULL;
 	ac->dense = ac->first = ac->fail = ac->out_len = ac->out_id = ac->dict = NULL;
 	ac->in_cls = NULL;
 	ac->n_states = ac->n_dense = 0;
@@ -277,7 +293,7 @@ int ac_compile(ac_automaton *ac, enum ac_scan_path path)
 	for (size_t k = 1; k < ac->n_states; k++) /* edge bytes become classes */
 		ac->in_cls[k] = ac->cls[ac->in_cls[k]];
 	memset(&ac->trie, 0, sizeof ac->trie);
-	if (links_and_tables_build(ac) != 0)
+	if (links_and_tables_build(ac) != 0 || ac_depths_build(ac) != 0)
 		goto out;
 	ac->compiled = true;
 	rc = 0;

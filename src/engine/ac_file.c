@@ -316,7 +316,9 @@ ac_automaton *ac_load(const struct secfile *f, enum simd_level cap, const char *
 	ac->out_len = unconst(t.out_len);
 	ac->out_id = unconst(t.out_id);
 	ac->dict = unconst(t.dict);
-	if ((*why = prefilter_load(f, ac))) {
+	if (!(*why = prefilter_load(f, ac)) && ac_depths_build(ac) != 0)
+		*why = "memory exhausted";
+	if (*why) {
 		ac_free(ac);
 		return NULL;
 	}

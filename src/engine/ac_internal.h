@@ -68,6 +68,10 @@ struct ac_automaton {
 	uint32_t *out_len;     /* longest pattern ending in this state, 0 if none */
 	uint32_t *out_id;      /* its id */
 	uint32_t *dict;        /* next state down the failure chain that ends a pattern */
+	uint32_t *depth_start; /* max_len + 2 entries: the first id of depth d (ids being
+				  breadth-first, a state is shallower than d exactly when its
+				  id is below depth_start[d]); n_states past the deepest.
+				  Built from first[] (ac_depths_build), never mapped */
 
 	/* prefilter */
 	enum ac_scan_path path;
@@ -94,6 +98,10 @@ struct ac_automaton {
 	uint32_t n_rare, rare_reach;
 	size_t memory;
 };
+
+/* Fills ac->depth_start from first[] and max_len (after ac_compile's
+ * tables are built or ac_load's are checked): 0, or -1 when out of memory. */
+int ac_depths_build(ac_automaton *ac);
 
 /* The HASH prefilter's index of a window: the 4 bytes at a position as one
  * 32-bit load (memcpy, so byte order does not matter to the table),

@@ -307,30 +307,50 @@ static size_t step_to_match(const ac_automaton *ac, const uint8_t *buf, size_t l
 	return SIZE_MAX;
 }
 
-/* Leftmost-longest among the non-empty patterns, starting at or after from. */
+/* Leftmost-longest among the non-empty patterns, starting at or after from.
+ * After the first match, steps on only while a match starting at or before
+ * the best start so far can still come: a later match over those bytes
+ * would make the text since that start a prefix of a pattern, so the state's
+ * depth (its trie string: the longest suffix read that begins a pattern)
+ * would reach back to it.  A state shallower than pos - m->start ends the
+ * look, and so does reaching m->start + max_len (no state is deeper). */
 static bool leftmost_longest(const ac_automaton *ac, const uint8_t *buf, size_t len,
 			     size_t from, ac_match *m, struct scan *sc)
 {
 	uint32_t s = AC_ROOT;
-	size_t pos = from;
-	bool found = false;
-	while (pos < len) {
-		pos = step_to_match(ac, buf, len, pos, &s, sc);
-		if (pos == SIZE_MAX)
+	size_t pos = step_to_match(ac, buf, len, from, &s, sc);
+	if (pos == SIZE_MAX)
+		return false;
+	uint32_t id = s & AC_ID_MASK;
+	*m = (ac_match){ .start = pos - ac->out_len[id], .end = pos, .pattern = ac->out_id[id] };
+	while (pos < len && pos - m->start < ac->max_len) {
+		s = ac_step(ac, s, buf[pos++]);
+		id = s & AC_ID_MASK;
+		if (id < ac->depth_start[pos - m->start])
 			break;
+		if ((s & AC_MATCH_BIT) && pos - ac->out_len[id] <= m->start)
+			*m = (ac_match){ .start = pos - ac->out_len[id], .end = pos, .pattern = ac->out_id[id] };
+	}
+	return true;
+}
+
+/* The longest non-empty pattern starting exactly at from: its end and id
+ * in *m, or false when none.  Steps while the text since from begins a
+ * pattern (the state's depth is all of it). */
+static bool longest_at(const ac_automaton *ac, const uint8_t *buf, size_t len, size_t from,
+		       ac_match *m)
+{
+	uint32_t s = AC_ROOT;
+	bool found = false;
+	for (size_t pos = from; pos < len && pos - from < ac->max_len;) {
+		s = ac_step(ac, s, buf[pos++]);
 		uint32_t id = s & AC_ID_MASK;
-		size_t start = pos - ac->out_len[id];
-		if (!found || start < m->start || (start == m->start && pos > m->end)) {
-			m->start = start;
-			m->end = pos;
-			m->pattern = ac->out_id[id];
+		if (id < ac->depth_start[pos - from])
+			break;
+		if ((s & AC_MATCH_BIT) && ac->out_len[id] == pos - from) {
+			*m = (ac_match){ .start = from, .end = pos, .pattern = ac->out_id[id] };
 			found = true;
 		}
-		/* No match starting at or before m->start can end this late. */
-		if (pos - m->start >= ac->max_len)
-			break;
-		if (len - m->start > ac->max_len)
-			len = m->start + ac->max_len;
 	}
 	return found;
 }
@@ -343,14 +363,9 @@ static bool find_from(const ac_automaton *ac, const uint8_t *buf, size_t len, si
 		return false;
 	if (ac->has_empty) {
 		/* The empty pattern matches at `from`; only a longer match
-		 * starting exactly there can beat it, and it ends by from + max_len. */
-		m->start = m->end = from;
-		m->pattern = ac->empty_id;
-		ac_match longer;
-		size_t horizon = len - from > ac->max_len ? from + ac->max_len : len;
-		if (sem == AC_LEFTMOST_LONGEST && leftmost_longest(ac, buf, horizon, from, &longer, sc) &&
-		    longer.start == from)
-			*m = longer;
+		 * starting exactly there can beat it. */
+		if (sem != AC_LEFTMOST_LONGEST || !longest_at(ac, buf, len, from, m))
+			*m = (ac_match){ .start = from, .end = from, .pattern = ac->empty_id };
 		return true;
 	}
 	if (sem == AC_LEFTMOST_LONGEST)

@@ -245,6 +245,12 @@ static const struct named_case {
 	  .expected = "", .expected_folded = "2-5:0 6-8:1 " },
 	{ .name = "a longer pattern fails into a shorter one", .patterns = { "bcd", "abcde" }, .text = "abcdx",
 	  .expected = "1-4:0 " },
+	/* leftmost-longest looks past a match only while the bytes since
+	 * its start still begin a pattern: through states that end none */
+	{ .name = "a later match that starts earlier", .patterns = { "bcd", "cdefg", "abcdefgh" },
+	  .text = "abcdefgh abcdefgx bcdefgh", .expected = "0-8:2 10-13:0 18-21:0 " },
+	{ .name = "the empty pattern and a longer one past a miss", .patterns = { "", "a", "abcd", "bcdef" },
+	  .text = "abcx abcd", .expected = "0-1:1 1-1:0 2-2:0 3-3:0 4-4:0 5-9:2 9-9:0 " },
 	{ .name = "bytes 0x01 and 0xff", .patterns = { "\x01\xff", "\xff\xff" }, .text = "\xff\xff\x01\xff\xff",
 	  .expected = "0-2:1 2-4:0 " },
 };
