@@ -23,7 +23,6 @@ static void keep_checkpoint(struct file_search *f, uint64_t at, intmax_t lines)
 		.at = at,
 		.out_mark = f->out_mark,
 		.stop_offset = f->res->stop_offset,
-		.selected = f->selected,
 		.context = f->context,
 		.lines = lines,
 		.done = f->done,
@@ -35,8 +34,7 @@ static void keep_checkpoint(struct file_search *f, uint64_t at, intmax_t lines)
 		.seen_end = f->seen_end,
 		.tail_open = f->tail_open,
 	};
-	if (f->s->tally)
-		tally_checkpoint(f->s->tally);
+	summary_keep(&f->sum);
 	/* nothing of what follows is handed on before the next checkpoint:
 	 * the way back to this one stays open (sink_keep_from) */
 	sink_keep_from(f->sink, f->out_mark);
@@ -63,15 +61,13 @@ static bool back_to_checkpoint(struct file_search *f, struct input *in)
 	if (!in->mapped || !sink_rewind(f->sink, c->out_mark) || input_reread_from(in, c->at) != 0)
 		return false;
 	f->res->stop_offset = c->stop_offset;
-	f->selected = c->selected;
+	summary_back(&f->sum);
 	f->context = c->context;
 	f->cnt_lines = c->lines; /* cnt_pos: the next window's start */
 	f->done = c->done;
 	f->run_open = c->run_open;
 	f->s->used = c->used;
 	f->bin.encoding_error = c->encoding_error;
-	if (f->s->tally)
-		tally_rewind(f->s->tally);
 	f->res->stats = c->stats;
 	if (f->counting)
 		search_stats_back(f, c->seen_ids);
@@ -99,7 +95,7 @@ static bool empty_line_selected(const struct file_search *f)
  * (dropped, or to be read again). */
 static bool turn_binary(struct file_search *f, struct input *in, const struct window *w)
 {
-	enum binary_next next = binary_nul_found(&f->bin, f->selected);
+	enum binary_next next = binary_nul_found(&f->bin, f->sum.selected);
 	if (f->counting)
 		f->binary_offset = input_first_nul(in, w ? w->offset : in->offset);
 	if (next == BINARY_DROP)
@@ -109,7 +105,7 @@ static bool turn_binary(struct file_search *f, struct input *in, const struct wi
 	f->zap_nul = f->eol != '\0';
 	if (next == BINARY_STOP_QUIET) {
 		f->quiet = true;
-		f->stop_on_select = true;
+		summary_decide_on_select(&f->sum);
 	}
 	input_zap_nul(in, skip_zero_reads);
 	return reread;
@@ -140,7 +136,6 @@ static struct file_search *begin_search(struct searcher *s, struct input *in, co
 		.sink = &s->sink,
 		.eol = config_eol(cfg),
 		.quiet = quiet,
-		.stop_on_select = config_reports_files(cfg) || s->dev_null,
 		.context = context_begin(cfg),
 		.used_at_start = s->used,
 		.res = res,
@@ -148,6 +143,8 @@ static struct file_search *begin_search(struct searcher *s, struct input *in, co
 		.count_lines = cfg->line_number || stats_wanted(cfg),
 		.binary_offset = UINT64_MAX,
 	};
+	struct summary_hook stats = { .selected = f->counting ? search_stats_line : NULL, .ctx = f };
+	f->sum = summary_begin(cfg, s->matcher, s->tally, stats, config_reports_files(cfg) || s->dev_null);
 	binary_begin(&f->bin, cfg, quiet);
 	uint64_t size = in->is_regular ? in->size_at_open : UINT64_MAX; /* -T's width */
 	sink_begin(f->sink, &(struct sink_begin){
@@ -161,8 +158,7 @@ static struct file_search *begin_search(struct searcher *s, struct input *in, co
 	if (binary_watches_nul(&f->bin))
 		input_watch_nul(in);
 	/* counts of matches need a line whole (lines in pieces are not) */
-	if (f->quiet && !cfg->count_matches && !s->tally && !f->counting &&
-	    s->matcher->longest_span != SIZE_MAX) {
+	if (f->quiet && !f->sum.whole_lines && s->matcher->longest_span != SIZE_MAX) {
 		size_t keep = search_piece_margin(f) + PIECE_KEEP_EXTRA;
 		input_stream_long_lines(in, 4 * keep, keep);
 	}
@@ -251,12 +247,12 @@ void search_input(struct searcher *s, struct input *in, const char *name, bool b
 	}
 	input_guard_disarm();
 	sink_keep_from(f->sink, SINK_KEEP_NONE);
-	res->selected = binary_reported_count(&f->bin, f->selected);
+	res->selected = binary_reported_count(&f->bin, f->sum.selected);
 	res->binary = f->bin.binary;
 	res->without_match = f->bin.dropped;
 	res->done = f->done || f->context.outleft <= 0;
 	res->used = s->used && !f->used_at_start;
-	res->binary_matched = binary_file_matches(&f->bin, f->selected);
+	res->binary_matched = binary_file_matches(&f->bin, f->sum.selected);
 	if (s->tally) {
 		res->tally = tally_take(s->tally);
 		if (matcher_take_failure() && !res->read_error) { /* the last counts */

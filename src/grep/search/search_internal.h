@@ -14,6 +14,7 @@
 #include "context.h"
 #include "search.h"
 #include "sink.h"
+#include "summary.h"
 
 /* What a search has decided up to a line end: after a SIGBUS (a mapped
  * file shrank) the search goes back to it and reads on from there with
@@ -25,7 +26,6 @@ struct checkpoint {
 	uint64_t out_mark;    /* the sink's mark there */
 	uint64_t stop_offset;
 	struct context context;
-	intmax_t selected;
 	intmax_t lines;       /* -n: line terminators before `at` */
 	bool done, run_open, used, encoding_error;
 	struct search_stats stats;
@@ -70,9 +70,8 @@ struct file_search {
 	char eol;
 	bool zap_nul;        /* binary: NUL ends lines too */
 	bool quiet;          /* no lines are output */
-	bool stop_on_select; /* -l, -L, -q, binary: the first selected line decides */
 	bool done;
-	intmax_t selected;
+	struct summary sum;  /* counts, tallies, statistics; whether to stop */
 	struct context context; /* the last output, -A owed, -m left (context.h) */
 	/* the current window: new lines in buf[start..len), earlier lines
 	 * kept for -B in buf[0..start); base is the input offset of buf[0] */
@@ -148,9 +147,10 @@ intmax_t search_lineno_at(struct file_search *f, size_t pos);
  * first checkpoint (where the search begins) kept. */
 void search_stats_begin(struct file_search *f);
 
-/* The line [ls, le) is selected, and was output if it is to be: counts it
- * and its matches (none under -v), lists their patterns. */
-void search_stats_line(struct file_search *f, size_t ls, size_t le);
+/* The summary's statistics hook (summary_hook, ctx the file_search): the
+ * line [ls, le) is selected, and was output if it is to be: counts it and
+ * its matches (none under -v), lists their patterns. */
+void search_stats_line(void *ctx, size_t ls, size_t le);
 
 /* The matches of the selected line [ls, le), being output, for the sink:
  * *out filled, or NULL when they could not all be kept. */

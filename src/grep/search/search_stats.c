@@ -151,8 +151,9 @@ static bool note_pattern(struct file_search *f, uint32_t id)
 	return false;
 }
 
-void search_stats_line(struct file_search *f, size_t ls, size_t le)
+void search_stats_line(void *ctx, size_t ls, size_t le)
 {
+	struct file_search *f = ctx;
 	struct search_stats *st = &f->res->stats;
 	if (f->hits.at != f->base + ls)
 		find_hits(f, ls, le);
