@@ -16,18 +16,22 @@
 #include "sink.h"
 #include "summary.h"
 
-/* What a search has decided up to a line end: after a SIGBUS (a mapped
- * file shrank) the search goes back to it and reads on from there with
- * read() (input_reread_from), as if the lines after it had never been
- * looked at.  Taken after each line output or selected in a mapped window
- * (read() windows cannot fault), and at the start and after each window. */
+/* What a search has decided up to a line end (the input's checkpoint,
+ * input_rollback): after a SIGBUS (a mapped file shrank) the search goes
+ * back to it and the input reads on from there with read(), as if the
+ * lines after it had never been looked at.  Taken after each line output
+ * or selected in a mapped window (read() windows cannot fault), and at the
+ * start and after each window. */
 struct checkpoint {
-	uint64_t at;          /* input offset: the lines before it are done */
 	uint64_t out_mark;    /* the sink's mark there */
 	uint64_t stop_offset;
 	struct context context;
-	intmax_t lines;       /* -n: line terminators before `at` */
+	intmax_t lines;       /* -n: line terminators before it */
 	bool done, run_open, used, encoding_error;
+};
+
+/* The statistics at the last checkpoint (search_stats_keep). */
+struct stats_kept {
 	struct search_stats stats;
 	size_t seen_ids;      /* patterns listed in the result's seen */
 	uint64_t seen_end;
@@ -64,6 +68,7 @@ struct line_hits {
 struct file_search {
 	const struct config *cfg;
 	struct searcher *s;
+	struct input *in;    /* the input searched */
 	const struct sink *sink;
 	struct binary_policy bin;
 	uint64_t out_mark;   /* the sink's mark after the last event */
@@ -89,6 +94,7 @@ struct file_search {
 	bool used_at_start;  /* searcher.used when this input began */
 	bool guarded;        /* the window is mapped: a checkpoint after each line */
 	struct checkpoint ck;
+	struct input_rollback rollback; /* the input's way back to ck */
 	struct search_result *res;
 	/* statistics (stats.h), kept when `counting` (search_stats.c) */
 	bool counting;
@@ -99,6 +105,7 @@ struct file_search {
 	uint64_t origin;     /* input offset where the search began */
 	uint64_t started;    /* stats_now() then */
 	uint64_t binary_offset; /* where the input turned binary (sink_end) */
+	struct stats_kept stats_kept;
 	struct line_hits hits;
 	struct ahead_hits ahead;
 };
@@ -162,9 +169,10 @@ const struct sink_hits *search_stats_hits(struct file_search *f, size_t ls, size
  * its bytes and lines. */
 void search_stats_window(struct file_search *f);
 
-/* Back to a checkpoint: the patterns listed after its first n_seen are
- * forgotten. */
-void search_stats_back(struct file_search *f, size_t n_seen);
+/* The summary's hooks at a checkpoint (ctx the file_search): the counts
+ * kept, and taken back to them, the patterns listed since forgotten. */
+void search_stats_keep(void *ctx);
+void search_stats_back(void *ctx);
 
 /* The search ended: its time and output bytes, a last line without
  * terminator.  Frees what counting holds. */

@@ -52,6 +52,8 @@ void summary_keep(struct summary *s)
 	s->kept_selected = s->selected;
 	if (s->tally)
 		tally_checkpoint(s->tally);
+	if (s->stats.keep)
+		s->stats.keep(s->stats.ctx);
 }
 
 void summary_back(struct summary *s)
@@ -59,4 +61,6 @@ void summary_back(struct summary *s)
 	s->selected = s->kept_selected;
 	if (s->tally)
 		tally_rewind(s->tally);
+	if (s->stats.back)
+		s->stats.back(s->stats.ctx);
 }

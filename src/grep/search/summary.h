@@ -8,7 +8,7 @@
  * line settles the input (-l, -L, -q, stdout /dev/null, a binary input
  * whose output stopped), the per-key tallies (tally.h: --count-per-pattern,
  * --all-patterns) and the statistics (a hook: search_stats.c, --stats and
- * --json).  The search tells the summary of each line it selects (after
+ * --json; its state is the search's).  The search tells the summary of each line it selects (after
  * the line's output) and, under -v, of each matching line it passes over;
  * the answer says whether the search may stop there.  Knows nothing of
  * windows, context or output; the search keeps a summary's state at its
@@ -34,10 +34,13 @@ struct summary_line {
 	bool zap_nul;         /* NUL ends lines too (a binary input) */
 };
 
-/* A consumer of the selected lines that keeps its state elsewhere: called
- * with ctx and the line's bounds in the window being searched. */
+/* A consumer of the selected lines that keeps its state elsewhere: told
+ * (with ctx) of each line by its bounds in the window being searched, and
+ * of summary_keep and summary_back, to keep and take back its state. */
 struct summary_hook {
 	void (*selected)(void *ctx, size_t ls, size_t le);
+	void (*keep)(void *ctx);
+	void (*back)(void *ctx);
 	void *ctx;
 };
 
@@ -105,8 +108,7 @@ static inline void summary_decide_on_select(struct summary *s)
 /* What was added up so far stands: summary_back comes back to here. */
 void summary_keep(struct summary *s);
 
-/* Forgets what was added up since summary_keep (the statistics' hook
- * keeps its own). */
+/* Forgets what was added up since summary_keep. */
 void summary_back(struct summary *s);
 
 #endif
