@@ -222,7 +222,9 @@ static void output_before_context(struct file_search *f, size_t ls)
 /* The line [ls, le) as the summary is told of it. */
 static struct summary_line summary_line_of(const struct file_search *f, size_t ls, size_t le)
 {
-	return (struct summary_line){ .buf = f->buf, .ls = ls, .le = le, .eol = f->eol, .zap_nul = f->zap_nul };
+	return (struct summary_line){
+		.buf = f->buf, .ls = ls, .le = le, .eol = f->eol, .zap_nul = f->zap_nul,
+	};
 }
 
 /* Selects the line [ls, le).  With -v grep prints each run of selected
