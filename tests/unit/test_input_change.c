@@ -7,7 +7,9 @@
  * with the kept lines read back, also after the file was truncated (to the
  * new end, or to nothing past that line).  An unchanged file's unfinished
  * last line is handed out from the mapping.  Every case on several read
- * sizes and with and without kept lines.
+ * sizes and with and without kept lines.  input_read_guarded takes a
+ * reader that faults on a truncated mapping back to its checkpoint and
+ * runs it again on read(), or reports the way back closed.
  */
 #include "input/input.h"
 
@@ -214,6 +216,73 @@ static void unfinished_tail(void)
 	free(lines);
 }
 
+/* input_read_guarded's reader: the first run takes the mapped window,
+ * keeps a checkpoint after its first line, truncates the file there and
+ * touches the window's last byte (a page past the new end: SIGBUS); a run
+ * after the way back drains the input from the checkpoint. */
+struct guarded_read {
+	struct input *in;
+	struct input_rollback rb;
+	const char *text;
+	size_t at;            /* the checkpoint: just past the first line */
+	int runs, backs;
+	bool refuse;          /* back refuses (output handed on already) */
+	long drained;
+};
+
+static bool guarded_back(void *ctx)
+{
+	struct guarded_read *g = ctx;
+	g->backs++;
+	return !g->refuse;
+}
+
+static void guarded_reader(void *ctx)
+{
+	struct guarded_read *g = ctx;
+	if (g->runs++ > 0) {
+		g->drained = drain_from(g->in, g->text, g->at, g->at, 0, "guarded: read on");
+		return;
+	}
+	struct window w;
+	if (input_next(g->in, &w) != 1 || !g->in->mapped || w.len < 3 * 4096) {
+		CHECK(0, "guarded: a mapped window of 3 pages");
+		return;
+	}
+	input_checkpoint(&g->rb, g->at);
+	if (truncate(path, (off_t)g->at) != 0)
+		CHECK(0, "guarded: truncate: %s", strerror(errno));
+	/* no SIGBUS: the reader ends after one run (guarded's checks say so) */
+	volatile char last = w.data[w.len - 1];
+	(void)last;
+}
+
+static void guarded(void)
+{
+	size_t len = 100000;
+	char *text = lines_text(len, 13);
+	for (int refuse = 0; refuse <= 1; refuse++) {
+		put_file(text, len, "wb");
+		struct input_options o = { .io = INPUT_IO_MMAP, .eol = '\n' };
+		struct input in;
+		CHECK(input_open(&in, path, &o) == 0 && in.mapped, "guarded: open mapped");
+		struct guarded_read g = {
+			.in = &in,
+			.text = text,
+			.at = (size_t)((const char *)memchr(text, '\n', len) - text) + 1,
+			.refuse = refuse,
+		};
+		g.rb = (struct input_rollback){ .back = guarded_back, .ctx = &g };
+		bool whole = input_read_guarded(&in, &g.rb, guarded_reader, &g);
+		CHECK(whole == !refuse, "guarded refuse %d: returned %d", refuse, whole);
+		CHECK(g.backs == 1, "guarded refuse %d: back called %d times", refuse, g.backs);
+		CHECK(g.runs == 2 - refuse, "guarded refuse %d: reader ran %d times", refuse, g.runs);
+		CHECK(refuse || !in.mapped, "guarded: read on with read()");
+		input_close(&in);
+	}
+	free(text);
+}
+
 int main(void)
 {
 	if (!mkdtemp(tmpdir)) {
@@ -224,6 +293,8 @@ int main(void)
 	appended();
 	reread();
 	unfinished_tail();
+	input_guard_install();
+	guarded();
 	unlink(path);
 	rmdir(tmpdir);
 	printf("%d passed, %d failed\n", passed, failed);

@@ -215,6 +215,33 @@ void input_guard_install(void);
 void input_guard_arm(sigjmp_buf *target);
 void input_guard_disarm(void);
 
+/* The way back for a reader of a mapped input that shrank: the input
+ * offset of its last checkpoint (input_checkpoint), and its own state
+ * taken back to that point by `back` (what it output since, what it
+ * counted): true, or false when it cannot be (output handed on already).
+ * The reader keeps that state itself; the input knows only the offset. */
+struct input_rollback {
+	uint64_t at;
+	bool (*back)(void *ctx);
+	void *ctx;
+};
+
+/* Everything the reader got before input offset `at` (a line start, or
+ * where the input stands) is done: a SIGBUS from here on comes back to it. */
+static inline void input_checkpoint(struct input_rollback *rb, uint64_t at)
+{
+	rb->at = at;
+}
+
+/* Runs reader(ctx), which takes windows of `in`, under the SIGBUS guard.
+ * When a mapped page vanishes (the file shrank), the reader goes back to
+ * its last checkpoint (rb->back), the input goes on with read() from there
+ * (input_reread_from) and reader runs again.  Returns false when that way
+ * back was closed (rb->back refused, or the input could not be read on):
+ * reader was left at the fault, and the file "shrank while being searched". */
+bool input_read_guarded(struct input *in, struct input_rollback *rb, void (*reader)(void *ctx),
+			void *ctx);
+
 /* True when the first n bytes of the input hold a NUL byte, looked at
  * without consuming anything: the mapping, or pread() on a regular file.
  * Always false for pipes and other unseekable inputs.  GNU grep decides

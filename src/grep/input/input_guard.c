@@ -1,11 +1,12 @@
 /* input_guard.c - the SIGBUS guard for mapped inputs (see input.h).
  *
- * Owns: the process-wide SIGBUS handler and each thread's armed jump
- * target.  A mapped file that shrinks under a search raises SIGBUS in the
- * thread that touches a vanished page; the handler jumps back to that
- * thread's search (search.c), which goes on with read() from its last
- * complete line (input_reread_from).  What may run while armed:
- * DESIGN.md, "What may run under the SIGBUS guard".
+ * Owns: the process-wide SIGBUS handler, each thread's armed jump target,
+ * and the way back after a fault (input_read_guarded).  A mapped file that
+ * shrinks under a search raises SIGBUS in the thread that touches a
+ * vanished page; the handler jumps back into input_read_guarded, which
+ * has the reader go back to its last checkpoint (input_rollback) and the
+ * input go on with read() from there (input_reread_from).  What may run
+ * while armed: DESIGN.md, "What may run under the SIGBUS guard".
  */
 #include "input.h"
 
@@ -60,4 +61,26 @@ void input_guard_disarm(void)
 	guard_armed = 0;
 	atomic_signal_fence(memory_order_seq_cst);
 	guard_target = NULL;
+}
+
+/* After a SIGBUS: the reader back at its checkpoint, the input read on
+ * from there. */
+static bool go_back(struct input *in, const struct input_rollback *rb)
+{
+	return in->mapped && rb->back(rb->ctx) && input_reread_from(in, rb->at) == 0;
+}
+
+bool input_read_guarded(struct input *in, struct input_rollback *rb, void (*reader)(void *ctx),
+			void *ctx)
+{
+	sigjmp_buf jb;
+	/* after a jump that found the way back, the reader runs again */
+	if (sigsetjmp(jb, 0) && !go_back(in, rb)) {
+		input_guard_disarm();
+		return false;
+	}
+	input_guard_arm(&jb);
+	reader(ctx);
+	input_guard_disarm();
+	return true;
 }

@@ -11,7 +11,7 @@
  * before-context back to the last line output, group separators where the
  * output is not adjacent, or after another file's, -m counted over the
  * whole file), line by line, with search_lines.c's -v runs, the encoding
- * check of a UTF-8 locale, -o's matches (search/only_matching.h), and the
+ * check of a UTF-8 locale, -o's matches (search/match_output.h), and the
  * after-context of a selected line left out for its encoding, printed
  * from the lines of its read window (B records, records_windows.h).
  * Where the rule needs a line no record holds, the records are not a
@@ -26,7 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "search/only_matching.h"
+#include "search/match_output.h"
 #include "records.h"
 #include "scaleout_options.h"
 #include "search/binary.h"
@@ -182,40 +182,6 @@ static const char *line_text(struct file_merge *m, const struct known *k)
 
 /* ---- printing, as search_lines.c decides ---- */
 
-/* -o: the matches of a line (only_matching.h's rule), as search_lines.c
- * outputs them. */
-struct match_output {
-	struct printed_line line;
-	struct file_merge *m;
-	const char *text;
-	intmax_t lineno;
-	uint64_t offset;
-	enum sink_line_kind kind;
-	bool admitted;
-};
-
-static int print_match(const struct matcher_hit *hit, bool takes_eol, void *ctx)
-{
-	struct match_output *mo = ctx;
-	size_t ms = hit->start, me = hit->end;
-	if (!binary_admits_match(&mo->m->bin, mo->text + ms, me - ms)) {
-		mo->admitted = false;
-		return 1;
-	}
-	sink_match(&mo->m->r->searcher.sink, &(struct sink_match){
-		.bytes = mo->text + ms, .len = me - ms, .lineno = mo->lineno,
-		.offset = mo->offset + ms, .kind = mo->kind, .takes_eol = takes_eol,
-		.pattern = hit->pattern,
-	});
-	return 0;
-}
-
-static int merge_match(const struct matcher_hit *hit, void *ctx)
-{
-	struct match_output *mo = ctx;
-	return printed_match_step(&mo->line, hit, print_match, mo);
-}
-
 /* Outputs line k (under -o its matches), unless the encoding check refuses
  * it: false then, and it does not count as output. */
 static bool output_line(struct file_merge *m, const struct known *k, enum sink_line_kind kind)
@@ -230,14 +196,11 @@ static bool output_line(struct file_merge *m, const struct known *k, enum sink_l
 	intmax_t lineno = so->line_number ? k->lineno : 0;
 	if (so->only_matching) {
 		struct match_output mo = {
-			.line = printed_line_of(m->r->searcher.matcher, text, k->len, so->eol,
-						so->overlapping),
-			.m = m, .text = text, .lineno = lineno, .offset = k->offset, .kind = kind,
-			.admitted = true,
+			.matcher = m->r->searcher.matcher, .overlapping = so->overlapping,
+			.invert = so->invert, .eol = so->eol, .bin = &m->bin,
+			.sink = &m->r->searcher.sink, .lineno = lineno, .offset = k->offset, .kind = kind,
 		};
-		if ((kind == SINK_SELECTED) != so->invert)
-			printed_matches_scan(&mo.line, text, k->len, merge_match, &mo);
-		if (!mo.admitted)
+		if (!match_output_line(&mo, text, k->len))
 			return false;
 	} else {
 		if (!binary_admits_line(&m->bin, text, k->len))

@@ -4,13 +4,13 @@
  * loop over its windows (search_lines.c searches each), the turn to binary
  * when the binary rule (binary.h) says so and what it changes here (NUL
  * ends lines, nothing more is output, reads of only NULs are dropped), the
- * long lines handed out in pieces, and the checkpoints that let a search
- * of a mapped file that shrank (SIGBUS) go back and read on with read().
+ * long lines handed out in pieces, and its state at the input's
+ * checkpoints (input_rollback): a search of a mapped file that shrank
+ * (SIGBUS) goes back to the last one, and the input reads on from there.
  */
 #include "search_internal.h"
 
 #include <errno.h>
-#include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -19,24 +19,18 @@
  * (back_to_checkpoint). */
 static void keep_checkpoint(struct file_search *f, uint64_t at, intmax_t lines)
 {
+	input_checkpoint(&f->rollback, at);
 	f->ck = (struct checkpoint){
-		.at = at,
 		.out_mark = f->out_mark,
 		.stop_offset = f->res->stop_offset,
-		.selected = f->selected,
 		.context = f->context,
 		.lines = lines,
 		.done = f->done,
 		.run_open = f->run_open,
 		.used = f->s->used,
 		.encoding_error = f->bin.encoding_error,
-		.stats = f->res->stats,
-		.seen_ids = f->res->seen.n,
-		.seen_end = f->seen_end,
-		.tail_open = f->tail_open,
 	};
-	if (f->s->tally)
-		tally_checkpoint(f->s->tally);
+	summary_keep(&f->sum);
 	/* nothing of what follows is handed on before the next checkpoint:
 	 * the way back to this one stays open (sink_keep_from) */
 	sink_keep_from(f->sink, f->out_mark);
@@ -52,31 +46,24 @@ void search_checkpoint_mapped(struct file_search *f, size_t ls, size_t pos)
 	keep_checkpoint(f, f->base + pos, lines);
 }
 
-/* After a SIGBUS: the output since the last checkpoint is taken back, the
- * state goes back to it, and the input goes on with read() from there.
- * False when that output was handed on already (a line longer than what
- * the printer holds was being copied), or the input cannot be read on;
- * the search then ends as the file shrank. */
-static bool back_to_checkpoint(struct file_search *f, struct input *in)
+/* input_rollback's back, after a SIGBUS: the output since the last
+ * checkpoint is taken back and the state goes back to it.  False when that
+ * output was handed on already (a line longer than what the printer holds
+ * was being copied); the search then ends as the file shrank. */
+static bool back_to_checkpoint(void *ctx)
 {
+	struct file_search *f = ctx;
 	const struct checkpoint *c = &f->ck;
-	if (!in->mapped || !sink_rewind(f->sink, c->out_mark) || input_reread_from(in, c->at) != 0)
+	if (!sink_rewind(f->sink, c->out_mark))
 		return false;
 	f->res->stop_offset = c->stop_offset;
-	f->selected = c->selected;
+	summary_back(&f->sum);
 	f->context = c->context;
 	f->cnt_lines = c->lines; /* cnt_pos: the next window's start */
 	f->done = c->done;
 	f->run_open = c->run_open;
 	f->s->used = c->used;
 	f->bin.encoding_error = c->encoding_error;
-	if (f->s->tally)
-		tally_rewind(f->s->tally);
-	f->res->stats = c->stats;
-	if (f->counting)
-		search_stats_back(f, c->seen_ids);
-	f->seen_end = c->seen_end;
-	f->tail_open = c->tail_open;
 	f->out_mark = c->out_mark;
 	f->guarded = false;
 	return true;
@@ -99,7 +86,7 @@ static bool empty_line_selected(const struct file_search *f)
  * (dropped, or to be read again). */
 static bool turn_binary(struct file_search *f, struct input *in, const struct window *w)
 {
-	enum binary_next next = binary_nul_found(&f->bin, f->selected);
+	enum binary_next next = binary_nul_found(&f->bin, f->sum.selected);
 	if (f->counting)
 		f->binary_offset = input_first_nul(in, w ? w->offset : in->offset);
 	if (next == BINARY_DROP)
@@ -109,7 +96,7 @@ static bool turn_binary(struct file_search *f, struct input *in, const struct wi
 	f->zap_nul = f->eol != '\0';
 	if (next == BINARY_STOP_QUIET) {
 		f->quiet = true;
-		f->stop_on_select = true;
+		summary_decide_on_select(&f->sum);
 	}
 	input_zap_nul(in, skip_zero_reads);
 	return reread;
@@ -137,17 +124,24 @@ static struct file_search *begin_search(struct searcher *s, struct input *in, co
 	*f = (struct file_search){
 		.cfg = cfg,
 		.s = s,
+		.in = in,
 		.sink = &s->sink,
 		.eol = config_eol(cfg),
 		.quiet = quiet,
-		.stop_on_select = config_reports_files(cfg) || s->dev_null,
 		.context = context_begin(cfg),
 		.used_at_start = s->used,
 		.res = res,
 		.counting = stats_wanted(cfg),
 		.count_lines = cfg->line_number || stats_wanted(cfg),
 		.binary_offset = UINT64_MAX,
+		.rollback = { .back = back_to_checkpoint, .ctx = f },
 	};
+	struct summary_hook stats = { .ctx = f };
+	if (f->counting)
+		stats = (struct summary_hook){
+			.selected = search_stats_line, .keep = search_stats_keep, .back = search_stats_back, .ctx = f,
+		};
+	f->sum = summary_begin(cfg, s->matcher, s->tally, stats, config_reports_files(cfg) || s->dev_null);
 	binary_begin(&f->bin, cfg, quiet);
 	uint64_t size = in->is_regular ? in->size_at_open : UINT64_MAX; /* -T's width */
 	sink_begin(f->sink, &(struct sink_begin){
@@ -161,8 +155,7 @@ static struct file_search *begin_search(struct searcher *s, struct input *in, co
 	if (binary_watches_nul(&f->bin))
 		input_watch_nul(in);
 	/* counts of matches need a line whole (lines in pieces are not) */
-	if (f->quiet && !cfg->count_matches && !s->tally && !f->counting &&
-	    s->matcher->longest_span != SIZE_MAX) {
+	if (f->quiet && !f->sum.whole_lines && s->matcher->longest_span != SIZE_MAX) {
 		size_t keep = search_piece_margin(f) + PIECE_KEEP_EXTRA;
 		input_stream_long_lines(in, 4 * keep, keep);
 	}
@@ -202,10 +195,13 @@ static void search_one_window(struct file_search *f, struct input *in, const str
 	search_checkpoint(f, f->len, f->len);
 }
 
-/* The window loop: until the input ends, the answer is known, the search
- * is cancelled, the output failed or a read fails. */
-static void search_windows(struct file_search *f, struct input *in)
+/* The window loop (input_read_guarded's reader, ctx the search): until
+ * the input ends, the answer is known, the search is cancelled, the output
+ * failed or a read fails. */
+static void search_windows(void *ctx)
 {
+	struct file_search *f = ctx;
+	struct input *in = f->in;
 	const struct searcher *s = f->s;
 	struct window w;
 	int rc;
@@ -242,21 +238,14 @@ void search_input(struct searcher *s, struct input *in, const char *name, bool b
 		res->read_errno = ENOMEM;
 		return;
 	}
-	sigjmp_buf jb;
-	if (sigsetjmp(jb, 0) && !back_to_checkpoint(f, in)) {
-		res->truncated = true;
-	} else {
-		input_guard_arm(&jb);
-		search_windows(f, in);
-	}
-	input_guard_disarm();
+	res->truncated = !input_read_guarded(in, &f->rollback, search_windows, f);
 	sink_keep_from(f->sink, SINK_KEEP_NONE);
-	res->selected = binary_reported_count(&f->bin, f->selected);
+	res->selected = binary_reported_count(&f->bin, f->sum.selected);
 	res->binary = f->bin.binary;
 	res->without_match = f->bin.dropped;
 	res->done = f->done || f->context.outleft <= 0;
 	res->used = s->used && !f->used_at_start;
-	res->binary_matched = binary_file_matches(&f->bin, f->selected);
+	res->binary_matched = binary_file_matches(&f->bin, f->sum.selected);
 	if (s->tally) {
 		res->tally = tally_take(s->tally);
 		if (matcher_take_failure() && !res->read_error) { /* the last counts */

@@ -2,13 +2,15 @@
  * output.
  *
  * Owns: turning match positions into selected lines and everything grep
- * decides per input: -v, -c, -l, -L, -q, -m, the matches -o outputs,
- * context (-A/-B/-C) with group breaks, line numbers and byte offsets, and
- * what a binary input changes (the rule itself is binary.h's).  Emits
- * events to a sink (sink.h): the lines or matches to output, in order.
- * Knows nothing of how bytes were read (input.c), of formats (print.c) or
- * of the engine behind the matcher.  search.c has the input's window
- * loop, search_lines.c the lines of one window.
+ * decides per input: -v, -m, the matches -o outputs, context (-A/-B/-C)
+ * with group breaks, line numbers and byte offsets, and what a binary
+ * input changes (the rule itself is binary.h's).  Emits events to a sink
+ * (sink.h): the lines or matches to output, in order; tells its summary
+ * (summary.h: -c, -l, -L, -q, per-key tallies, statistics) of the lines
+ * selected, and stops when the summary says the answer is known.  Knows
+ * nothing of how bytes were read (input.c), of formats (print.c) or of
+ * the engine behind the matcher.  search.c has the input's window loop,
+ * search_lines.c the lines of one window.
  */
 #ifndef ACGREP_SEARCH_H
 #define ACGREP_SEARCH_H

@@ -14,20 +14,24 @@
 #include "context.h"
 #include "search.h"
 #include "sink.h"
+#include "summary.h"
 
-/* What a search has decided up to a line end: after a SIGBUS (a mapped
- * file shrank) the search goes back to it and reads on from there with
- * read() (input_reread_from), as if the lines after it had never been
- * looked at.  Taken after each line output or selected in a mapped window
- * (read() windows cannot fault), and at the start and after each window. */
+/* What a search has decided up to a line end (the input's checkpoint,
+ * input_rollback): after a SIGBUS (a mapped file shrank) the search goes
+ * back to it and the input reads on from there with read(), as if the
+ * lines after it had never been looked at.  Taken after each line output
+ * or selected in a mapped window (read() windows cannot fault), and at the
+ * start and after each window. */
 struct checkpoint {
-	uint64_t at;          /* input offset: the lines before it are done */
 	uint64_t out_mark;    /* the sink's mark there */
 	uint64_t stop_offset;
 	struct context context;
-	intmax_t selected;
-	intmax_t lines;       /* -n: line terminators before `at` */
+	intmax_t lines;       /* -n: line terminators before it */
 	bool done, run_open, used, encoding_error;
+};
+
+/* The statistics at the last checkpoint (search_stats_keep). */
+struct stats_kept {
 	struct search_stats stats;
 	size_t seen_ids;      /* patterns listed in the result's seen */
 	uint64_t seen_end;
@@ -64,15 +68,15 @@ struct line_hits {
 struct file_search {
 	const struct config *cfg;
 	struct searcher *s;
+	struct input *in;    /* the input searched */
 	const struct sink *sink;
 	struct binary_policy bin;
 	uint64_t out_mark;   /* the sink's mark after the last event */
 	char eol;
 	bool zap_nul;        /* binary: NUL ends lines too */
 	bool quiet;          /* no lines are output */
-	bool stop_on_select; /* -l, -L, -q, binary: the first selected line decides */
 	bool done;
-	intmax_t selected;
+	struct summary sum;  /* counts, tallies, statistics; whether to stop */
 	struct context context; /* the last output, -A owed, -m left (context.h) */
 	/* the current window: new lines in buf[start..len), earlier lines
 	 * kept for -B in buf[0..start); base is the input offset of buf[0] */
@@ -90,6 +94,7 @@ struct file_search {
 	bool used_at_start;  /* searcher.used when this input began */
 	bool guarded;        /* the window is mapped: a checkpoint after each line */
 	struct checkpoint ck;
+	struct input_rollback rollback; /* the input's way back to ck */
 	struct search_result *res;
 	/* statistics (stats.h), kept when `counting` (search_stats.c) */
 	bool counting;
@@ -100,6 +105,7 @@ struct file_search {
 	uint64_t origin;     /* input offset where the search began */
 	uint64_t started;    /* stats_now() then */
 	uint64_t binary_offset; /* where the input turned binary (sink_end) */
+	struct stats_kept stats_kept;
 	struct line_hits hits;
 	struct ahead_hits ahead;
 };
@@ -148,9 +154,10 @@ intmax_t search_lineno_at(struct file_search *f, size_t pos);
  * first checkpoint (where the search begins) kept. */
 void search_stats_begin(struct file_search *f);
 
-/* The line [ls, le) is selected, and was output if it is to be: counts it
- * and its matches (none under -v), lists their patterns. */
-void search_stats_line(struct file_search *f, size_t ls, size_t le);
+/* The summary's statistics hook (summary_hook, ctx the file_search): the
+ * line [ls, le) is selected, and was output if it is to be: counts it and
+ * its matches (none under -v), lists their patterns. */
+void search_stats_line(void *ctx, size_t ls, size_t le);
 
 /* The matches of the selected line [ls, le), being output, for the sink:
  * *out filled, or NULL when they could not all be kept. */
@@ -162,9 +169,10 @@ const struct sink_hits *search_stats_hits(struct file_search *f, size_t ls, size
  * its bytes and lines. */
 void search_stats_window(struct file_search *f);
 
-/* Back to a checkpoint: the patterns listed after its first n_seen are
- * forgotten. */
-void search_stats_back(struct file_search *f, size_t n_seen);
+/* The summary's hooks at a checkpoint (ctx the file_search): the counts
+ * kept, and taken back to them, the patterns listed since forgotten. */
+void search_stats_keep(void *ctx);
+void search_stats_back(void *ctx);
 
 /* The search ended: its time and output bytes, a last line without
  * terminator.  Frees what counting holds. */

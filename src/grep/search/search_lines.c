@@ -11,7 +11,7 @@
  */
 #include "bits.h"
 #include "search_internal.h"
-#include "only_matching.h"
+#include "match_output.h"
 
 #include <string.h>
 
@@ -117,64 +117,28 @@ static void number_as_one_line(struct file_search *f, size_t ls, size_t le)
 	f->cnt_lines -= (intmax_t)count_byte(f->buf + ls, inner, f->eol);
 }
 
-/* A matching line's matches under -o, as grep outputs them (the rule of
- * only_matching.h).  A match the binary rule refuses ends the line's
- * output, which then does not count as output. */
-struct match_output {
-	struct printed_line line;
-	struct file_search *f;
-	const char *text;     /* the line */
-	intmax_t lineno;
-	uint64_t offset;
-	enum sink_line_kind kind;
-	bool admitted;
-};
-
-static int print_match(const struct matcher_hit *hit, bool takes_eol, void *ctx)
-{
-	struct match_output *mo = ctx;
-	if (!binary_admits_match(&mo->f->bin, mo->text + hit->start, hit->end - hit->start)) {
-		mo->admitted = false;
-		return 1;
-	}
-	mo->f->out_mark = sink_match(mo->f->sink, &(struct sink_match){
-		.bytes = mo->text + hit->start,
-		.len = hit->end - hit->start,
-		.lineno = mo->lineno,
-		.offset = mo->offset + hit->start,
-		.kind = mo->kind,
-		.takes_eol = takes_eol,
-		.pattern = hit->pattern,
-	});
-	return 0;
-}
-
-static int output_match(const struct matcher_hit *hit, void *ctx)
-{
-	struct match_output *mo = ctx;
-	return printed_match_step(&mo->line, hit, print_match, mo);
-}
-
 /* -o: the matches of the line [ls, le), when it is a matching one (a
  * selected line, or a context line under -v).  False when the binary rule
  * refused one. */
 static bool output_matches(struct file_search *f, size_t ls, size_t le, enum sink_line_kind kind,
 			   intmax_t lineno)
 {
-	if ((kind == SINK_SELECTED) == f->cfg->invert)
-		return true;
-	struct match_output mo = {
-		.line = printed_line_of(f->s->matcher, f->buf + ls, le - ls, f->eol, f->cfg->overlapping),
-		.f = f,
-		.text = f->buf + ls,
+	struct match_output o = {
+		.matcher = f->s->matcher,
+		.overlapping = f->cfg->overlapping,
+		.invert = f->cfg->invert,
+		.eol = f->eol,
+		.bin = &f->bin,
+		.sink = f->sink,
 		.lineno = lineno,
 		.offset = f->base + ls,
 		.kind = kind,
-		.admitted = true,
+		.mark = f->out_mark,
 	};
-	printed_matches_scan(&mo.line, mo.text, le - ls, output_match, &mo);
+	bool admitted = match_output_line(&o, f->buf + ls, le - ls);
+	f->out_mark = o.mark;
 	search_failed(f);
-	return mo.admitted;
+	return admitted;
 }
 
 /* Outputs a line (under -o its matches), if the binary rule lets it; false
@@ -255,49 +219,12 @@ static void output_before_context(struct file_search *f, size_t ls)
 	}
 }
 
-/* count_line_matches' tally over one line ending at `le`. */
-struct match_tally {
-	const struct file_search *f;
-	size_t le;
-	intmax_t n;
-};
-
-static int tally_match(const struct matcher_hit *hit, void *ctx)
+/* The line [ls, le) as the summary is told of it. */
+static struct summary_line summary_line_of(const struct file_search *f, size_t ls, size_t le)
 {
-	size_t ms = hit->start, me = hit->end;
-	struct match_tally *t = ctx;
-	if (ms >= t->le || (ms == me && (ms + 1 >= t->le || is_eol(t->f, t->f->buf[ms]))))
-		return 1;
-	t->n += me > ms;
-	return 0;
-}
-
-/* Counts the non-empty leftmost-longest matches in a line (--count-matches;
- * with --overlapping every occurrence). */
-static intmax_t count_line_matches(struct file_search *f, size_t ls, size_t le)
-{
-	struct match_tally t = { .f = f, .le = le, .n = 0 };
-	matcher_each_occurrence(f->s->matcher, f->cfg->overlapping, f->buf, le, ls, tally_match, &t);
-	search_failed(f);
-	return t.n;
-}
-
-/* --count-per-pattern, --all-patterns: credits the keys of the matching
- * line [ls, le) (tally.h). */
-static void tally_keys(struct file_search *f, size_t ls, size_t le)
-{
-	if (!f->s->tally)
-		return;
-	tally_line(f->s->tally, f->s->matcher, f->buf, ls, le, f->eol, f->zap_nul);
-	search_failed(f);
-}
-
-/* Whether the first selected line decides the input (-l, -L, -q, a
- * binary file's match): not while keys are counted or still to be seen
- * (under -v with --all-patterns, in the lines not selected). */
-static bool decided(const struct file_search *f)
-{
-	return f->quiet && f->stop_on_select && !(f->s->tally && tally_pending(f->s->tally));
+	return (struct summary_line){
+		.buf = f->buf, .ls = ls, .le = le, .eol = f->eol, .zap_nul = f->zap_nul,
+	};
 }
 
 /* Selects the line [ls, le).  With -v grep prints each run of selected
@@ -307,11 +234,6 @@ static bool decided(const struct file_search *f)
 static void select_line(struct file_search *f, size_t ls, size_t le, bool run_start)
 {
 	const struct config *cfg = f->cfg;
-	/* printed before it is counted: a checkpoint between its context
-	 * lines (output_before_context) must not hold the count */
-	intmax_t n = cfg->count_matches && !cfg->invert ? count_line_matches(f, ls, le) : 1;
-	if (!cfg->invert)
-		tally_keys(f, ls, le);
 	if (!f->quiet) {
 		if (context_on(cfg) && run_start)
 			output_before_context(f, ls);
@@ -320,12 +242,14 @@ static void select_line(struct file_search *f, size_t ls, size_t le, bool run_st
 		output_line(f, ls, le, SINK_SELECTED);
 		context_selected(&f->context, cfg);
 	}
-	if (f->counting)
-		search_stats_line(f, ls, le);
-	f->selected += n;
+	/* summed up after its output: a checkpoint between its context
+	 * lines (output_before_context) must not hold its counts */
+	struct summary_line line = summary_line_of(f, ls, le);
+	bool settled = summary_selected(&f->sum, &line);
+	search_failed(f);
 	bool last = context_count_selected(&f->context);
 	f->s->used = true; /* as grep: even unprinted output parts groups */
-	if (decided(f)) {
+	if (settled) {
 		f->done = true;
 		return;
 	}
@@ -388,8 +312,9 @@ void search_window(struct file_search *f)
 			break;
 		size_t le = line_end(f, match_last);
 		if (f->context.outleft > 0) { /* -m: the lines after the last selected are not read */
-			tally_keys(f, stop, le);
-			f->done = f->done || (f->selected > 0 && decided(f));
+			struct summary_line line = summary_line_of(f, stop, le);
+			bool settled = summary_passed_over(&f->sum, &line);
+			f->done = search_failed(f) || f->done || settled;
 		}
 		skip_lines(f, le);
 		p = le;

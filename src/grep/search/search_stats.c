@@ -27,7 +27,7 @@ void search_stats_begin(struct file_search *f)
 {
 	f->started = stats_now();
 	f->start_mark = f->out_mark;
-	f->origin = f->ck.at;
+	f->origin = f->rollback.at;
 	f->hits.at = UINT64_MAX;
 }
 
@@ -151,8 +151,9 @@ static bool note_pattern(struct file_search *f, uint32_t id)
 	return false;
 }
 
-void search_stats_line(struct file_search *f, size_t ls, size_t le)
+void search_stats_line(void *ctx, size_t ls, size_t le)
 {
+	struct file_search *f = ctx;
 	struct search_stats *st = &f->res->stats;
 	if (f->hits.at != f->base + ls)
 		find_hits(f, ls, le);
@@ -171,8 +172,25 @@ void search_stats_line(struct file_search *f, size_t ls, size_t le)
 	}
 }
 
-void search_stats_back(struct file_search *f, size_t n_seen)
+void search_stats_keep(void *ctx)
 {
+	struct file_search *f = ctx;
+	f->stats_kept = (struct stats_kept){
+		.stats = f->res->stats,
+		.seen_ids = f->res->seen.n,
+		.seen_end = f->seen_end,
+		.tail_open = f->tail_open,
+	};
+}
+
+void search_stats_back(void *ctx)
+{
+	struct file_search *f = ctx;
+	const struct stats_kept *k = &f->stats_kept;
+	size_t n_seen = k->seen_ids;
+	f->res->stats = k->stats;
+	f->seen_end = k->seen_end;
+	f->tail_open = k->tail_open;
 	struct pattern_ids *l = &f->res->seen;
 	if (f->s->seen && n_seen < l->n)
 		patterns_seen_update(f->s->seen, &(struct pattern_ids){ .v = l->v + n_seen, .n = l->n - n_seen },

@@ -193,7 +193,7 @@ struct line_scan {
 };
 
 /* --count-per-pattern: a match of the line.  The matches counted are
- * those --count-matches counts (search_lines.c's tally_match): the
+ * those --count-matches counts (summary.c's count_match): the
  * non-empty ones starting in the line; an empty one (the empty pattern)
  * on the line's text makes its key occur there. */
 static int count_hit(const struct matcher_hit *hit, void *ctx)
