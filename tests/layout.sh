@@ -104,7 +104,7 @@ config_readers=(
 	scaleout/records_windows.c scaleout/records_windows.h
 	search/binary.c search/binary.h search/context.h search/search.c search/search.h
 	search/search_internal.h search/search_lines.c search/search_stats.c search/stats.h
-	search/tally.c search/tally.h
+	search/summary.c search/summary.h search/tally.c search/tally.h
 )
 declare -A reads_config=()
 for f in "${config_readers[@]}"; do
