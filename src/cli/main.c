@@ -8,6 +8,7 @@
  * Everything else is delegated.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <locale.h>
 #include <sched.h>
 #include <stdio.h>
@@ -201,6 +202,25 @@ static void note_stdout(struct run *r, const struct stat *out)
 			       out->st_ino == null_st.st_ino && out->st_dev == null_st.st_dev;
 }
 
+/* A closed stdout or stderr stays closed to the writes meant for it: each
+ * is held by /dev/null opened read-only, on which write() fails with EBADF
+ * as on a closed descriptor.  Otherwise the first file acgrep opens (an
+ * input, a compiled set's temporary file) takes descriptor 1 or 2, so that
+ * output could reach a writable file, and a worker closing its input would
+ * close the descriptor the main thread writes to. */
+static void hold_closed_outputs(void)
+{
+	for (int fd = STDOUT_FILENO; fd <= STDERR_FILENO; fd++) {
+		if (fcntl(fd, F_GETFD) != -1 || errno != EBADF)
+			continue;
+		int held = open("/dev/null", O_RDONLY);
+		if (held >= 0 && held != fd) { /* descriptor 0 was closed too */
+			dup2(held, fd);
+			close(held);
+		}
+	}
+}
+
 /* Frees what main set up for the run. */
 static void run_free(struct run *r, struct matcher *m, struct pattern_keys *keys)
 {
@@ -224,6 +244,7 @@ int main(int argc, char **argv)
 	uint64_t start = stats_now();
 	struct stat out_st; /* before anything is opened (note_stdout) */
 	bool stdout_open = fstat(STDOUT_FILENO, &out_st) == 0;
+	hold_closed_outputs();
 	setlocale(LC_ALL, "");
 	int status = opts_parse(argc, argv, &cfg);
 	if (status >= 0)
