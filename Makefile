@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # acgrep - a grep -F drop-in on an Aho-Corasick engine.
 # `make help` lists the targets.
 

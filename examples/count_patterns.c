@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* count_patterns.c - libacgrep's example: how often each pattern occurs.
  *
  * Usage: count_patterns [-a] [-i] PATTERN_FILE [FILE]...

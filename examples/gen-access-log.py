@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Regenerate examples/access.log: synthetic web-server log lines in the
 Combined Log Format, for `make demo` (acgrep -F -f examples/iocs.txt).
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """bench.py - the acgrep module against pyahocorasick: build time and scan
 time for 100, 1,000 and 100,000 words, plain (leftmost-longest), -i and
 overlapping.

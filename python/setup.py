@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """setup.py - builds the acgrep module: acgrep/_engine.c and the engine's
 sources (../src/engine, libacgrep included) compiled into one extension
 under the stable ABI (abi3: one build for CPython 3.11 and later), so that

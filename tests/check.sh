@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # check.sh - runs test suites one after another and sums them up: what
 # `make check` and `make check-cross` print.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # deps.sh - make sure a Debian machine has what building and testing acgrep
 # needs.  As root: apt-get installs exactly what is missing.  Otherwise:
 # prints the apt-get command to run and exits 1.  Silent when nothing is

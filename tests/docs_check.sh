@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # docs_check.sh - the docs are references: they name no path of the machine
 # that wrote or measured them.
 #

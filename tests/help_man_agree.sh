@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: MIT
 # help_man_agree.sh - check that `acgrep --help` and man/acgrep.1 document
 # the same long options.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # layout.sh - the house rules a machine can check, over src/:
 #   - every layer includes only its own headers and those below it
 #     (engine < grep < cli), and so does every folder of src/grep (the
@@ -8,6 +9,7 @@
 #   - exit() only in src/cli; the -z line terminator written in one place;
 #   - struct config read only in src/cli, options/ and the files listed;
 #   - every bats file in tests/cli its own number;
+#   - every source file (C, shell, Python, bats, make) an SPDX licence line;
 #   - and, through tests/docs_check.sh, no machine path in the docs.
 # Prints one "not ok" line per breach and exits 1, or "ok layout".
 set -u
@@ -121,6 +123,14 @@ done
 # name can be said of each.
 dup=$(for f in tests/cli/*.bats; do f=${f##*/}; echo "${f%%-*}"; done | sort | uniq -d | tr '\n' ' ')
 [[ -z $dup ]] || fail "tests/cli: bats files share the numbers $dup"
+
+# Every source file says its licence in its first lines (LICENSE: MIT).
+spdx_missing=$(find src tests scripts python contrib examples debian .ci Makefile -path tests/fuzz/corpus -prune -o \
+	-type f \( -name '*.[ch]' -o -name '*.sh' -o -name '*.bash' -o -name '*.bats' -o -name '*.py' -o -name '*.pyi' \
+	-o -name '*.zsh' -o -name rules -o -name run -o -name Makefile \) -print0 |
+	xargs -0 awk 'FNR == 1 { seen[FILENAME] = 1 } FNR <= 3 && /SPDX-License-Identifier: MIT/ { ok[FILENAME] = 1 }
+		FNR > 3 { nextfile } END { for (f in seen) if (!(f in ok)) printf "%s ", f }')
+[[ -z $spdx_missing ]] || fail "no SPDX-License-Identifier line in the first 3 lines of: $spdx_missing"
 
 (( st == 0 )) && echo "ok layout"
 tests/docs_check.sh || st=1

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """acgrep_dask - acgrep over a Dask cluster, with one run's output.
 
 Splits each file into byte ranges (``acgrep --ranges=N``), runs

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """acgrep - find many fixed strings in one pass, with acgrep's
 Aho-Corasick engine (libacgrep).
 

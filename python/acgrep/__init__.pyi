@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # Type hints of the acgrep module (docstrings: acgrep/__init__.py).
 import os
 from typing import Any, Generic, Iterable, Iterator, Literal, Sequence, TypeVar, overload

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* _engine.c - the acgrep Python module's C part: libacgrep (acgrep.h)
  * under Python's stable ABI (Py_LIMITED_API, one abi3 build for every
  * CPython from 3.11).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Unicode case folding for acgrep.Set(ignore_case="unicode"): a pattern
 becomes the list of its case variants, each searched for as bytes.
 

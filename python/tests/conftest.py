@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """pytest settings for the acgrep module's tests: a last line
 "N passed, N failed", the form tests/check.sh counts."""
 

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """Tests of the acgrep module: hand cases, a pure-Python reference and
 pyahocorasick on random sets and texts, bad input, threads, files."""
 

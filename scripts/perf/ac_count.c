@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ac_count.c - a benchmark helper for scripts/perf/hyperscan.sh, not part of
  * acgrep: acgrep's engine measured the way hs_count.c measures Hyperscan's,

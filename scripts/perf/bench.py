@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """bench.py - the timing harness behind peers.sh, compare.sh and quick.sh.
 
   bench.py peers   --dir D --manifest M [--runs N] [--timeout S] [--workloads a,b]

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # compare.sh - benchmark two acgrep binaries over the suite: benchstat's table.
 #
 # Usage: scripts/perf/compare.sh [--quick] [--runs N] [--io both|mmap|read]
@@ -33,7 +34,7 @@ while (($#)); do
 	--io) io=$2; shift 2 ;;
 	--workloads) workloads=$2; shift 2 ;;
 	--locale) locale=$2; shift 2 ;;
-	-h | --help) sed -n '2,24s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-h | --help) sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	-*) die "compare.sh: unknown option $1 (try --help)" ;;
 	*) break ;;
 	esac

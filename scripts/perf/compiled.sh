@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # compiled.sh - compiled pattern sets (--save-compiled, --compiled) against
 # compiling the list at every start.
 #
@@ -30,7 +31,7 @@ while (($#)); do
 	-r) runs=$2; shift 2 ;;
 	--acgrep) acgrep=$(realpath "$2"); shift 2 ;;
 	--sets) sets=$2; shift 2 ;;
-	-h | --help) sed -n '2,23s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-h | --help) sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) die "compiled.sh: unknown argument $1 (try --help)" ;;
 	esac
 done

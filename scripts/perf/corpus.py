@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """corpus.py - the deterministic parts of the benchmark corpus (run by corpus.sh).
 
   corpus.py text SRC_DIR UNIQUE OUT SIZE SLICE SLICE_SIZE

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # corpus.sh - build acgrep's benchmark inputs, deterministically, outside the repo.
 #
 # Usage: scripts/perf/corpus.sh [--quick] [--force]
@@ -41,7 +42,7 @@ for a in "$@"; do
 	case $a in
 	--quick) quick=1 ;;
 	--force) force=1 ;;
-	-h | --help) sed -n '2,25s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-h | --help) sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) die "corpus.sh: unknown argument $a (try --help)" ;;
 	esac
 done

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * count_io.h - what the benchmark helpers hs_count.c and ac_count.c share
  * (scripts/perf/hyperscan.sh; not part of acgrep): reading an input whole

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # ctz.sh - the count-trailing-zeros experiment: acgrep built with `make CTZ=portable`
 # (De Bruijn multiply and table lookup, as where the compiler has no intrinsic)
 # against the default build (__builtin_ctzll: one TZCNT/BSF), as compare.sh's table.
@@ -22,7 +23,7 @@ while (($#)); do
 	case $1 in
 	--rev) rev=$2; shift 2 ;;
 	--no-compare) cmp=0; shift ;;
-	-h | --help) sed -n '2,16s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-h | --help) sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) break ;;
 	esac
 done

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # decompress.sh - --decompress against the decompressor alone and the peers.
 #
 # Usage: scripts/perf/decompress.sh [-r N] [--input FILE] [--formats "gz xz zst"]
@@ -22,7 +23,7 @@ while (($#)); do
 	-r) runs=$2; shift 2 ;;
 	--input) input=$(realpath "$2"); shift 2 ;;
 	--formats) formats=$2; shift 2 ;;
-	-h | --help) sed -n '2,14s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-h | --help) sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) die "decompress.sh: unknown argument $1 (try --help)" ;;
 	esac
 done

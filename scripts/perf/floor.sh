@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # floor.sh - acgrep -r against its floor (walk_floor: the same walk, open,
 # read and close on the same threads, no search) and against rg, over one
 # big tree.
@@ -25,7 +26,7 @@ while (($#)); do
 	--tree) tree=$2; shift 2 ;;
 	--pattern) pattern=$2; shift 2 ;;
 	--acgrep) acgrep=$(realpath "$2"); shift 2 ;;
-	-h | --help) sed -n '2,16s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-h | --help) sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) die "floor.sh: unknown argument $1 (try --help)" ;;
 	esac
 done

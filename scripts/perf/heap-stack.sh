@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # heap-stack.sh - the heap-vs-stack experiment, where acgrep has such a choice.
 #
 # Usage: scripts/perf/heap-stack.sh [--rev REV] [-r N] [--no-compare]
@@ -24,7 +25,7 @@ while (($#)); do
 	--rev) rev=$2; shift 2 ;;
 	-r) runs=$2; shift 2 ;;
 	--no-compare) cmp=0; shift ;;
-	-h | --help) sed -n '2,16s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-h | --help) sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) die "heap-stack.sh: unknown argument $1 (try --help)" ;;
 	esac
 done

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * hs_count.c - a benchmark helper for scripts/perf/hyperscan.sh, not part of
  * acgrep: `grep -F -c -f PATTERNS INPUT` done by Hyperscan's literal engine,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # huge.sh - compiling huge pattern sets: time and peak RSS, acgrep vs rg vs grep.
 #
 # Usage: scripts/perf/huge.sh [-r N] [--acgrep BIN] [--no-grep]
@@ -38,7 +39,7 @@ while (($#)); do
 	--sets-only) shapes=0; shift ;;
 	--shapes-only) sets=0; shift ;;
 	--sizes) sizes=$2; shift 2 ;;
-	-h | --help) sed -n '2,28s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-h | --help) sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) die "huge.sh: unknown argument $1 (try --help)" ;;
 	esac
 done

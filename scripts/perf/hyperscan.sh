@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # hyperscan.sh - a reference for acgrep's engine: Hyperscan 5.4's literal
 # engine used as a library (hs_count.c: hs_compile_lit_multi, one hs_scan over
 # the whole input, matching lines counted in the callback; no line logic in
@@ -34,7 +35,7 @@ while (($#)); do
 	--runs) runs=$2; shift 2 ;;
 	--workloads) workloads=$2; shift 2 ;;
 	--acgrep) acgrep=$(realpath "$2"); shift 2 ;;
-	-h | --help) sed -n '2,25s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-h | --help) sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) die "hyperscan.sh: unknown argument $1 (try --help)" ;;
 	esac
 done

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # io.sh - the I/O experiment: every way acgrep can get a file's bytes, timed
 # on one rare literal (-c, 1 pattern: the scan is cheap, so I/O dominates).
 #
@@ -32,7 +33,7 @@ while (($#)); do
 	--rev) rev=$2; shift 2 ;;
 	-r) runs=$2; shift 2 ;;
 	--sizes) sizes=(1 2 4 8 32); shift ;;
-	-h | --help) sed -n '2,24s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-h | --help) sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) die "io.sh: unknown argument $1 (try --help)" ;;
 	esac
 done

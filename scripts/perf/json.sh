@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # json.sh - the cost of --json: acgrep --json against plain printing of the
 # same lines, and against ripgrep's --json, side by side.
 #
@@ -29,7 +30,7 @@ while (($#)); do
 	case $1 in
 	-r) runs=$2; shift 2 ;;
 	--stats) with_stats=1; shift ;;
-	-h | --help) sed -n '2,20s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-h | --help) sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) die "json.sh: unknown argument $1 (try --help)" ;;
 	esac
 done

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """latency.py - how long a line written to a pipe takes to come out.
 
 Feeds CMD (default: ./acgrep --line-buffered -F foo) a non-matching and a

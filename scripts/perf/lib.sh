@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # shellcheck shell=bash
 # lib.sh - helpers shared by the scripts in scripts/perf (sourced, not run).
 #

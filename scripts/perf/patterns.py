@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """patterns.py - the timing behind patterns.sh: the per-pattern and JSON reports against plain counting.
 
   patterns.py --dir D --acgrep BIN [--runs N] [--timeout S] [--rows a,b,...] [--raw FILE]

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # patterns.sh - what naming the matched pattern costs: per-pattern counts,
 # JSON records and the real pattern sets, against plain counting.
 #
@@ -33,7 +34,7 @@ while (($#)); do
 	--timeout) timeout=$2; shift 2 ;;
 	--rows) rows=$2; shift 2 ;;
 	--acgrep) acgrep=$(realpath "$2"); shift 2 ;;
-	-h | --help) sed -n '2,24s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-h | --help) sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) die "patterns.sh: unknown argument $1 (try --help)" ;;
 	esac
 done

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # peers.sh - acgrep side by side with grep -F, rg -F, ugrep -F, pcre2grep -F and
 # acgrep --engine=pcre2 over the full suite.
 #
@@ -30,7 +31,7 @@ while (($#)); do
 	--workloads) workloads=$2; shift 2 ;;
 	--tools) tools=$2; shift 2 ;;
 	--acgrep) acgrep=$(realpath "$2"); shift 2 ;;
-	-h | --help) sed -n '2,19s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-h | --help) sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) die "peers.sh: unknown argument $1 (try --help)" ;;
 	esac
 done

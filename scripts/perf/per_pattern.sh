@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # per_pattern.sh - --count-per-pattern against --count-matches.
 #
 # Usage: scripts/perf/per_pattern.sh [-r N] [--sets "words1k dict-all"] [--threads "1 0"]
@@ -24,7 +25,7 @@ while (($#)); do
 	-r) runs=$2; shift 2 ;;
 	--sets) sets=$2; shift 2 ;;
 	--threads) threads=$2; shift 2 ;;
-	-h | --help) sed -n '2,17s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-h | --help) sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) die "per_pattern.sh: unknown argument $1 (try --help)" ;;
 	esac
 done

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # profile.sh - where acgrep's engine spends its instructions, against
 # Hyperscan's: callgrind instruction counts (Ir), which are the same from run
 # to run whatever else the machine does, of build/ac_count and hs_count (see
@@ -26,7 +27,7 @@ while (($#)); do
 	--workloads) workloads=$2; shift 2 ;;
 	--input) input=$(realpath "$2"); shift 2 ;;
 	--top) top=$2; shift 2 ;;
-	-h | --help) sed -n '2,17s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-h | --help) sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) die "profile.sh: unknown argument $1 (try --help)" ;;
 	esac
 done

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # quick.sh - `make bench`: a few workloads on a 32 MiB slice of the English text
 # and the 100 MB x file, acgrep (default I/O, --mmap) vs grep -F vs rg -F,
 # 5 interleaved runs each; prints the table, fails on any count mismatch.
@@ -14,7 +15,7 @@ while (($#)); do
 	case $1 in
 	--runs) runs=$2; shift 2 ;;
 	--acgrep) acgrep=$(realpath "$2"); shift 2 ;;
-	-h | --help) sed -n '2,7s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-h | --help) sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) die "quick.sh: unknown argument $1 (try --help)" ;;
 	esac
 done

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # ranges.sh - the cost of scaling out: english.txt (and, where the disk has
 # room, a 2 GiB file of 8 copies of it) cut into 2, 4 and 8 ranges
 # (acgrep --ranges), a --records job per range over the local job slots
@@ -18,7 +19,7 @@ while (($#)); do
 	case $1 in
 	--runs) runs=$2; shift 2 ;;
 	--no-big) big=0; shift ;;
-	-h | --help) sed -n '2,12s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-h | --help) sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) die "ranges.sh: unknown argument $1 (try --help)" ;;
 	esac
 done

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # rare.sh - sets whose every pattern holds a rare byte ('@' of e-mail
 # addresses), and sets that share only common ones (URLs, domains), against
 # ripgrep, which has a rare-byte prefilter of its own.
@@ -27,7 +28,7 @@ while (($#)); do
 	-r) runs=$2; shift 2 ;;
 	--mb) mb=$2; shift 2 ;;
 	--acgrep) acgrep=$(realpath "$2"); shift 2 ;;
-	-h | --help) sed -n '2,17s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-h | --help) sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) die "rare.sh: unknown argument $1 (try --help)" ;;
 	esac
 done

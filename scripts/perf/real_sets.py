@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """real_sets.py - the texts real_sets.sh searches, and the check of their counts.
 
   real_sets.py urls     BLOCKLIST OUT BYTES     a proxy and DNS log (URLs, hosts)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # real_sets.sh - pattern lists a user would bring, from Debian packages, and
 # texts to search with them, deterministically.
 #
@@ -44,7 +45,7 @@ while (($#)); do
 	--force) force=1 ;;
 	--mb) mb=${2:?--mb needs a number}; shift ;;
 	--mb=*) mb=${1#--mb=} ;;
-	-h | --help) sed -n '2,32s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-h | --help) sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) die "real_sets.sh: unknown argument $1 (try --help)" ;;
 	esac
 	shift

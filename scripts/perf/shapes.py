@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """shapes.py - pattern sets of one shape and a given size, for huge.sh.
 
 Usage: shapes.py SHAPE BYTES OUT

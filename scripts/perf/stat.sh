@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # stat.sh - `perf stat -r N` of one command, with the counters a commit message quotes.
 #
 # Usage: scripts/perf/stat.sh [-r N] [-o FILE] [--no-warmup] [--no-cachegrind] [--] COMMAND [ARG]...
@@ -26,7 +27,7 @@ while (($#)); do
 	--no-warmup) warmup=0; shift ;;
 	--no-cachegrind) cachegrind=0; shift ;;
 	--) shift; break ;;
-	-h | --help) sed -n '2,16s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-h | --help) sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	-*) die "stat.sh: unknown option $1 (try --help)" ;;
 	*) break ;;
 	esac

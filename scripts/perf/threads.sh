@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # threads.sh - does the default thread count ever lose to --threads=1?  The
 # default acgrep (read(), one thread per CPU) against `acgrep --threads=1`
 # over the workloads of $ACGREP_BENCH_DIR/manifest.tsv, twice: on the machine
@@ -23,7 +24,7 @@ while (($#)); do
 	--runs) runs=$2; shift 2 ;;
 	--workloads) workloads=$2; shift 2 ;;
 	--acgrep) acgrep=$(realpath "$2"); shift 2 ;;
-	-h | --help) sed -n '2,14s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-h | --help) sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) die "threads.sh: unknown argument $1 (try --help)" ;;
 	esac
 done

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* walk_floor.c - what `acgrep -r` cannot do faster than: the same walk
  * (acgrep's own walk_operand, as -r), then open, fstat, read and close of
  * every file found, with no search, on acgrep's thread layout.

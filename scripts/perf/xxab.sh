@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # xxab.sh - the `xx|ab` workload: perl's regex one-liner against acgrep.
 #
 # Usage: scripts/perf/xxab.sh [-r N] [--acgrep BIN] [--no-cachegrind]
@@ -22,7 +23,7 @@ while (($#)); do
 	-r) runs=$2; shift 2 ;;
 	--acgrep) acgrep=$(realpath "$2"); shift 2 ;;
 	--no-cachegrind) cg=(--no-cachegrind); shift ;;
-	-h | --help) sed -n '2,13s/^# \{0,1\}//p' "$0"; exit 0 ;;
+	-h | --help) sed -n '3,/^[^#]/s/^# \{0,1\}//p' "$0"; exit 0 ;;
 	*) die "xxab.sh: unknown argument $1 (try --help)" ;;
 	esac
 done

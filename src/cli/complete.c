@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* complete.c - shell completion scripts (acgrep --generate=KIND).
  *
  * Owns: reading --help's option lines into entries (names, argument,

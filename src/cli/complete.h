@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* complete.h - shell completion scripts (acgrep --generate=KIND).
  *
  * Owns: the bash, zsh and fish completion scripts, derived at run time

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* help.c - the texts of --help and --version.
  *
  * Owns: the wording of the option summary.  Every long option listed here

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* help.h - the texts of --help and --version.
  *
  * Owns: the option summary shown by --help (kept in step with man/acgrep.1

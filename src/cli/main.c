@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* main.c - acgrep's driver: options, matcher, then the inputs.
  *
  * Owns: the exit status (0 a line was selected, 1 none, 2 trouble; with -q

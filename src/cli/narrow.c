@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* narrow.c - the narrow options of the grep layer's modules (see
  * narrow.h), each a function of the config alone.
  */

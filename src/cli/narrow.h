@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* narrow.h - the narrow options of the grep layer's modules, each built
  * from the config.
  *

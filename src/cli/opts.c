@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* opts.c - the command line: option semantics, validation, --help, --version.
  *
  * Owns: turning argv and the environment (GREP_COLORS, GREP_COLOR, NO_COLOR,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* opts.h - the command line: options, validation, --help, --version.
  *
  * Owns: turning argv and the environment (GREP_COLORS, GREP_COLOR, NO_COLOR,

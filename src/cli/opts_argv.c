@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* opts_argv.c - option syntax: the tables, argv as getopt_long is to see
  * it, and the matching of enumerated option arguments.
  *

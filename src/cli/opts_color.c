@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* opts_color.c - --color's WHEN, and the colours from the environment.
  *
  * Owns: deciding whether to colour (--color, isatty, TERM, NO_COLOR) and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* opts_color.h - --color's WHEN, and the colours from the environment.
  *
  * Owns: whether output is coloured and the SGR strings used, from --color,

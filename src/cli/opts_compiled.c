@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* opts_compiled.c - --compiled and --save-compiled (see opts_compiled.h).
  *
  * --save-compiled=FILE writes the set compiled from -e, -f or the PATTERNS

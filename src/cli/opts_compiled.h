@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* opts_compiled.h - the options of compiled pattern sets, --compiled and
  * --save-compiled (issue 16's acgrep extensions).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* opts_internal.h - what opts.c shares with the option files that fill
  * in the config's lists (opts_lists.c): the allocations behind the config.
  *

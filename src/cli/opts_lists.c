@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* opts_lists.c - the options that add to a list of the config: --include,
  * --exclude, --exclude-from, --exclude-dir, --files-from, --files0-from.
  *

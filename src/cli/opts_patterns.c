@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* opts_patterns.c - the pattern list of -e, -f and the PATTERNS operand,
  * and the files options name (see opts_patterns.h).
  */

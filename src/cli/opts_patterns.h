@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* opts_patterns.h - the pattern list of -e, -f and the PATTERNS operand,
  * and the files options name.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* opts_range.c - the options of scaling out (see opts_range.h): --range,
  * --records, --merge, and --ranges, which only prints ranges.
  *

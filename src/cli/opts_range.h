@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* opts_range.h - the options of scaling out (issue 16): --range,
  * --records, --merge and the --ranges helper.
  *

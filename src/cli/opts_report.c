@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* opts_report.c - the options of acgrep's own reports (see opts_report.h).
  */
 #include "opts_report.h"

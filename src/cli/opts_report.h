@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* opts_report.h - the options of acgrep's own reports: which pattern
  * matched, per-pattern counts, JSON, statistics (issue 15's options).
  *

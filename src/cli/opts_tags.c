@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* opts_tags.c - tagged pattern lists and the tags of the patterns (see
  * opts_tags.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* opts_tags.h - tagged pattern lists (--tagged-file): TAG<TAB>PATTERN
  * lines, and the tag of every pattern of the list.
  *

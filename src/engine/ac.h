@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ac.h - the Aho-Corasick engine: many fixed strings, one pass over bytes.
  *
  * Lifecycle in the kwset spirit: ac_new, ac_add (N times), ac_compile,

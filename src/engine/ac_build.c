@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ac_build.c - compiling fixed strings into an Aho-Corasick automaton.
  *
  * Owns: ac_compile's order of work, failure and output links, byte classes,

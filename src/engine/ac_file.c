@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ac_file.c - the automaton's sections of a compiled pattern set, and
  * the checks that make any bytes that pass them safe to scan with (see
  * ac_file.h).

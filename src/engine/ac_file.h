@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ac_file.h - a compiled automaton as sections of a compiled pattern set
  * (secfile.h), and back without copying its tables.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ac_internal.h - the compiled automaton's layout, shared by ac_build.c
  * (which fills it) and ac_scan.c (which reads it).  Not for other modules.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ac_prefilter.c - choosing how the scan skips text that cannot start a
  * match, and building the tables for that choice.
  *

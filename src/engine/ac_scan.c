@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ac_scan.c - running a compiled Aho-Corasick automaton over bytes.
  *
  * Owns: the scan loop and the match semantics built on it (first end,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ac_sort.c - sorting the pattern store and finding its duplicates.
  *
  * Owns: the order in which ac_trie_build reads the patterns (by their

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ac_trie.c - collecting patterns and building the trie, breadth-first.
  *
  * Owns: ac_add's pattern store (each pattern's bytes followed by one

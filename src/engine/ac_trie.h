@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* ac_trie.h - the first half of ac_compile: the pattern store, its sorted
  * order and the breadth-first trie.  Shared by ac_build.c, ac_trie.c and
  * ac_sort.c only; not for other modules.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* acgrep.h - libacgrep: find many fixed strings in one pass over bytes.
  *
  * Owns: the public API and ABI of libacgrep, acgrep's Aho-Corasick engine

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bits.h - bit tricks for the candidate bitmaps: ctz64 and clear_lowest,
  * and bytes_equal_bits / bytes_equal_count for scanning a word of text at
  * once (the SWAR byte compare, written here only).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* grow.c - the one growth rule for buffers that grow (see grow.h). */
 #include "grow.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* grow.h - the one growth rule for buffers that grow as they fill.
  *
  * Owns: how a capacity grows (doubling from a first size, so that filling

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* hash64.c - XXH64 (see hash64.h), in pieces or in one call.
  */
 #include "hash64.h"

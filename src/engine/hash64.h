@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* hash64.h - a fast 64-bit checksum of bytes: XXH64.
  *
  * Owns: the checksum that compiled pattern sets carry (secfile.h), fed in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* libacgrep.c - libacgrep's public API (acgrep.h) over the engine (ac.h).
  *
  * Owns: the checks and errno values of the public contract, and the

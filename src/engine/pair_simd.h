@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pair_simd.h - the 2-byte pair prefilter's vector kernels.
  *
  * Owns: computing the candidate bitmap of the pair prefilter (bit

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pair_simd_x86.c - gather kernels of the pair prefilter (see pair_simd.h).
  *
  * Per group of lanes: zero-extend the bytes at p and p + 1 to 32-bit lanes,

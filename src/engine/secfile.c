@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* secfile.c - writing and checking the container of a compiled pattern
  * set (see secfile.h for the layout).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* secfile.h - the container of a compiled pattern set: a header, a table
  * of tagged sections and the sections, checksummed.
  *

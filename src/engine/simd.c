@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* simd.c - the vector kernels this build has and this CPU runs (see
  * simd.h and ac.h). */
 #include "simd.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* simd.h - which vector kernels this build has, the target attributes
  * that build them, and the block loop they share.  Engine-internal: the
  * layers above see enum simd_level and simd_cpu_level through ac.h.

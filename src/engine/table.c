@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* table.c - the allocator for large tables and buffers (see table.h). */
 #include "table.h"
 #include "grow.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* table.h - the allocator for large tables and buffers that grow.
  *
  * Owns: where large memory comes from.  From TABLE_MAPPED bytes on, a

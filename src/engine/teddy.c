@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* teddy.c - building the Teddy tables, the scalar kernel and the choice of
  * vector kernel.  See teddy.h for the idea; the vector kernels live in
  * teddy_x86.c and teddy_neon.c.  Never allocates.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* teddy.h - SIMD candidate bitmaps from nibble-table fingerprints.
  *
  * Owns: the "Teddy" prefilter for small pattern sets.  Each distinct

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* teddy_neon.c - the Teddy vector kernel of aarch64: Advanced SIMD (NEON),
  * 16 bytes per table lookup (TBL), four lookups per 64-byte block.  NEON is
  * part of every aarch64 CPU, so this needs no target attribute and no CPU

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* teddy_x86.c - the Teddy vector kernels: SSSE3 (16 bytes per shuffle),
  * AVX2 (32) and AVX-512BW (64), each built with a target attribute so one
  * binary carries all three; teddy.c calls only those simd_cpu_level()

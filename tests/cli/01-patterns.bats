@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
 # Pattern sources: -e, -f, positional, empty patterns, duplicates, CRLF.
 
 load helpers

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
 # -i / -y / --ignore-case / --no-ignore-case, ASCII and UTF-8 folding.
 
 load helpers

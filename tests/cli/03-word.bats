@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
 # -w / --word-regexp: word-constituent boundaries, fallbacks, UTF-8 letters.
 
 load helpers

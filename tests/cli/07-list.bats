@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
 # -l / --files-with-matches, -L / --files-without-match.
 
 load helpers

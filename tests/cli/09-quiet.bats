@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
 # -q / --quiet / --silent, and exit statuses.
 
 load helpers

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
 # Output prefixes: -n, -b, -H, -h, --label, -Z, -T (alignment), and -z
 # (null data, also with a NUL inside a pattern).
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
 # Context: -A, -B, -C, -NUM, group separators, prefixes in context lines.
 
 load helpers

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
 # --color / --colour and GREP_COLORS.
 
 load helpers

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
 # Binary files: NUL bytes, encoding errors, -a, --binary-files, -I; a NUL
 # late in a file and sparse files (holes), where every I/O path and thread
 # count must go quiet, drop reads and resume context where grep's buffers do.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
 # Input operands: missing files, directories, stdin, -s, special errors,
 # an input that is also the output, --files-from / --files0-from lists, and
 # --line-buffered lines from a slow pipe.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
 # -r / -R, --include, --exclude, --exclude-dir.
 # Directory entries come in directory order (not promised to be sorted), so
 # multi-file comparisons use SAG_SORT=1 (outputs compared after sorting).

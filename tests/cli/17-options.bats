@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
 # Option syntax: permutation, clustering, attached arguments, --,
 # abbreviations, and usage errors.
 

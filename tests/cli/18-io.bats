@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
 # The read path: --mmap / --no-mmap / --buffer-size (acgrep options that
 # grep lacks: acgrep with them is compared with grep without them), and
 # pipes, FIFOs and stdin, which work with both; --line-buffered, long lines

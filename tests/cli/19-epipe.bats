@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
 # Writing into a closed pipe.  The output is far larger than a pipe buffer,
 # so the reader is gone long before the writer finishes, whatever the timing.
 

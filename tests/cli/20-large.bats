@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
 # Large inputs: a 10 MB line, a million patterns, a 300 KB pattern, many
 # files and lines, empty inputs, and lines longer than memory allows,
 # searched in pieces.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
 # --count-matches (acgrep extension): per file, the number of leftmost-
 # longest non-overlapping matches, i.e. what `grep -o ... | wc -l` counts.
 # The output format is assumed to follow -c: "N" per file, "FILE:N" when

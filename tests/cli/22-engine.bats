@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
 # --engine=pcre2 (acgrep extension): the PCRE2 engine must give exactly
 # the output of the default engine (and of grep).
 

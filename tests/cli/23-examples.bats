@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
 # The bundled sample (make demo): examples/iocs.txt over examples/access.log.
 
 load helpers

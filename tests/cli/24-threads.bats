@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
 # Worker threads (--threads) and split files (--segment-size, hidden):
 # the bytes on stdout and stderr, their interleaving and the exit status are
 # those of a search on one thread, and those of grep.

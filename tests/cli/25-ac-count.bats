@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
 # scripts/perf/ac_count.c, the benchmark helper that measures acgrep's
 # engine alone for hyperscan.sh: its count must be grep -F -c's, or the
 # engine-to-engine ratio it reports measures something else.  Built by

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
 # Files that change while they are searched: truncated (a mapped file
 # faults past its new end) or appended to.  The search blocks writing its
 # output into a pipe that is read only after the file changed, so the

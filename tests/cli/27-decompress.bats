@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
 # --decompress: gzip, xz, zstd and bzip2 inputs searched as their contents,
 # compared with grep over the decompressor's output (zcat FILE | grep).
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
 # Shell completions (acgrep --generate=complete-bash|zsh|fish): each shell,
 # running the script non-interactively, completes every long option that
 # --help lists, and the choices of enumerated arguments.  A test skips only

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
 # Compiled pattern sets (--save-compiled, --compiled; acgrep extensions):
 # a search with a compiled set prints exactly what the same search
 # compiling the list prints (stdout, stderr, status) for every option

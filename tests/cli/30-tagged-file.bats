@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
 # --tagged-file=FILE (acgrep extension): TAG<TAB>PATTERN lines, the tag
 # before the first TAB, the run of TABs after it the separator, the rest
 # of the line the pattern.  As a pattern list it is -f's list of its

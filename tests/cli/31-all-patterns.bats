@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
 # --all-patterns (acgrep extension): an input is selected only when every
 # key (pattern, or tag) occurs in it, any occurrence counting (as
 # --overlapping finds them); one that does not is reported as if none of

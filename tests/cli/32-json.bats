@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
 # --json (acgrep extension): ripgrep's JSON Lines records, each submatch
 # naming its pattern.  Outputs are parsed by Python's json module
 # (json_check.py: types, field order, offsets and line numbers against the

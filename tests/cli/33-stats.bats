@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
 # --stats (acgrep extension): ripgrep's statistics lines after the output,
 # then acgrep's own.  Exact bytes with the times masked; the same counts in
 # both locales, on every scan path, I/O path and thread count (a file cut

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
 # Real pattern sets (issue 15): small samples of the lists users bring
 # (tests/data/real/README.md: an EasyList domain blocklist, FastQC's adapter
 # list, IEEE OUIs by vendor) over texts written like the logs and reads they

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
 # Scaling out: --range's boundary rule (every split point of small files),
 # --records and --merge against one run (options, locales, I/O paths,
 # threads), the GNU parallel recipes of README.md (a big file over local

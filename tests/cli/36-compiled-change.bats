@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
 # A compiled set changed on disk while a search uses it (acgrep
 # extension): rewritten in place with the same size, truncated, rewritten
 # longer, replaced by a rename.  The change is made once the first byte

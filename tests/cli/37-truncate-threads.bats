@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
 # Files truncated (or rewritten in place) while acgrep is blocked writing
 # their output (a FIFO read only after the change; blocked_run): what is
 # printed is what one sequential read of the file as it changes prints,

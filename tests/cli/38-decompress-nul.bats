@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
 # --decompress and long runs of NUL bytes: a decoded stream turns binary as
 # grep over the decoder's output does (zcat FILE | grep), reads of only NULs
 # are dropped without touching the compressed file's descriptor, and a run

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
 # contrib/dask/acgrep_dask.py where one run's behaviour is easy to lose: a
 # job that fails, a file with a NUL byte cut into ranges, workers in
 # another directory and another locale than the client.  Each run is

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
 # Scaling out, edge cases: a line not valid UTF-8 with after-context in a
 # UTF-8 locale (one run prints context from the last line output or from
 # its read window's start), zero record streams, the pattern reports that

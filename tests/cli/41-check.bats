@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
 # make check's summary (tests/check.sh) and its m32 suite where 32-bit x86
 # programs cannot run (a kernel without IA32 emulation): the suite is one
 # skipped test with a line saying why, not failures.  M32_RUN=false plays

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
 # -E / -G: finite patterns expanded to literals, compared with grep -E/-G
 # in C and C.UTF-8 on one and three threads, mmap and read(); grep's
 # syntax errors; each refused construct and its message.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
 # --show-pattern[=WHAT] and --show-all-patterns[=WHAT] (acgrep extensions):
 # the pattern of a line's first match (or every distinct one) as a field
 # after the name, line number and byte offset, ':' or '-' as grep's own

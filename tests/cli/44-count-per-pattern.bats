@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
 # --count-per-pattern and --include-zero (acgrep extensions): one row per
 # key (pattern, or tag) that occurred, MATCHES<TAB>LINES<TAB>FILES<TAB>NAME
 # summed over the inputs in the list's order, or FILE:MATCHES<TAB>LINES<TAB>

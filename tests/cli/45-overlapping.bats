@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
 # --overlapping (acgrep extension): -o, --count-matches,
 # --count-per-pattern and --show-all-patterns take every occurrence of every pattern, those inside
 # or across other matches too; -o prints a line's occurrences by start, the

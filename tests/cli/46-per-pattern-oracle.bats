@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
 # The differential test of --count-per-pattern, --overlapping and
 # --all-patterns against the oracle of tests/diff/per_pattern.py: random
 # pattern sets and texts, every case in six variants (threads and segments,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
 # Walk edges: devices, FIFOs and sockets found by -r/-R under each -D, and
 # trees deeper than PATH_MAX (walk.h).  Every run is compared with GNU
 # grep 3.8 in C and C.UTF-8, with default threads and --threads=1, mapped

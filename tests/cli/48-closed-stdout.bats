@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
 # A closed standard output (`acgrep ... >&-`): as GNU grep 3.8, an input
 # opened while stdout is closed takes descriptor 1 but is not the output
 # ("input file is also the output" compares inputs with what stdout was

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
 # Smaller option and documentation rules: --files-from and --files0-from
 # given several times (each list in turn, as -f adds patterns), --ranges
 # refusing standard input by name, fish completing the arguments of the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
 # -w -i in UTF-8 with a pattern that ends in an incomplete UTF-8 sequence
 # (a lead byte and fewer continuation bytes than it needs): grep's regex
 # matcher, retrying a -w match one byte shorter, matches the text cut

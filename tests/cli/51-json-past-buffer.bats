@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
 # --json records longer than the output buffer (256 KiB): written whole
 # while the buffer keeps a mapped search's output since its checkpoint, or
 # holds an input's output until --all-patterns' verdict, where nothing may

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
 # Compiled -E/-G pattern sets: --save-compiled keeps what -E/-G make of
 # the patterns (literals, anchors, the patterns as written, the syntax),
 # and --compiled searches exactly as grep -E/-G over the patterns, in C

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """dask_elsewhere.py - contrib/dask's search() with workers unlike the client.
 
 Usage: dask_elsewhere.py ACGREP WORKER_DIR WORKER_LC_ALL RANGES OPTION... -- FILE...

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # helpers.bash - shared setup and assertions for the acgrep CLI tests.
 #
 # Every test file does `load helpers`.  The binary under test is

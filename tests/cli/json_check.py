@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """json_check.py - checks acgrep --json output against its inputs.
 
 Usage: json_check.py OUTPUT [--patterns FILE] [--eol nl|nul] [--no-summary]

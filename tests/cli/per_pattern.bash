@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # per_pattern.bash - what the tests of --count-per-pattern, --overlapping
 # and --all-patterns share (31-*.bats load it after helpers).
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # report.bash - what the tests of acgrep's reports (--json, --stats) share:
 # outputs compared with the times they hold masked.  A test file loads it
 # after helpers and defines mask_times (a filter: the times zeroed) and

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # setup_suite.bash - run by bats once before the test files of a run (the
 # files of tests/cli, or some of them).
 #

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # zsh-complete.zsh - zsh's own completion system on one command line, for
 # 28-completion.bats: an interactive zsh on a pseudo-terminal (zpty) loads
 # compinit with the completion functions in DIR, types LINE and Tab, and

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Randomized differential test: acgrep -F against GNU grep -F.
 
 Generates random cases (pattern sets over small alphabets, texts with

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """pattern_oracle.py - which pattern matched, and how often: the slow, obvious way.
 
 An oracle for acgrep's per-pattern reports (issue 15), written without an

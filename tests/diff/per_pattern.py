@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Differential test of acgrep's per-pattern reports against an oracle.
 
 Generates random cases (pattern lists over small alphabets with overlaps,

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Randomized differential test: acgrep -E / -G against GNU grep -E / -G.
 
 Generates finite patterns (alternations, groups, bracket expressions with

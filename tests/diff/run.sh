@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # Randomized differential test of acgrep -F against GNU grep -F: every
 # case on acgrep and on its variants (--engine=pcre2, the read path with
 # 1-byte reads, the scalar prefilters, three threads on tiny segments).

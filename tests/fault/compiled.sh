@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # compiled.sh - fault injection: a compiled pattern set changed on disk
 # while a search uses it.
 #

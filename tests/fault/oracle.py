@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """oracle.py - what a correct search of a file that changed under it
 printed (tests/fault/run.sh).
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/fault/run.sh - fault injection for text files: acgrep searches a
 # file that is truncated, appended to or rewritten under it, and prints
 # what one sequential read of the changing file prints.

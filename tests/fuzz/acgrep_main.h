@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* acgrep_main.h - acgrep's main() under another name, for fuzz_cli.
  *
  * The fuzz build compiles src/cli/main.c a second time with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_cli.c - libFuzzer target: the whole program (options, input,
  * search, print, threads) run in-process on a decoded pattern file, text
  * file and option set, under every scan path and input strategy.

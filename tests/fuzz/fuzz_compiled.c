@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_compiled.c - libFuzzer target: loading compiled pattern sets
  * (matcher_load_image: secfile.c, ac_file.c, matcher_file*.c) from any
  * bytes, and searching with whatever loads.

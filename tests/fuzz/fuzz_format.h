@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_format.h - the layout of fuzz_matcher's inputs, shared with the
  * seed generator's documentation (mkseeds.py writes the same bits).
  *

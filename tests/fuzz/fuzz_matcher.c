@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_matcher.c - libFuzzer target: the Aho-Corasick matcher (matcher.h)
  * against a brute-force oracle and against itself under every scan path.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_opts.c - libFuzzer target: the option parser (opts_parse) on argv
  * arrays and environments decoded from the input.
  *

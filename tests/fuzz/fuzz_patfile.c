@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_patfile.c - libFuzzer target: reading and splitting -f pattern
  * files (opts.c's word-at-a-time splitter) against a naive split.
  *

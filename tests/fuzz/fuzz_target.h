@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fuzz_target.h - the entry points every fuzz target defines, as libFuzzer
  * (and AFL++'s libFuzzer driver) calls them; replay.c calls them too.
  */

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # mkseeds-compiled.sh - seeds for fuzz_compiled: small compiled pattern
 # sets, each after the option byte that loads it (fuzz_compiled.c's
 # layout), written by ./acgrep --save-compiled (or $ACGREP) into

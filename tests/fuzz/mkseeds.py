@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """mkseeds.py - seed corpora for the fuzz targets, from the bats CLI tests.
 
 Owns: reading tests/cli/*.bats for each test's fixtures (`fixture NAME

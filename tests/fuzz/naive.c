@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* naive.c - the fuzzers' brute-force reference for grep -F matching.
  *
  * Owns: the table of matches per text position (every pattern compared

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* naive.h - the fuzzers' reference for grep -F matching: brute force,
  * written to be obviously right rather than fast.
  *

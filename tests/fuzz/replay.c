@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* replay.c - runs a fuzz target over files, without libFuzzer.
  *
  * Owns: a main() for the targets of tests/fuzz, so that seed corpora and

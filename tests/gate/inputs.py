@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """inputs.py - the regression gate's inputs (tests/gate/run.sh), written
 into DIR: the same bytes on every machine and Python version (a fixed
 linear congruential generator, no `random`), so that the gate's

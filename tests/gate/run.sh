@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # run.sh - the regression gate: figures that noise cannot move, per
 # workload, against the baseline committed in tests/gate/baseline.tsv.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # deb.sh - check the Debian packages make deb built: each holds what it
 # should, and unpacked into a scratch root (dpkg -x) they pass
 # tests/lib/installed.sh.  As root with CI set (a throwaway machine), the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # example.sh - libacgrep through its example program (examples/count_patterns.c):
 # exact outputs in both modes and with -i, counts on the bundled log as
 # grep -o counts them, and the libraries' exported symbols.  TAP output.

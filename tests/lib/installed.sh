@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # installed.sh - check an installed acgrep: the binary runs (--version, a
 # search), the man pages and completions are where they belong, and the
 # example program compiles and links through pkg-config against the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_api.c - libacgrep's contracts as acgrep.h states them, through the
  * public header alone: the errors and their errno, pattern ids of
  * duplicates, the order of matches in both modes, the empty set and the

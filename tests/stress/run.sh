@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/stress/run.sh - the threaded paths under load: never a crash, never
 # a hang, never other bytes than one thread's.
 #

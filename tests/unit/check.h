@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* check.h - the assertion macro the C unit tests share.
  *
  * CHECK(cond, fmt, ...) counts a pass, or counts a failure and prints

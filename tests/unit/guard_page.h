@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* guard_page.h - one readable page between two inaccessible ones, for the
  * unit tests that hold a kernel to reading only its buffer: text ending at
  * the page's end or starting at its start faults on any over-read.

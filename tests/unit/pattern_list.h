@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pattern_list.h - builds a struct pattern_set (config.h) from an array of
  * struct pattern, as opts.c lays one out, for the unit tests that hand
  * patterns straight to a matcher.  Free it with pattern_list_free.

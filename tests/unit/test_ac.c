@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_ac.c - the Aho-Corasick engine against a brute-force oracle.
  *
  * Every case runs through every scan path (DFA, candidate bitmap, memchr

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_ac_file.c - compiled pattern sets at the engine's level: hash64,
  * the secfile container and ac_save / ac_load.
  *

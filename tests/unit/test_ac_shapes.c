@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_ac_shapes.c - the engine on pattern sets of extreme shapes.
  *
  * One long pattern (random letters, one repeated byte, period 2), all the

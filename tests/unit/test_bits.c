@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_bits.c - bits.h against the definitions, on this CPU's byte order.
  *
  * ctz64 and clear_lowest for every single bit and random words; bytes_equal_bits for every byte value, every placement of the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_compiled.c - compiled pattern sets at the matcher's level
  * (src/grep/compiled/matcher_file*.c): a set saved with matcher_save and mapped
  * back with matcher_load answers exactly as the matcher compiled from the

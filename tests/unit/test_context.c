@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_context.c - tests of grep's context rule (src/grep/search/context.h)
  * over lines of one byte each, line i at input offset i.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_decompress.c - decompress.c: magic numbers, sniffing a pipe, and
  * the decoding loop on gzip data made here with zlib (where compiled in):
  * one member, members back to back, every read size down to one byte,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_fold.c - -i in a UTF-8 locale: fold_utf8.c and the folding matcher.
  *
  * fold_decode against the C library's mbrtowc; canonical forms and facts

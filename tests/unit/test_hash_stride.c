@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_hash_stride.c - the HASH prefilter's strided lookups (ac_scan.c's
  * block_mask_hash, ac_prefilter.c's hash_pick) against the definition.
  *

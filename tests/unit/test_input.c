@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_input.c - input.c: windows of whole lines, by mmap and by read().
  *
  * Every content case runs through every read chunk size (1, 2, 3, 7, 64,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_input_change.c - input.c on files that change while they are read.
  *
  * A file appended to between two windows is read to its new end through

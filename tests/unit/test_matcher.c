@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_matcher.c - tests of matcher_for_config (src/grep/match/matcher.c): which
  * of GNU grep -F's two matchers' rules a config gets.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_only_matching.c - tests of which of a line's matches grep -o
  * prints (src/grep/search/only_matching.h): the verdict on one match, and
  * the walk over a line through both forms (printed_matches_each, and

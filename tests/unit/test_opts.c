@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_opts.c - table-driven tests of opts_parse (src/cli/opts.c).
  *
  * Each case is an argv vector, optional environment and standard input,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_outbuf.c - the output buffer (outbuf.h): what is handed on and
  * when, positions and rewinds, output held or kept (the buffer grows and
  * hands nothing on), reservations, --line-buffered, and the sink

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_overlap.c - tests of matcher_each_overlapping (src/grep/match/
  * matcher_overlap.c, and matcher_fold.c's folded windows): every
  * occurrence of every pattern, in the order the contract promises.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_pair_simd.c - the gather kernels of the pair and hashed-window
  * prefilters (pair_simd.h) against their definition, at guarded page
  * edges.

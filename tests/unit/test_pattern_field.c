@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_pattern_field.c - tests of the pattern field's contents
  * (src/grep/output/pattern_field.c): which patterns a line or an -o match names,
  * in which order, by which name, each name once per line with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_pattern_keys.c - tests of which pattern a match reports
  * (matcher_hit.pattern, matcher_identify) and of the rows it counts in
  * (src/grep/match/pattern_keys.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_pcre2.c - unit tests for the PCRE2 matcher (src/grep/match/matcher_pcre2.c).
  *
  * Table-driven cases list every match found by calling find() from the

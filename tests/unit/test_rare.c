@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_rare.c - the RARE prefilter (every pattern holds one of 1-3 rare
  * bytes somewhere): its vector kernels against their definition at guarded
  * page edges, which sets choose it, and its scans against the DFA's.

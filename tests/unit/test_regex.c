@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_regex.c - regex.h: -E/-G patterns into literal sets.
  *
  * Table-driven: each pattern, syntax and locale kind, with the expansion

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_search.c - the whole pipeline (input -> search -> matcher -> print)
  * through every scan path and I/O path against grep -F.
  *

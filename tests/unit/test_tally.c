@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_tally.c - tests of the searching thread's per-key counts
  * (src/grep/search/tally.c) and of a search that keeps them (search.c's
  * checkpoints).

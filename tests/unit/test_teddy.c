@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_teddy.c - the Teddy kernels against the scalar one and against the
  * definition: SSSE3, AVX2 and AVX-512BW on x86, NEON on aarch64 (run
  * under qemu-user by `make ARCH=aarch64 cross-unit`).

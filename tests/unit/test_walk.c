@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* test_walk.c - walk.c against GNU grep itself.
  *
  * Builds temporary trees (nested directories, symlinks to files and

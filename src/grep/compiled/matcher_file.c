@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* matcher_file.c - writing a compiled pattern set and loading it back
  * (see matcher_file.h).
  *

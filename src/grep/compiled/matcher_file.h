@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* matcher_file.h - compiled pattern sets: a matcher written to a file
  * once, then loaded by any number of searches instead of compiling.
  *

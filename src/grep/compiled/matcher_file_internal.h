@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* matcher_file_internal.h - the sections of a compiled pattern set, shared
  * by matcher_file.c (the set) and matcher_file_regex.c (what an -E/-G set
  * adds).

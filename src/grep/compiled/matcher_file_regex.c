@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* matcher_file_regex.c - what a compiled -E/-G pattern set holds beyond a
  * -F set's sections (see matcher_file_internal.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fold_internal.h - what fold_utf8.c and fold_text.c share: the table.
  *
  * A fold_table holds the current locale's towupper for the BMP and the

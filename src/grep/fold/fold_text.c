@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fold_text.c - folding windows of text for -i in a UTF-8 locale.
  *
  * Owns: the per-thread scratch the folded windows live in, folding a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fold_utf8.c - GNU grep's -i relation in a UTF-8 locale, as a fold.
  *
  * Owns: decoding as mbrtowc does, the canonical form of each character

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* fold_utf8.h - GNU grep's -i relation in a UTF-8 locale, as a fold.
  *
  * grep -F -i in a UTF-8 locale (where its fixed-string matcher cannot fold)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* decompress.c - compressed inputs (--decompress); see decompress.h.
  *
  * One loop (decomp_read) drives every format: it keeps a buffer of

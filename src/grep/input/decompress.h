@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* decompress.h - compressed inputs (--decompress): gzip, xz, zstd, bzip2.
  *
  * Owns: recognizing a compressed stream by its first bytes (never by the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* input.c - the bytes of one input, handed out a window of whole lines at a
  * time.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* input.h - getting the bytes of one input into memory, a window at a time.
  *
  * Owns: open/fstat, the choice of mmap or read() (by kind, size and line

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* input_guard.c - the SIGBUS guard for mapped inputs (see input.h).
  *
  * Owns: the process-wide SIGBUS handler, each thread's armed jump target,

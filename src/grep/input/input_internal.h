@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* input_internal.h - what the parts of the input module share behind
  * input.h: input.c (opening, the mapping, leaving it), input_read.c (the
  * read() path and its buffer) and input_nul.c (where grep's buffers see

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* input_nul.c - where the NUL bytes are that GNU grep 3.8's buffers would
  * see (see input.h).
  *

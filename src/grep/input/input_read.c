@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* input_read.c - the read() path of an input (see input.h).
  *
  * Owns: the read() buffer (page-aligned, grown by mremap, reused from

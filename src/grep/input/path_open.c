@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* path_open.c - opening a name longer than the kernel takes (see path_open.h).
  *
  * A path of PATH_MAX bytes or more is cut at slashes into pieces shorter

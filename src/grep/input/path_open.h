@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* path_open.h - opening a name longer than the kernel takes.
  *
  * Owns: open(2) of a path of PATH_MAX bytes or more, which open() refuses

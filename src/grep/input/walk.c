@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* walk.c - turning command-line operands into the files to search.
  *
  * Owns: the -r/-R directory traversal (order, names, which symlinks and

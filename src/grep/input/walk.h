@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* walk.h - expanding command-line operands into the files to search.
  *
  * Owns: -r/-R directory traversal (-r follows symlinks only when named on

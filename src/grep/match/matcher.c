@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* matcher.c - which of GNU grep -F's two matchers' rules a search follows.
  *
  * Owns: turning a config into a matcher (matcher_for_config).  GNU grep

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* matcher.h - the one interface between the search driver and an engine.
  *
  * A matcher finds fixed strings in a buffer of whole lines with grep -F

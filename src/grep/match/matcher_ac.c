@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* matcher_ac.c - grep -F semantics on top of the Aho-Corasick engine.
  *
  * Owns: turning a pattern set and -i/-w/-x into an automaton and answering

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* matcher_ac_internal.h - what matcher_ac.c and matcher_fold.c share.
  *
  * The Aho-Corasick matcher searches a view: the buffer itself, or a folded

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* matcher_fold.c - -i in a UTF-8 locale for the Aho-Corasick matcher.
  *
  * Owns: whether a pattern set needs GNU grep's folding (where grep -F -i

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* matcher_overlap.c - every occurrence of every pattern, for the
  * Aho-Corasick matcher (matcher_each_overlapping, --overlapping).
  *

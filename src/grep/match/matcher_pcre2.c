@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* matcher_pcre2.c - the PCRE2 engine: a second, independent implementation
  * of matcher.h, used as a test oracle and benchmark baseline
  * (acgrep --engine=pcre2).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pattern_keys.c - the names of the patterns and the rows matches count
  * in (see pattern_keys.h).
  */

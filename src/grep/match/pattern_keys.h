@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pattern_keys.h - the names of the patterns, and what a match is
  * credited to.
  *

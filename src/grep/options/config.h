@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* config.h - the one immutable description of a search, built by opts.c.
  *
  * Owns: every user-visible setting after parsing and validation.  It is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* json.c - the --json records (see json.h).
  *
  * A record is written in one go per event, into the output buffer: a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* json.h - --json: a search's events as ripgrep's JSON Lines records.
  *
  * Owns: the records and the order of their fields, as ripgrep 13 writes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* json_text.c - bytes as JSON values (see json_text.h).
  *
  * Text is copied with its escapes and checked for UTF-8 in one pass: with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* json_text.h - bytes as JSON values, written into an output buffer.
  *
  * Owns: ripgrep's encoding of arbitrary bytes in its --json records:

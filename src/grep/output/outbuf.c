@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* outbuf.c - the output buffer (see outbuf.h): handing bytes on to stdout
  * or to flush_to, the process's write error, positions and rewinds,
  * output held or kept, the slow paths of appending and reserving.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* outbuf.h - the output buffer: bytes on their way to stdout.
  *
  * Owns: the buffer (large writes, no per-line stdio), where its bytes are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pattern_field.c - the pattern field of an output line (see
  * pattern_field.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pattern_field.h - the pattern field of an output line (--show-pattern,
  * --show-all-patterns): which patterns it names, and their names.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* print.c - grep-compatible output (see print.h).
  *
  * The formats follow GNU grep 3.8 byte for byte: a line head of

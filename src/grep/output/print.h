@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* print.h - grep-compatible output: line prefixes, colours, separators.
  *
  * Owns: the exact GNU grep formats of selected and context lines, -o

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* print_options.h - what the writers of the output folder need of a run's
  * options.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* stats_report.c - the report that ends a run with --stats or --json
  * (see stats_report.h): --stats's lines, or the JSON summary record.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* stats_report.h - the report at the end of a run: --stats's lines or
  * --json's summary record, from the run's sums (search/stats.h).
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* regex.h - grep -E and -G patterns that denote finite sets of strings.
  *
  * Owns: GNU grep 3.8's ERE and BRE syntax (BRE with GNU's \| \? \+),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* regex_bracket.c - bracket expressions and . as sets of characters
  * (see regex.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* regex_expand.c - a parse tree into its literal strings (see regex.h).
  *
  * Owns: the sets of strings a node denotes, each with its anchors, and

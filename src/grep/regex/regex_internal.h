@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* regex_internal.h - the parse tree regex_parse.c builds and
  * regex_expand.c expands.
  */

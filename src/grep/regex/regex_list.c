@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* regex_list.c - a list of -E/-G patterns as the literals the matcher
  * searches (see regex.h).
  *

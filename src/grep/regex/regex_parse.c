@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* regex_parse.c - GNU grep 3.8's ERE and BRE syntax into a parse tree
  * (see regex.h).
  *

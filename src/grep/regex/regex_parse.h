@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* regex_parse.h - what regex_parse.c and regex_bracket.c share: the
  * parser's state and the nodes they make.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pool.c - searching a run's inputs on worker threads, output in order
  * (see pool.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pool.h - searching a run's inputs on worker threads, output in order.
  *
  * Owns: the worker threads, the queue of inputs in the order grep visits

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pool_commit.c - the pool's committer (see pool.h, pool_internal.h): on
  * the main thread, between walk steps and at the end, the job at the head
  * of the queue has its segments' held output written in order (each then

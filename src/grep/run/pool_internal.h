@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* pool_internal.h - what pool.c (the workers, the queue, the public
  * functions) and pool_commit.c (committing in order, on the main thread)
  * share: the pool, its jobs and segments, and the lock's wake-ups.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* run.c - one input of a run, from its operand to its report (see run.h).
  *
  * GNU grep 3.8's order is kept: an open error is reported before the

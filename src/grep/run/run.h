@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* run.h - one input of a run, from its operand to its report.
  *
  * Owns: what grep decides about an input before and after searching it:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tally_run.c - the run's per-key bookkeeping on the main thread (see
  * tally.h): inputs in the order they are reported, each from the rows of
  * its one search or of its segments, whichever threads searched them.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tally_run.h - the main thread's half of the per-key tallies
  * (--count-per-pattern, --all-patterns): each input's rows, taken from its
  * search or its segments (search/tally.h), judged, reported and summed.

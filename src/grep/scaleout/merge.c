@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* merge.c - --merge (see merge.h): each file of the record streams
  * printed as one run prints it, once merge_read.c has read the streams,
  * put the files in order and checked their ranges.

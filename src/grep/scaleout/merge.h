@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* merge.h - --merge: record streams (records.h) into the output of one run.
  *
  * Owns: turning the records of every range of every file, from however

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* merge_internal.h - what merge_read.c (reading and indexing record
  * streams) and merge.c (checking and printing) share.  Nothing outside
  * the merge includes it.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* merge_read.c - reading record streams for --merge (see
  * merge_internal.h): each whole in memory (a regular file mapped, a pipe
  * read), every record parsed and checked once, the ranges and other

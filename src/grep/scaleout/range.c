@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* range.c - byte ranges of regular files and the inputs of a --records
  * job (see range.h).
  *

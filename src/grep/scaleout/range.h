@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* range.h - searching byte ranges of regular files (--range), and every
  * input of a --records job.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* records.c - writing the record stream (see records.h for the format),
  * and the escaping both sides share.
  *

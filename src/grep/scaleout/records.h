@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* records.h - the record stream of a --records job, written and read.
  *
  * Owns: the format (man acgrep(1), RECORD STREAMS).  A stream is text, one

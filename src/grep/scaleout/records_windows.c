@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* records_windows.c - one run's read windows in a --records job (see
  * records_windows.h).
  *

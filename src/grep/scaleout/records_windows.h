@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* records_windows.h - one run's read windows in a --records job: the
  * lines a merge needs where one run leaves a line out for its encoding.
  *

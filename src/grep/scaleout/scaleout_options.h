@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* scaleout_options.h - what the scale-out folder reads of a run's options.
  *
  * Owns: `struct scaleout_options`, the narrow view of the config that the

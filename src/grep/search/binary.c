@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* binary.c - grep's binary-file rule for one input (see binary.h).
  *
  * The encoding check is grep's: a line (or, under -o, a match) is asked of

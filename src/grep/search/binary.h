@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* binary.h - grep's binary-file rule for one input: what makes it binary,
  * what follows, what is reported.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* context.h - GNU grep 3.8's context rule, one for the search
  * (search_lines.c) and --merge (scaleout/merge.c): which lines are output
  * around the selected ones, where groups part, when -m's trailing context

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* match_output.c - -o's output of one line (see match_output.h). */
 #include "match_output.h"
 

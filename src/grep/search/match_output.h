@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* match_output.h - -o's output of one line: the matches grep prints
  * (only_matching.h), each through the binary rule (binary.h) to a sink
  * (sink.h).

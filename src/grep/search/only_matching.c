@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* only_matching.c - printed_matches_each, the walk of a line's printed
  * matches (only_matching.h) through a caller's function.
  */

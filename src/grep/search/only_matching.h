@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* only_matching.h - which of a line's matches grep -o prints, the one
  * rule for every place that shows a line's matches: -o's output (search
  * and --merge), the colours of a matching line, the pattern field,

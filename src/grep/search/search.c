@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* search.c - one input, window by window (see search.h).
  *
  * Owns the search of an input as a whole: its begin and end events, the

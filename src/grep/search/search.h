@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* search.h - one input, from its windows of lines to the events of its
  * output.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* search_internal.h - what search.c (an input's windows, binary turns,
  * SIGBUS checkpoints) and search_lines.c (the lines of one window) share:
  * the state of one input's search.  Nothing outside the search includes it.

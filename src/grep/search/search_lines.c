@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* search_lines.c - the lines of one window: which are selected, which
  * are output as context, where groups part (see search.h).
  *

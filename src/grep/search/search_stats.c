@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* search_stats.c - what the search of one input counts for the
  * statistics (stats.h; search_internal.h has the interface).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* sink.h - the events of a search, and the interface that receives them.
  *
  * Owns: the contract between search.c, which decides per input what is

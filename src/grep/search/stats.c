@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* stats.c - the statistics of a run (see stats.h): the patterns-seen sets,
  * the run's sums, the clock.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* stats.h - the statistics of a run (--stats, and --json's end and
  * summary records).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* summary.c - the summary of one input's search (see summary.h): its
  * setup from the options, --count-matches' count of a line, its state
  * kept and taken back at the search's checkpoints.

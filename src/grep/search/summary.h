@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* summary.h - the summary of one input's search: what its selected lines
  * add up to, and whether the answer is known, for the reports that output
  * no lines.

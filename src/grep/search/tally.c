@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tally.c - the searching thread's per-key counts (see tally.h).
  *
  * The counts of one input (or segment) are rows in the order their keys

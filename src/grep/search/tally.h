@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* tally.h - per-pattern counts and the keys an input holds: what
  * --count-per-pattern and --all-patterns know of a search.
  *
