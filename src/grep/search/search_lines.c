@@ -255,29 +255,35 @@ static void output_before_context(struct file_search *f, size_t ls)
 	}
 }
 
-/* count_line_matches' tally over one line ending at `le`. */
+static int count_printed(const struct matcher_hit *hit, bool takes_eol, void *ctx)
+{
+	(void)hit;
+	(void)takes_eol;
+	++*(intmax_t *)ctx;
+	return 0;
+}
+
+/* count_line_matches' tally: the matches -o prints (only_matching.h). */
 struct match_tally {
-	const struct file_search *f;
-	size_t le;
+	struct printed_line line;
 	intmax_t n;
 };
 
 static int tally_match(const struct matcher_hit *hit, void *ctx)
 {
-	size_t ms = hit->start, me = hit->end;
 	struct match_tally *t = ctx;
-	if (ms >= t->le || (ms == me && (ms + 1 >= t->le || is_eol(t->f, t->f->buf[ms]))))
-		return 1;
-	t->n += me > ms;
-	return 0;
+	return printed_match_step(&t->line, hit, count_printed, &t->n);
 }
 
-/* Counts the non-empty leftmost-longest matches in a line (--count-matches;
+/* Counts the matches -o prints of the line [ls, le) (--count-matches;
  * with --overlapping every occurrence). */
 static intmax_t count_line_matches(struct file_search *f, size_t ls, size_t le)
 {
-	struct match_tally t = { .f = f, .le = le, .n = 0 };
-	matcher_each_occurrence(f->s->matcher, f->cfg->overlapping, f->buf, le, ls, tally_match, &t);
+	struct match_tally t = {
+		.line = printed_line_of(f->s->matcher, f->buf + ls, le - ls, f->eol, f->cfg->overlapping),
+		.n = 0,
+	};
+	printed_matches_scan(&t.line, f->buf + ls, le - ls, tally_match, &t);
 	search_failed(f);
 	return t.n;
 }
