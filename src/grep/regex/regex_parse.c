@@ -221,10 +221,10 @@ static bool quantifier_at(const struct parser *ps, size_t *n)
 static bool anchor_refused(struct parser *ps, size_t begin, size_t op, uint32_t max)
 {
 	unsigned char anchor = ps->p[ps->anchor_at];
-	char what[64];
+	char what[96];
 	if (ps->anchor_at == begin)
 		snprintf(what, sizeof what, "%.*s after the anchor %c",
-			 ps->i - op > 16 ? 16 : (int)(ps->i - op), (const char *)ps->p + op, anchor);
+			 ps->i - op > 64 ? 64 : (int)(ps->i - op), (const char *)ps->p + op, anchor);
 	else if (max >= 2)
 		snprintf(what, sizeof what, "%c inside a group that repeats", anchor);
 	else
