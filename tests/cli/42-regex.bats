@@ -131,6 +131,8 @@ _regex_same() {
 		'\d' 'byte 1: \d (an escape of an ordinary character)'
 		'*a' 'byte 1: * at the start of an expression'
 		'[a-z]{5}' 'byte 6: an expansion past 1,000,000 strings or 64 MiB'
+		'(^A|){2}B' 'byte 2: ^ inside a group that repeats'
+		'x$?' 'byte 2: ? after the anchor $'
 	)
 	local i
 	for ((i = 0; i < ${#cases[@]}; i += 2)); do

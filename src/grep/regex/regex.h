@@ -3,11 +3,12 @@
  *
  * Owns: GNU grep 3.8's ERE and BRE syntax (BRE with GNU's \| \? \+),
  * its syntax errors, the constructs acgrep refuses (unbounded repetition,
- * back-references, word anchors, anything whose expansion passes the
- * bound below), and the expansion of an accepted pattern into literal
- * strings, each with the anchors (^ line start, $ line end) its
- * alternative carries.  A pattern is parsed into a tree (regex_parse.c)
- * whose size is known before anything is expanded (regex_expand.c).
+ * back-references, word anchors, anchors under a repetition, anything
+ * whose expansion passes the bound below), and the expansion of an
+ * accepted pattern into literal strings, each with the anchors (^ line
+ * start, $ line end) its alternative carries.  A pattern is parsed into
+ * a tree (regex_parse.c) whose size is known before anything is
+ * expanded (regex_expand.c).
  * Knows nothing of options beyond the syntax, the locale's encoding, -i
  * (a negated bracket excludes both cases) and the line end.
  */

@@ -4,7 +4,8 @@
  *
  * Owns: the grammar (alternation, concatenation, grouping, ?, {n,m},
  * anchors, escapes), grep's syntax errors in glibc's words, the refusals
- * of what denotes an infinite set or what acgrep does not expand (each
+ * of what denotes an infinite set, what acgrep does not expand and the
+ * anchors under a repetition where grep's own matchers disagree (each
  * naming the construct and its byte position), and each node's expansion
  * size, checked against the bounds as the tree grows.  Bracket
  * expressions are regex_bracket.c's.
@@ -209,10 +210,35 @@ static bool quantifier_at(const struct parser *ps, size_t *n)
 	return op_at(ps, ps->i, '?') || op_at(ps, ps->i, '+') || op_at(ps, ps->i, '{');
 }
 
-/* The repetitions following an atom a: ? and {n,m} wrap it, * and +
- * (and {n,}) are refused.  ERE's invalid interval stays for the next atom
- * as a literal '{'. */
-static uint32_t quantifiers(struct parser *ps, uint32_t a)
+/* Refuses an anchor under a repetition where GNU grep's two matchers
+ * disagree: its DFA (which selects lines) reads ^ and $ as assertions
+ * anywhere, while glibc's regex (-o, --color, -w's retries) drops a
+ * repetition of a bare anchor (x$? is x$ there) and loses matches away
+ * from a line start once a group holding an anchor is copied by a count
+ * above one ((^A|){2}B finds no B in xAB).  An anchor in a group that is
+ * at most once ((^A)?, (x|$){0,1}) is exact and stays.  `begin` is the
+ * atom's first byte, ps->p[op .. ps->i) the repetition operator, max its
+ * largest count.  Returns whether it refused (the error set). */
+static bool anchor_refused(struct parser *ps, size_t begin, size_t op, uint32_t max)
+{
+	unsigned char anchor = ps->p[ps->anchor_at];
+	char what[96];
+	if (ps->anchor_at == begin)
+		snprintf(what, sizeof what, "%.*s after the anchor %c",
+			 ps->i - op > 64 ? 64 : (int)(ps->i - op), (const char *)ps->p + op, anchor);
+	else if (max >= 2)
+		snprintf(what, sizeof what, "%c inside a group that repeats", anchor);
+	else
+		return false;
+	regex_refuse(ps, ps->anchor_at, what);
+	return true;
+}
+
+/* The repetitions following an atom a that began at byte `begin`
+ * (holding an anchor when ps->anchors passed anchors_before): ? and
+ * {n,m} wrap it, * and + (and {n,}) are refused.  ERE's invalid interval
+ * stays for the next atom as a literal '{'. */
+static uint32_t quantifiers(struct parser *ps, uint32_t a, size_t begin, size_t anchors_before)
 {
 	size_t n;
 	while (a != NO_NODE && quantifier_at(ps, &n)) {
@@ -232,6 +258,8 @@ static uint32_t quantifiers(struct parser *ps, uint32_t a)
 			if (max == UINT32_MAX)
 				return regex_refuse(ps, at, "{n,} (unbounded repetition)");
 		}
+		if (ps->anchors > anchors_before && anchor_refused(ps, begin, at, max))
+			return NO_NODE;
 		a = repeat(ps, a, min, max, at);
 	}
 	return a;
@@ -331,11 +359,15 @@ static uint32_t atom(struct parser *ps, bool branch_start)
 	}
 	if (c == '^' && (ere(ps) || branch_start)) {
 		ps->i++;
+		ps->anchors++;
+		ps->anchor_at = at;
 		return empty_node(ps, NODE_BOL, at);
 	}
 	if (c == '$' && (ere(ps) || at + 1 == ps->len || op_at(ps, at + 1, ')') ||
 			 op_at(ps, at + 1, '|'))) {
 		ps->i++;
+		ps->anchors++;
+		ps->anchor_at = at;
 		return empty_node(ps, NODE_EOL, at);
 	}
 	if (c == '\\')
@@ -357,7 +389,7 @@ static uint32_t parse_branch(struct parser *ps)
 	bool start = true; /* at the branch's start, or just after its ^ */
 	size_t begin = ps->i;
 	while (!branch_ends(ps)) {
-		size_t at = ps->i, n;
+		size_t at = ps->i, n, anchors_before = ps->anchors;
 		uint32_t a;
 		if (start && ps->p[at] == '*' && !ere(ps)) { /* a BRE's leading * is literal */
 			ps->i++;
@@ -375,7 +407,7 @@ static uint32_t parse_branch(struct parser *ps)
 		if (anchor && start) {
 			start = true;
 		} else {
-			a = quantifiers(ps, a);
+			a = quantifiers(ps, a, at, anchors_before);
 			start = false;
 		}
 		if (a == NO_NODE)

@@ -18,6 +18,8 @@ struct parser {
 	struct regex_error *err;
 	unsigned depth;  /* open groups */
 	unsigned groups; /* groups closed so far (back-references may name them) */
+	size_t anchors;  /* anchors (^ and $ as operators) parsed so far */
+	size_t anchor_at; /* the byte of the last of them */
 };
 
 /* Appends node n (made for the construct at byte `at`), refusing it when

@@ -22,29 +22,35 @@ struct summary summary_begin(const struct config *cfg, const struct matcher *m, 
 	};
 }
 
-/* summary_count_matches' count over one line. */
+static int count_printed(const struct matcher_hit *hit, bool takes_eol, void *ctx)
+{
+	(void)hit;
+	(void)takes_eol;
+	++*(intmax_t *)ctx;
+	return 0;
+}
+
+/* summary_count_matches' count over one line: the matches -o prints. */
 struct match_count {
-	const struct summary_line *line;
+	struct printed_line line;
 	intmax_t n;
 };
 
 static int count_match(const struct matcher_hit *hit, void *ctx)
 {
 	struct match_count *c = ctx;
-	const struct summary_line *l = c->line;
-	size_t ms = hit->start, me = hit->end;
-	if (ms >= l->le)
-		return 1;
-	if (ms == me)
-		return ms + 1 >= l->le || l->buf[ms] == l->eol || (l->zap_nul && l->buf[ms] == '\0');
-	c->n++;
-	return 0;
+	return printed_match_step(&c->line, hit, count_printed, &c->n);
 }
 
 intmax_t summary_count_matches(const struct summary *s, const struct summary_line *line)
 {
-	struct match_count c = { .line = line, .n = 0 };
-	matcher_each_occurrence(s->matcher, s->overlapping, line->buf, line->le, line->ls, count_match, &c);
+	const char *text = line->buf + line->ls;
+	size_t len = line->le - line->ls;
+	struct match_count c = {
+		.line = printed_line_of(s->matcher, text, len, line->eol, s->overlapping),
+		.n = 0,
+	};
+	printed_matches_scan(&c.line, text, len, count_match, &c);
 	return c.n;
 }
 
