@@ -103,6 +103,37 @@ _regex_same() {
 	in_both_locales re_same "" -n -E -e 'a|err' -e '^ warn' in
 }
 
+@test "regex: long alternations and branches in linear time, deep nesting refused" {
+	# 60,000 alternatives and a branch of 100,000 groups: expanded without
+	# a recursion or a copy per level (both overflowed the stack); a
+	# CPU-time limit, which a loaded machine cannot trip, keeps it linear
+	awk 'BEGIN { for (i = 0; i < 60000; i++) { w = ""; n = i
+		do { w = w sprintf("%c", 97 + n % 26); n = int(n / 26) } while (n)
+		printf "%s%sq", (i ? "|" : ""), w } print "" }' >alts
+	awk 'BEGIN { for (i = 0; i < 100000; i++) printf "(a)"; print "" }' >groups
+	printf 'xbaq\nzzq\nab\n' >in
+	local s=0
+	(ulimit -t 10 && exec "$ACGREP" -E -f alts in) >"$OUTD/a.out" || s=$?
+	assert_equal "$s" 0
+	assert_equal "$(cat "$OUTD/a.out")" $'xbaq\nzzq'
+	s=0
+	(ulimit -t 10 && exec "$ACGREP" -c -E -f groups in) >"$OUTD/a.out" || s=$?
+	assert_equal "$s" 1
+	head -c 30000 alts >alts-short && echo >>alts-short
+	in_both_locales re_same "" -o -n -E -f alts-short in
+	# nesting past the bound: refused by name, exit 2, as grep's own
+	# "stack overflow" is
+	awk 'BEGIN { for (i = 0; i < 50000; i++) printf "("; printf "a"
+		for (i = 0; i < 50000; i++) printf ")"; print "" }' >nested
+	awk 'BEGIN { printf "a"; for (i = 0; i < 60000; i++) printf "{1}"; print "" }' >stacked
+	run_ac -E -f nested in
+	expect_status 2 || return 1
+	expect_stderr_matches 'byte 1001: groups nested more than 1,000 deep is not supported' || return 1
+	run_ac -E -f stacked in
+	expect_status 2 || return 1
+	expect_stderr_matches 'byte 3002: repetitions nested more than 1,000 deep is not supported' || return 1
+}
+
 @test "regex: grep's syntax errors, exit 2" {
 	fixture in 'a\n'
 	local p

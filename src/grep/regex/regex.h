@@ -25,6 +25,10 @@
  * either, the list is refused (status 2), never searched cut short. */
 #define REGEX_MAX_LITERALS 1000000
 #define REGEX_MAX_BYTES ((size_t)64 << 20)
+/* Groups, and repetitions of a repetition, nest at most this deep: parsing
+ * and expanding recurse once per level (grep says "stack overflow" for
+ * some depth too; this one is refused by name). */
+#define REGEX_MAX_NESTING 1000
 
 enum regex_syntax { REGEX_BASIC /* -G */, REGEX_EXTENDED /* -E */ };
 

@@ -110,15 +110,43 @@ static void set_append(struct strset *out, const struct strset *a)
 	}
 }
 
-static struct strset expand(const struct regex_tree *t, uint32_t i);
-
-static struct strset expand_rep(const struct regex_tree *t, const struct node *n)
+/* Appends to out each concatenation of one string of each of sets[0..n),
+ * as the anchors allow.  Neighbouring sets are never both single strings
+ * (expand_concatenation joins those), and each set of two or more strings
+ * at least doubles the count, which the parser bounds: n stays small. */
+static void set_product(struct strset *out, struct strset *sets, size_t n)
 {
-	struct strset base = expand(t, n->a), out = { .oom = base.oom }, cur = { .oom = false };
+	struct strset acc = sets[0];
+	sets[0] = (struct strset){ .oom = false };
+	for (size_t k = 1; k < n && !acc.oom; k++) {
+		struct strset next = { .oom = false };
+		set_concat(&next, &acc, &sets[k]);
+		set_free(&acc);
+		acc = next;
+	}
+	out->oom = out->oom || acc.oom;
+	if (!out->oom)
+		set_append(out, &acc);
+	set_free(&acc);
+}
+
+static void expand_into(struct strset *out, const struct regex_tree *t, uint32_t i);
+
+static struct strset expand(const struct regex_tree *t, uint32_t i)
+{
+	struct strset out = { .oom = false };
+	expand_into(&out, t, i);
+	return out;
+}
+
+static void expand_rep(struct strset *out, const struct regex_tree *t, const struct node *n)
+{
+	struct strset base = expand(t, n->a), cur = { .oom = false };
+	out->oom = out->oom || base.oom;
 	set_add2(&cur, NULL, 0, NULL, 0, 0);
-	for (uint32_t k = 0; !out.oom && !cur.oom; k++) {
+	for (uint32_t k = 0; !out->oom && !cur.oom; k++) {
 		if (k >= n->min)
-			set_append(&out, &cur);
+			set_append(out, &cur);
 		if (k == n->max)
 			break;
 		struct strset next = { .oom = false };
@@ -128,47 +156,104 @@ static struct strset expand_rep(const struct regex_tree *t, const struct node *n
 		if (cur.n == 0)
 			break;
 	}
-	out.oom = out.oom || cur.oom;
+	out->oom = out->oom || cur.oom;
 	set_free(&cur);
 	set_free(&base);
-	return out;
 }
 
-static struct strset expand(const struct regex_tree *t, uint32_t i)
+/* The parser nests `a|b|c` to the left: ((a|b)|c).  Each alternative goes
+ * straight into out, leftmost first, with no set per level (copying the
+ * sets up n levels took n^2/2 copies) and no recursion per level. */
+static void expand_alternation(struct strset *out, const struct regex_tree *t, uint32_t i)
+{
+	size_t depth = 0;
+	for (uint32_t j = i; t->nodes[j].kind == NODE_ALT; j = t->nodes[j].a)
+		depth++;
+	uint32_t *right = malloc(depth * sizeof *right);
+	if (!right) {
+		out->oom = true;
+		return;
+	}
+	size_t k = depth;
+	for (; t->nodes[i].kind == NODE_ALT; i = t->nodes[i].a)
+		right[--k] = t->nodes[i].b;
+	expand_into(out, t, i);
+	for (k = 0; k < depth && !out->oom; k++)
+		expand_into(out, t, right[k]);
+	free(right);
+}
+
+/* The parser nests `abc` to the left too: ((ab)c).  Each part is expanded
+ * once, runs of single strings are joined as they come (so a branch of n
+ * atoms costs O(n), not n^2/2 copies, and no recursion per atom), and the
+ * product of what is left goes into out. */
+static void expand_concatenation(struct strset *out, const struct regex_tree *t, uint32_t i)
+{
+	size_t depth = 0;
+	for (uint32_t j = i; t->nodes[j].kind == NODE_CAT; j = t->nodes[j].a)
+		depth++;
+	uint32_t *part = malloc((depth + 1) * sizeof *part);
+	struct strset *sets = calloc(depth + 1, sizeof *sets);
+	size_t n_sets = 0;
+	bool empty = false;
+	if (!part || !sets) {
+		out->oom = true;
+		goto done;
+	}
+	for (size_t k = depth; t->nodes[i].kind == NODE_CAT; i = t->nodes[i].a)
+		part[k--] = t->nodes[i].b;
+	part[0] = i;
+	for (size_t k = 0; k <= depth && !out->oom && !empty; k++) {
+		struct strset s = expand(t, part[k]);
+		out->oom = out->oom || s.oom;
+		if (n_sets && s.n == 1 && sets[n_sets - 1].n == 1) { /* join two single strings */
+			struct strset joined = { .oom = false };
+			set_concat(&joined, &sets[n_sets - 1], &s);
+			out->oom = out->oom || joined.oom;
+			set_free(&sets[n_sets - 1]);
+			set_free(&s);
+			s = joined;
+			n_sets--;
+		}
+		empty = s.n == 0;
+		sets[n_sets++] = s;
+	}
+	if (!out->oom && !empty)
+		set_product(out, sets, n_sets);
+done:
+	for (size_t k = 0; sets && k < n_sets; k++)
+		set_free(&sets[k]);
+	free(sets);
+	free(part);
+}
+
+static void expand_into(struct strset *out, const struct regex_tree *t, uint32_t i)
 {
 	const struct node *n = &t->nodes[i];
-	struct strset out = { .oom = false };
 	switch (n->kind) {
 	case NODE_EMPTY: case NODE_BOL: case NODE_EOL:
-		set_add2(&out, NULL, 0, NULL, 0,
+		set_add2(out, NULL, 0, NULL, 0,
 			 n->kind == NODE_BOL ? REGEX_BOL : n->kind == NODE_EOL ? REGEX_EOL : 0);
-		return out;
+		return;
 	case NODE_CHARS:
-		for (uint32_t r = n->a; r < n->a + n->b && !out.oom; r++)
+		for (uint32_t r = n->a; r < n->a + n->b && !out->oom; r++)
 			for (uint32_t c = t->ranges[r].lo;; c++) {
 				char enc[4];
-				set_add2(&out, enc, regex_encode(c, t->utf8, enc), NULL, 0, 0);
-				if (c == t->ranges[r].hi || out.oom)
+				set_add2(out, enc, regex_encode(c, t->utf8, enc), NULL, 0, 0);
+				if (c == t->ranges[r].hi || out->oom)
 					break;
 			}
-		return out;
-	case NODE_CAT: case NODE_ALT: {
-		struct strset a = expand(t, n->a), b = expand(t, n->b);
-		out.oom = a.oom || b.oom;
-		if (!out.oom && n->kind == NODE_CAT)
-			set_concat(&out, &a, &b);
-		else if (!out.oom) {
-			set_append(&out, &a);
-			set_append(&out, &b);
-		}
-		set_free(&a);
-		set_free(&b);
-		return out;
-	}
+		return;
+	case NODE_CAT:
+		expand_concatenation(out, t, i);
+		return;
+	case NODE_ALT:
+		expand_alternation(out, t, i);
+		return;
 	case NODE_REP:
-		return expand_rep(t, n);
+		expand_rep(out, t, n);
+		return;
 	}
-	return out;
 }
 
 int regex_expand(const struct regex_tree *t, regex_emit_fn emit, void *ctx)

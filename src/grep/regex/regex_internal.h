@@ -30,6 +30,7 @@ struct node {
 	uint32_t a, b;
 	uint32_t min, max;
 	uint64_t count, bytes; /* the literals it expands to, their bytes */
+	uint32_t nesting;      /* repetitions inside one another, down to here */
 };
 
 struct regex_tree {

@@ -55,6 +55,12 @@ uint32_t regex_node(struct parser *ps, struct node n, size_t at)
 	if (n.count > REGEX_MAX_LITERALS || n.bytes > REGEX_MAX_BYTES)
 		return regex_refuse(ps, at, "an expansion past 1,000,000 strings or 64 MiB");
 	struct regex_tree *t = ps->t;
+	if (n.kind == NODE_REP || n.kind == NODE_CAT || n.kind == NODE_ALT) {
+		uint32_t a = t->nodes[n.a].nesting, b = n.kind == NODE_REP ? 0 : t->nodes[n.b].nesting;
+		n.nesting = (a > b ? a : b) + (n.kind == NODE_REP);
+		if (n.nesting > REGEX_MAX_NESTING)
+			return regex_refuse(ps, at, "repetitions nested more than 1,000 deep");
+	}
 	struct node *nn = grow_array(t->nodes, &t->cap, t->n + 1, sizeof *nn, 64);
 	if (!nn) {
 		snprintf(ps->err->text, sizeof ps->err->text, "memory exhausted");
@@ -338,7 +344,8 @@ static uint32_t atom(struct parser *ps, bool branch_start)
 	unsigned char c = ps->p[at];
 	if (op_at(ps, at, '(')) {
 		ps->i += op_len(ps);
-		ps->depth++;
+		if (++ps->depth > REGEX_MAX_NESTING)
+			return regex_refuse(ps, at, "groups nested more than 1,000 deep");
 		uint32_t sub = parse_alternation(ps);
 		if (sub == NO_NODE)
 			return NO_NODE;
