@@ -153,8 +153,10 @@ def main(argv):
     if ours.scheduler:
         client, cluster = Client(ours.scheduler), None
     else:
+        # its HTTP server on a free port: with None it still takes 8787, and
+        # warns on stderr when another cluster holds that port
         cluster = LocalCluster(n_workers=ours.local, threads_per_worker=1, processes=False,
-                               dashboard_address=None)
+                               dashboard_address=":0")
         client = Client(cluster)
     acgrep = os.path.abspath(ours.acgrep) if os.sep in ours.acgrep else ours.acgrep
     return search_and_print(client, cluster, options, files, ours.ranges, acgrep)

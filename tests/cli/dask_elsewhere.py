@@ -29,7 +29,7 @@ def main(argv):
     os.chdir(worker_dir)
     os.environ["LC_ALL"] = worker_lc_all
     cluster = LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
-                           dashboard_address=None)
+                           dashboard_address=":0")
     client = Client(cluster)
     os.chdir(home)
     if client_lc_all is None:
