@@ -53,3 +53,12 @@ cut_same() {
 	in_both_locales cut_same '\xcf\x82 b' $'\xcf\x83' $'\xcf' # σ is a whole word: no retry
 	in_both_locales cut_same 'b\xcf\x82' $'\xcf\x83' $'\xcf'
 }
+
+@test "-w -i: a lead byte that matches a folded character counts only on the first try" {
+	# \xce matches the upper-cased σ's (Σ's) lead byte; grep's first try
+	# finds it when it is the longest match there, a retry never does
+	in_both_locales cut_same '\xcf\x83a' $'\xce'
+	in_both_locales cut_same '\xcf\x83a' $'\xce' $'\xcf\x83'
+	in_both_locales cut_same '\xcf\x83a\xcf\x82a\xcf\x83a\xcf\x82' $'\xce' $'\xcf\x83' $'\xcf\x82a'
+	in_both_locales cut_same 'x \xcf\x83a' $'\xcf\x83' $'\xce'
+}

@@ -299,7 +299,11 @@ static int qualify_cb(const ac_match *am, void *ctx)
 	if (s == e && q->m->opt.word_regex_rules && (q->exact || q->m->opt.utf8) &&
 	    longest_at(q, am->start, reach, &ignored))
 		return 0;
-	if (e > s && q->shrink && !tried_by_grep(q, am->start, am->end))
+	/* a non-empty match counts where one of grep's retries finds it: any
+	 * does from the line start, except one ending inside a character of
+	 * the text (an invalid pattern's lead byte against a folded
+	 * character), which only the first, uncut try sees */
+	if (e > s && (q->shrink || !view_boundary(v, am->end)) && !tried_by_grep(q, am->start, am->end))
 		return 0;
 	return take_match(q, am->start, s, e, id);
 }
