@@ -12,17 +12,13 @@
  * __init__.py's: it hands this module byte strings, a table from their
  * ids to the caller's pattern indexes, and the labels to report.
  */
-#define Py_LIMITED_API 0x030B0000
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
+#include "_engine.h"
 
 #include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "acgrep.h"
 
 /* One match: bytes [start, end) of the text, `index` the caller's pattern. */
 struct hit {
@@ -59,6 +55,7 @@ typedef struct {
 	uint32_t *index_of; /* engine id -> the caller's pattern index */
 	size_t ids;
 	PyObject *labels;   /* tuple: what a match reports for each index, or NULL: the index */
+	void *image;        /* a loaded set's compiled file, which its tables point into, or NULL */
 } Engine;
 
 /* What one scan asks for, and the text it reads (the GIL released). */
@@ -306,6 +303,7 @@ static void engine_dealloc(PyObject *obj)
 	Engine *self = (Engine *)obj;
 	PyTypeObject *type = Py_TYPE(obj);
 	acgrep_free(self->set);
+	free(self->image);
 	free(self->index_of);
 	Py_XDECREF(self->labels);
 	freefunc tp_free = (freefunc)PyType_GetSlot(type, Py_tp_free);
@@ -401,6 +399,28 @@ static PyObject *engine_new(PyTypeObject *type, PyObject *args, PyObject *kwargs
 	return (PyObject *)self;
 }
 
+static PyObject *engine_type;
+
+PyObject *engine_wrap(acgrep_set *set, uint32_t *index_of, PyObject *labels, void *image)
+{
+	allocfunc tp_alloc = (allocfunc)PyType_GetSlot((PyTypeObject *)engine_type, Py_tp_alloc);
+	Engine *self = (Engine *)tp_alloc((PyTypeObject *)engine_type, 0);
+	if (!self) {
+		acgrep_free(set);
+		free(image);
+		free(index_of);
+		return NULL;
+	}
+	/* tp_alloc zeroed the rest */
+	self->set = set;
+	self->index_of = index_of;
+	self->ids = acgrep_count(set);
+	self->labels = labels;
+	Py_XINCREF(labels);
+	self->image = image;
+	return (PyObject *)self;
+}
+
 static PyObject *engine_matches(PyObject *obj, PyObject *args)
 {
 	Engine *self = (Engine *)obj;
@@ -483,9 +503,12 @@ static PyType_Spec engine_spec = {
 
 static int module_exec(PyObject *module)
 {
-	PyObject *engine_type = PyType_FromSpec(&engine_spec);
-	if (!engine_type || PyModule_AddObject(module, "Engine", engine_type) != 0) {
-		Py_XDECREF(engine_type);
+	engine_type = PyType_FromSpec(&engine_spec);
+	if (!engine_type)
+		return -1;
+	Py_INCREF(engine_type);
+	if (PyModule_AddObject(module, "Engine", engine_type) != 0) {
+		Py_DECREF(engine_type);
 		return -1;
 	}
 	matches_type = PyType_FromSpec(&matches_spec);
@@ -509,7 +532,7 @@ static struct PyModuleDef module_def = {
 	.m_name = "acgrep._engine",
 	.m_doc = "libacgrep (acgrep's Aho-Corasick engine) for the acgrep module.",
 	.m_size = 0,
-	.m_methods = NULL,
+	.m_methods = compiled_methods,
 	.m_slots = module_slots,
 };
 
