@@ -12,6 +12,8 @@ but Python itself is needed at run time.
 import glob
 import os
 import re
+import subprocess
+import sysconfig
 
 from setuptools import Extension, setup
 
@@ -30,14 +32,36 @@ def acgrep_version():
 
 VERSION = acgrep_version()
 
+# search_file(decompress=True) decodes with the CLI's decompress.c, each
+# format where its library is there (as the Makefile decides)
+DECODERS = (("zlib.h", "z", "ZLIB"), ("lzma.h", "lzma", "LZMA"), ("zstd.h", "zstd", "ZSTD"),
+            ("bzlib.h", "bz2", "BZIP2"))
+
+
+def have_lib(header, lib):
+    cc = (sysconfig.get_config_var("CC") or "cc").split()
+    probe = "#include <%s>\nint main(void) { return 0; }\n" % header
+    try:
+        done = subprocess.run(cc + ["-x", "c", "-", "-o", os.devnull, "-l" + lib], input=probe.encode(),
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+    except OSError:
+        return False
+    return done.returncode == 0
+
+
+DECODERS_HERE = [(lib, name) for header, lib, name in DECODERS if have_lib(header, lib)]
+
 engine = Extension(
     "acgrep._engine",
-    sources=[os.path.join("acgrep", "_engine.c"), os.path.join("acgrep", "_compiled.c")]
+    sources=[os.path.join("acgrep", f) for f in ("_engine.c", "_compiled.c", "_input.c")]
     + sorted(glob.glob(os.path.join(ENGINE, "*.c")))
+    + [os.path.join(GREP, "input", "decompress.c")]
     + sorted(f for d in GREP_FOLDERS for f in glob.glob(os.path.join(GREP, d, "*.c"))),
     include_dirs=[ENGINE, GREP],
     depends=[os.path.join("acgrep", "_engine.h")],
-    define_macros=[("_GNU_SOURCE", None), ("ACGREP_LIB_VERSION", '"%s"' % VERSION)],
+    define_macros=[("_GNU_SOURCE", None), ("ACGREP_LIB_VERSION", '"%s"' % VERSION)]
+    + [("ACGREP_HAVE_" + name, None) for _, name in DECODERS_HERE],
+    libraries=[lib for lib, _ in DECODERS_HERE],
     extra_compile_args=["-std=c11", "-pthread", "-fvisibility=hidden"],
     extra_link_args=["-pthread"],
     py_limited_api=True,

@@ -176,15 +176,16 @@ class Set:
     def search_file(self, path, *, decompress=False):
         """find_iter over the bytes of the file at path, mapped (mmap) where
         it is a non-empty regular file, read otherwise.  decompress=True:
-        a file that starts as gzip, bzip2 or xz data is searched
-        decompressed (as acgrep --decompress does, with Python's gzip, bz2
-        and lzma modules; zstd raises ValueError where Python has none),
-        any other file as it is.  Offsets are in the bytes searched."""
+        a file that starts as gzip, xz, zstd or bzip2 data is searched
+        decompressed, as acgrep --decompress does, by the same decoders
+        (members one after another; ValueError for a format this build
+        has no library for, OSError for damaged data), any other file as
+        it is.  Offsets are in the bytes searched."""
+        if decompress:
+            data = _engine.decompressed(os.fspath(path))
+            if data is not None:
+                return self.find_iter(data)
         with open(path, "rb") as f:
-            if decompress:
-                data = _decompressed(f)
-                if data is not None:
-                    return self.find_iter(data)
             st = os.fstat(f.fileno())
             if not (st.st_size > 0 and os.path.stat.S_ISREG(st.st_mode)):
                 return self.find_iter(f.read())
@@ -222,30 +223,3 @@ def load(path, *, overlapping=False):
     s._boundaries = not all(_utf8(p) for p in patterns)
     s._engine = engine
     return s
-
-
-_MAGIC = (
-    (b"\x1f\x8b", "gzip"),
-    (b"BZh", "bz2"),
-    (b"\xfd7zXZ\x00", "lzma"),
-    (b"\x28\xb5\x2f\xfd", "zstd"),
-)
-
-
-def _decompressed(f):
-    """The decompressed bytes of f when it starts with a compressed format's
-    magic, else None (f rewound)."""
-    head = f.read(6)
-    f.seek(0)
-    for magic, name in _MAGIC:
-        if head.startswith(magic):
-            if name == "zstd":
-                try:
-                    import zstandard
-                except ImportError:
-                    raise ValueError("%s: zstd data, and this Python has no zstd module"
-                                     % f.name) from None
-                return zstandard.ZstdDecompressor().stream_reader(f).read()
-            module = __import__(name)
-            return module.decompress(f.read())
-    return None

@@ -519,6 +519,9 @@ static int module_exec(PyObject *module)
 		Py_DECREF(matches_type);
 		return -1;
 	}
+	if (PyModule_AddFunctions(module, compiled_methods) != 0 ||
+	    PyModule_AddFunctions(module, input_methods) != 0)
+		return -1;
 	return PyModule_AddStringConstant(module, "LIBACGREP_VERSION", acgrep_version());
 }
 
@@ -532,7 +535,7 @@ static struct PyModuleDef module_def = {
 	.m_name = "acgrep._engine",
 	.m_doc = "libacgrep (acgrep's Aho-Corasick engine) for the acgrep module.",
 	.m_size = 0,
-	.m_methods = compiled_methods,
+	.m_methods = NULL,
 	.m_slots = module_slots,
 };
 

@@ -20,7 +20,8 @@
  * failure, NULL with a Python error, everything taken freed. */
 PyObject *engine_wrap(acgrep_set *set, uint32_t *index_of, PyObject *labels, void *image);
 
-/* load_image and save (_compiled.c). */
+/* load_image and save (_compiled.c); decompressed (_input.c). */
 extern PyMethodDef compiled_methods[];
+extern PyMethodDef input_methods[];
 
 #endif

@@ -5,7 +5,9 @@ pyahocorasick on random sets and texts, bad input, threads, files."""
 import bz2
 import gzip
 import lzma
+import os
 import random
+import subprocess
 import threading
 
 import pytest
@@ -140,6 +142,32 @@ def test_search_file(tmp_path):
         assert list(s.search_file(tmp_path / name)) != want
     with pytest.raises(FileNotFoundError):
         s.search_file(tmp_path / "missing")
+    with pytest.raises(FileNotFoundError):
+        s.search_file(tmp_path / "missing", decompress=True)
+
+
+def test_search_file_decompresses_as_the_cli(tmp_path):
+    """The CLI's decoders: zstd too, members one after another, damage
+    reported after the bytes before it, as acgrep --decompress."""
+    text = b"alpha beta\ngamma alpha\n" * 50
+    s = acgrep.Set(["alpha", "gamma"])
+    want = list(s.find_iter(text + text))
+    (tmp_path / "t.zst").write_bytes(subprocess.run(["zstd", "-q", "-c"], input=text + text,
+                                                    stdout=subprocess.PIPE, check=True).stdout)
+    (tmp_path / "two.gz").write_bytes(gzip.compress(text) + gzip.compress(text))
+    (tmp_path / "two.bz2").write_bytes(bz2.compress(text) + bz2.compress(text))
+    for name in ("t.zst", "two.gz", "two.bz2"):
+        assert list(s.search_file(tmp_path / name, decompress=True)) == want
+    fifo = str(tmp_path / "fifo")
+    os.mkfifo(fifo)
+    for data in (text + text, gzip.compress(text) + gzip.compress(text)):
+        writer = threading.Thread(target=lambda d=data: open(fifo, "wb").write(d))
+        writer.start()
+        assert list(s.search_file(fifo, decompress=True)) == want
+        writer.join()
+    (tmp_path / "cut.gz").write_bytes(gzip.compress(text)[:40])
+    with pytest.raises(OSError, match="cut.gz: unexpected end of compressed data"):
+        s.search_file(tmp_path / "cut.gz", decompress=True)
 
 
 # ---- bad input ----
