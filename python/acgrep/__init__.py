@@ -165,6 +165,16 @@ class Set:
         runs once, without the GIL, before the first match is returned."""
         return self._engine.matches(*self._args(data))
 
+    def find_arrays(self, data):
+        """The matches find_iter(data) yields, as three memoryviews of
+        native integers: the starts and the ends (format "Q") and the
+        pattern indexes (format "I"; indexes, not tags), made in C without
+        a Python object per match (list(find_iter) costs about 15 times
+        the scan on a text full of matches).  numpy.asarray takes them as
+        they are."""
+        starts, ends, indexes = self._engine.arrays(*self._args(data))
+        return memoryview(starts).cast("Q"), memoryview(ends).cast("Q"), memoryview(indexes).cast("I")
+
     def count(self, data):
         """The number of matches find_iter(data) yields, without making them."""
         return self._engine.count(*self._args(data))

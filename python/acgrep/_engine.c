@@ -421,14 +421,15 @@ PyObject *engine_wrap(acgrep_set *set, uint32_t *index_of, PyObject *labels, voi
 	return (PyObject *)self;
 }
 
-static PyObject *engine_matches(PyObject *obj, PyObject *args)
+/* The matches of the scan args asks for, offsets in the str's characters
+ * for a str, in *hits: true, or false with a Python error. */
+static bool collect(Engine *self, PyObject *args, struct hits *hits)
 {
-	Engine *self = (Engine *)obj;
 	Py_buffer view;
 	struct scan s;
 	bool is_str;
 	if (!start_scan(self, args, &view, &s, &is_str))
-		return NULL;
+		return false;
 	s.want = COLLECT;
 	bool ok = run_scan(&s);
 	if (ok && is_str && (size_t)PyUnicode_GetLength(PyTuple_GetItem(args, 0)) != s.len) {
@@ -437,16 +438,58 @@ static PyObject *engine_matches(PyObject *obj, PyObject *args)
 		Py_END_ALLOW_THREADS
 	}
 	release_text(&view, is_str);
-	Matches *it = ok ? PyObject_New(Matches, (PyTypeObject *)matches_type) : NULL;
-	if (!it) {
+	if (!ok)
 		free(s.hits.at);
+	*hits = ok ? s.hits : (struct hits){.at = NULL};
+	return ok;
+}
+
+static PyObject *engine_matches(PyObject *obj, PyObject *args)
+{
+	Engine *self = (Engine *)obj;
+	struct hits hits;
+	if (!collect(self, args, &hits))
+		return NULL;
+	Matches *it = PyObject_New(Matches, (PyTypeObject *)matches_type);
+	if (!it) {
+		free(hits.at);
 		return NULL;
 	}
-	it->hits = s.hits;
+	it->hits = hits;
 	it->next = 0;
 	it->labels = self->labels;
 	Py_XINCREF(it->labels);
 	return (PyObject *)it;
+}
+
+/* The matches as three bytes objects of native integers: the starts and
+ * the ends (uint64) and the pattern indexes (uint32), no object per match. */
+static PyObject *engine_arrays(PyObject *obj, PyObject *args)
+{
+	struct hits h;
+	if (!collect((Engine *)obj, args, &h))
+		return NULL;
+	PyObject *starts = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(h.len * sizeof(uint64_t)));
+	PyObject *ends = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(h.len * sizeof(uint64_t)));
+	PyObject *indexes = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(h.len * sizeof(uint32_t)));
+	if (starts && ends && indexes) {
+		uint64_t *start = (uint64_t *)(void *)PyBytes_AsString(starts);
+		uint64_t *end = (uint64_t *)(void *)PyBytes_AsString(ends);
+		uint32_t *index = (uint32_t *)(void *)PyBytes_AsString(indexes);
+		for (size_t i = 0; i < h.len; i++) {
+			start[i] = h.at[i].start;
+			end[i] = h.at[i].end;
+			index[i] = h.at[i].index;
+		}
+	}
+	free(h.at);
+	if (!starts || !ends || !indexes) {
+		Py_XDECREF(starts);
+		Py_XDECREF(ends);
+		Py_XDECREF(indexes);
+		return NULL;
+	}
+	return Py_BuildValue("(NNN)", starts, ends, indexes);
 }
 
 static PyObject *engine_count(PyObject *obj, PyObject *args)
@@ -480,6 +523,8 @@ static PyObject *engine_contains(PyObject *obj, PyObject *args)
 static PyMethodDef engine_methods[] = {
 	{"matches", engine_matches, METH_VARARGS,
 	 "matches(data, overlapping, words, boundaries) -> iterator of (start, end, index or label)"},
+	{"arrays", engine_arrays, METH_VARARGS,
+	 "arrays(data, overlapping, words, boundaries) -> (starts, ends, indexes) as bytes"},
 	{"count", engine_count, METH_VARARGS, "count(data, overlapping, words, boundaries) -> int"},
 	{"contains", engine_contains, METH_VARARGS,
 	 "contains(data, overlapping, words, boundaries) -> bool (stops at the first match)"},

@@ -270,3 +270,18 @@ def test_threads_scan_one_set_at_once():
     for t in pool:
         t.join()
     assert want > 0 and all(r == (want, first) for r in results)
+
+
+def test_find_arrays_are_find_iter_s_matches():
+    rng = random.Random(7)
+    text = rand_bytes(rng, 2000)
+    for kwargs in ({}, {"overlapping": True}, {"whole_words": True}, {"ignore_case": True}):
+        s = acgrep.Set(["ab", "b", "aBa", "_a"], tags=["t0", "t1", "t2", "t3"], **kwargs)
+        plain = acgrep.Set(["ab", "b", "aBa", "_a"], **kwargs)
+        starts, ends, indexes = s.find_arrays(text)
+        assert (starts.format, ends.format, indexes.format) == ("Q", "Q", "I")
+        assert list(zip(starts, ends, indexes)) == list(plain.find_iter(text))
+        assert [s._tags[i] for i in indexes] == [t for _, _, t in s.find_iter(text)]
+    starts, ends, indexes = acgrep.Set(["é", "b"]).find_arrays("aéb")
+    assert list(zip(starts, ends, indexes)) == [(1, 2, 0), (2, 3, 1)]
+    assert [len(a) for a in acgrep.Set(["x"]).find_arrays(b"")] == [0, 0, 0]
