@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ac_file.h"
 #include "compiled/matcher_file.h"
 #include "compiled/matcher_file_internal.h"
 #include "match/matcher_ac_internal.h"
@@ -106,54 +107,58 @@ static PyObject *tags_of(const struct pattern_tags *tags, size_t count)
 	return labels;
 }
 
-/* The engine ids' list ids (a copy; NULL with no error when they are the
- * same), or NULL with a Python error. */
-static uint32_t *index_copy(const struct matcher_ac *m, size_t ids, bool *failed)
-{
-	*failed = false;
-	if (!m->given)
-		return NULL;
-	uint32_t *copy = malloc(ids ? ids * sizeof *copy : 1);
-	if (!copy) {
-		*failed = true;
-		PyErr_NoMemory();
-		return NULL;
-	}
-	memcpy(copy, m->given, ids * sizeof *copy);
-	return copy;
-}
-
-/* The Python objects of a loaded matcher m over `image`, which the Engine
- * takes: (engine, patterns, tags, ignore_case, whole_words). */
-static PyObject *loaded(void *image, size_t size, const struct file_meta *mt, const struct matcher *m,
-			const struct pattern_set *list, const struct pattern_tags *tags)
+/* What the module keeps of a loaded matcher m, copied out of it (its
+ * views into the image end with it): its engine ids' list ids (NULL when
+ * the same), the patterns as given (a list of bytes) and their tags (a
+ * tuple, or None).  Returns false with a Python error. */
+static bool copy_out(const struct matcher *m, const struct pattern_set *list,
+		     const struct pattern_tags *tags, uint32_t **index_of, PyObject **patterns,
+		     PyObject **labels)
 {
 	const struct matcher_ac *ma = (const struct matcher_ac *)m;
+	size_t ids = ac_pattern_count(ma->ac);
+	*index_of = NULL;
+	*labels = NULL;
+	if (ma->given && !(*index_of = malloc(ids ? ids * sizeof **index_of : 1))) {
+		PyErr_NoMemory();
+		return false;
+	}
+	if (ma->given)
+		memcpy(*index_of, ma->given, ids * sizeof **index_of);
+	*patterns = list_of(list);
+	*labels = *patterns ? tags_of(tags, list->count) : NULL;
+	if (!*labels) {
+		Py_XDECREF(*patterns);
+		free(*index_of);
+		return false;
+	}
+	return true;
+}
+
+/* (engine, patterns, tags, ignore_case, whole_words) of the checked image
+ * (taken) of a compiled set with the options mt and those patterns and
+ * labels (taken) and index_of (taken). */
+static PyObject *loaded(void *image, size_t size, const struct file_meta *mt, uint32_t *index_of,
+			PyObject *patterns, PyObject *labels)
+{
 	acgrep_set *set = acgrep_load(image, size);
-	if (!set) {
-		free(image);
-		return errno == ENOMEM ? PyErr_NoMemory()
-				       : PyErr_Format(PyExc_ValueError, "corrupt compiled pattern set");
-	}
-	bool failed;
-	uint32_t *index_of = index_copy(ma, acgrep_count(set), &failed);
-	PyObject *patterns = failed ? NULL : list_of(list);
-	PyObject *labels = patterns ? tags_of(tags, list->count) : NULL;
-	if (!labels) {
-		Py_XDECREF(patterns);
+	PyObject *engine = NULL;
+	if (set)
+		engine = engine_wrap(set, index_of, labels == Py_None ? NULL : labels, image);
+	else {
 		free(index_of);
-		acgrep_free(set);
 		free(image);
-		return NULL;
+		if (errno == ENOMEM)
+			PyErr_NoMemory();
+		else
+			PyErr_SetString(PyExc_ValueError, "corrupt compiled pattern set (automaton)");
 	}
-	PyObject *engine = engine_wrap(set, index_of, labels == Py_None ? NULL : labels, image);
 	PyObject *result = NULL;
 	if (engine)
-		result = Py_BuildValue("(NONOO)", engine, patterns, labels,
+		result = Py_BuildValue("(NOOOO)", engine, patterns, labels,
 				       mt->ignore_case ? Py_True : Py_False, mt->word ? Py_True : Py_False);
-	else
-		Py_DECREF(labels);
 	Py_DECREF(patterns);
+	Py_DECREF(labels);
 	return result;
 }
 
@@ -196,9 +201,15 @@ static PyObject *load_image(PyObject *module, PyObject *args)
 		return PyErr_Format(PyExc_ValueError, "%s", refused ? refused : why);
 	}
 	/* the matcher checked the file, whose list and tags it views in place */
-	PyObject *result = loaded(image, size, &mt, m, &list, &tags);
+	uint32_t *index_of;
+	PyObject *patterns, *labels;
+	bool copied = copy_out(m, &list, &tags, &index_of, &patterns, &labels);
 	matcher_free(m);
-	return result;
+	if (!copied) {
+		free(image);
+		return NULL;
+	}
+	return loaded(image, size, &mt, index_of, patterns, labels);
 }
 
 /* ---- saving ------------------------------------------------------------ */

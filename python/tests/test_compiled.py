@@ -173,3 +173,79 @@ def test_damaged_files_raise_never_crash(tmp_path):
             f.write(flipped)
         with pytest.raises(ValueError):
             acgrep.load(damaged)
+
+
+# XXH64 (seed 0), the checksum of compiled sets (src/engine/hash64.c), so
+# that forged bytes reach the checks behind the checksum
+P1, P2, P3, P4, P5 = (0x9E3779B185EBCA87, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9,
+                      0x85EBCA77C2B2AE63, 0x27D4EB2F165667C5)
+M64 = (1 << 64) - 1
+
+
+def _rotl(x, r):
+    return ((x << r) | (x >> (64 - r))) & M64
+
+
+def _round(acc, lane):
+    return (_rotl((acc + lane * P2) & M64, 31) * P1) & M64
+
+
+def xxh64(data):
+    n, i = len(data), 0
+    if n >= 32:
+        v = [(P1 + P2) & M64, P2, 0, (-P1) & M64]
+        while i + 32 <= n:
+            v = [_round(v[k], int.from_bytes(data[i + 8 * k:i + 8 * k + 8], "little"))
+                 for k in range(4)]
+            i += 32
+        h = (_rotl(v[0], 1) + _rotl(v[1], 7) + _rotl(v[2], 12) + _rotl(v[3], 18)) & M64
+        for x in v:
+            h = ((h ^ _round(0, x)) * P1 + P4) & M64
+    else:
+        h = P5
+    h = (h + n) & M64
+    while i + 8 <= n:
+        h = (_rotl(h ^ _round(0, int.from_bytes(data[i:i + 8], "little")), 27) * P1 + P4) & M64
+        i += 8
+    if i + 4 <= n:
+        h = (_rotl(h ^ (int.from_bytes(data[i:i + 4], "little") * P1) & M64, 23) * P2 + P3) & M64
+        i += 4
+    while i < n:
+        h = (_rotl(h ^ (data[i] * P5) & M64, 11) * P1) & M64
+        i += 1
+    h = ((h ^ (h >> 33)) * P2) & M64
+    h = ((h ^ (h >> 29)) * P3) & M64
+    return h ^ (h >> 32)
+
+
+def reseal(image):
+    image[24:32] = xxh64(bytes(image[32:])).to_bytes(8, "little")
+
+
+def test_forged_files_raise_or_load_never_crash(tmp_path):
+    """Bytes changed behind a valid checksum: refused by the checks of the
+    tables, or a set that scans without crashing."""
+    path = str(tmp_path / "f.acs")
+    acgrep.Set([("w%d" % i).encode() for i in range(200)], tags=["t%d" % (i % 5) for i in
+                                                                  range(200)]).save(path)
+    good = bytearray(open(path, "rb").read())
+    resealed = bytearray(good)
+    reseal(resealed)
+    assert resealed == good  # the checksum is XXH64 as computed here
+    rng = random.Random(31)
+    forged, refused = str(tmp_path / "forged.acs"), 0
+    for _ in range(120):
+        image = bytearray(good)
+        for _ in range(rng.randint(1, 4)):
+            image[rng.randrange(64, len(image))] = rng.randrange(256)
+        reseal(image)
+        with open(forged, "wb") as f:
+            f.write(image)
+        try:
+            s = acgrep.load(forged)
+        except ValueError:
+            refused += 1
+            continue
+        s.count(b"w1 w22 w199 t3 " * 20)
+        list(s.find_iter(b"w1 w22 w199 t3 " * 20))
+    assert refused > 0
