@@ -2,9 +2,11 @@
 /* libacgrep.c - libacgrep's public API (acgrep.h) over the engine (ac.h).
  *
  * Owns: the checks and errno values of the public contract, and the
- * translation of ac_match to the callback's plain arguments.  Built only
- * into libacgrep (the acgrep binary uses ac.h directly); the shared
- * library exports nothing but these functions (libacgrep.map).
+ * translation of ac_match to the callback's plain arguments; a set
+ * loaded from a compiled set's image (ac_file.h).  Built only into
+ * libacgrep and the Python module (the acgrep binary uses ac.h
+ * directly); the shared library exports nothing but these functions
+ * (libacgrep.map).
  */
 #include <errno.h>
 #include <stdbool.h>
