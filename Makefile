@@ -433,13 +433,13 @@ bench: acgrep
 # number: it changes only when a program built against the old header
 # would break (docs/library.md).
 LIB_MAJOR   := 0
-LIB_VERSION := $(LIB_MAJOR).1.0
+LIB_VERSION := $(LIB_MAJOR).2.0
 LIB_SONAME  := libacgrep.so.$(LIB_MAJOR)
 LIB_DIR     := $(O)/lib
 LIB_SHARED  := $(LIB_DIR)/libacgrep.so.$(LIB_VERSION)
 LIB_STATIC  := $(LIB_DIR)/libacgrep.a
 LIB_MAP     := src/engine/libacgrep.map
-LIB_FUNCS   := acgrep_new acgrep_add acgrep_compile acgrep_count acgrep_scan acgrep_free acgrep_version
+LIB_FUNCS   := acgrep_new acgrep_add acgrep_compile acgrep_count acgrep_scan acgrep_load acgrep_free acgrep_version
 PIC_OBJ     := $(ENGINE_SRC:src/%.c=$(O)/pic/%.o) $(O)/pic/engine/libacgrep.o
 OBJCOPY     ?= objcopy
 EXAMPLE     := $(O)/examples/count_patterns
@@ -505,13 +505,15 @@ PY_DIR := $(O)/python
 PY_WARNINGS := $(filter-out -Wpedantic -Wwrite-strings,$(WARNINGS))
 .PHONY: python
 ## python: build the acgrep Python module (python/, stable ABI) in build/python/
-## with -Werror and run its pytest tests (python/tests; "N passed, N failed")
-python:
+## with -Werror and run its pytest tests (python/tests; "N passed, N failed";
+## the compiled sets' tests run acgrep too)
+python: $(TEST_BIN)
 	rm -rf $(PY_DIR)
 	cd python && CFLAGS="$(OPT) $(PY_WARNINGS) -Werror $(EXTRA_CFLAGS)" \
 		$(PYTHON) setup.py -q build --build-base $(abspath $(PY_DIR)) \
 		--build-lib $(abspath $(PY_DIR))/lib
 	cd $(PY_DIR) && PYTHONPATH=$(abspath $(PY_DIR))/lib PYTHONDONTWRITEBYTECODE=1 \
+		ACGREP=$(abspath $(TEST_BIN)) \
 		$(PYTHON) -m pytest -q -p no:cacheprovider -rs $(abspath python/tests)
 
 # ---- shell completions, written by acgrep itself (src/cli/complete.c) -----

@@ -26,14 +26,24 @@ this machine (the default, 2).  --ranges cuts every file into N ranges
 (default: 4 per worker).
 
 As a module: ``search(client, options, files, ranges, acgrep)`` returns
-(stdout bytes, stderr bytes, exit status).
+(stdout bytes, stderr bytes, exit status); ``find_matches(client,
+patterns, files, ...)`` returns each file's matches as (start, end,
+pattern index), computed in the workers' processes by the acgrep Python
+module where ``import acgrep`` works, by the CLI (``acgrep -F -o -b``)
+otherwise, with the same results.
 """
 
 import argparse
+import mmap
 import os
 import subprocess
 import sys
 import tempfile
+
+try:
+    import acgrep as acgrep_module
+except ImportError:
+    acgrep_module = None
 
 
 def ranges_of(acgrep, path, n):
@@ -114,6 +124,85 @@ def search(client, options, files, ranges, acgrep="acgrep"):
         done = subprocess.run([acgrep, "--merge"] + options + ["--", rec.name],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=False)
     return done.stdout, done.stderr, done.returncode
+
+
+def line_ranges(path, n):
+    """[lo, hi) byte ranges of the file at path, about n of them, each
+    beginning at the file's start or just after a newline, so that no match
+    (patterns hold no newline) crosses two."""
+    size = os.path.getsize(path)
+    cuts = [0]
+    with open(path, "rb") as f:
+        for k in range(1, n):
+            at = max(size * k // n, cuts[-1])
+            f.seek(at)
+            line = f.readline()
+            cut = min(at + len(line), size)
+            if cut > cuts[-1]:
+                cuts.append(cut)
+    if cuts[-1] < size:
+        cuts.append(size)
+    return list(zip(cuts, cuts[1:]))
+
+
+def module_matches(set_path, path, lo, hi):
+    """The matches of the compiled set at set_path in bytes [lo, hi) of
+    the file at path, found in this process by the acgrep module (the file
+    mapped, the range scanned in place)."""
+    found = acgrep_module.load(set_path)
+    with open(path, "rb") as f, mmap.mmap(f.fileno(), 0, access=mmap.ACCESS_READ) as m:
+        with memoryview(m) as view, view[lo:hi] as part:
+            return [(lo + a, lo + b, i) for a, b, i in found.find_iter(part)]
+
+
+def cli_matches(acgrep, list_path, flags, path, lo, hi):
+    """The same through the CLI: acgrep -F -o -b --range in the C locale;
+    raises RuntimeError with acgrep's message when it fails."""
+    cmd = [acgrep, "-F", "-a", "-o", "-b", "--show-pattern=number", "-f", list_path,
+           "--range=%d:%d" % (lo, hi)] + flags + ["--", path]
+    done = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, check=False,
+                          env=dict(os.environ, LC_ALL="C"))
+    if done.returncode not in (0, 1):
+        raise RuntimeError(done.stderr.decode(errors="replace").strip())
+    found = []
+    for line in done.stdout.split(b"\n")[:-1]:
+        offset, number, match = line.split(b":", 2)
+        found.append((int(offset), int(offset) + len(match), int(number) - 1))
+    return found
+
+
+def find_matches(client, patterns, files, *, ignore_case=False, whole_words=False, ranges=4,
+                 in_process=None, acgrep="acgrep"):
+    """{path: [(start, end, pattern index), ...]} for each of files: the
+    leftmost-longest matches of the fixed strings patterns (bytes, none
+    empty, none holding a newline) that `LC_ALL=C acgrep -F -a -o -b` (-i
+    with ignore_case, -w with whole_words) finds, each file cut into about
+    `ranges` ranges of whole lines searched on the cluster.  in_process
+    True: the workers scan with the acgrep module (the set compiled once
+    here, saved, and loaded by each job); False: they run the CLI acgrep;
+    None: the module where this process can import it.  The workers must
+    see the files and a temporary directory at the same paths."""
+    use_module = acgrep_module is not None if in_process is None else in_process
+    patterns = [p.encode() if isinstance(p, str) else bytes(p) for p in patterns]
+    tasks = [(path, lo, hi) for path in files for lo, hi in line_ranges(path, ranges)]
+    with tempfile.TemporaryDirectory(prefix="acgrep-dask-") as tmp:
+        if use_module:
+            set_path = os.path.join(tmp, "set.acs")
+            acgrep_module.Set(patterns, ignore_case=ignore_case,
+                              whole_words=whole_words).save(set_path)
+            futures = client.map(lambda t: module_matches(set_path, *t), tasks, pure=False)
+        else:
+            list_path = os.path.join(tmp, "patterns")
+            with open(list_path, "wb") as f:
+                f.write(b"".join(p + b"\n" for p in patterns))
+            flags = (["-i"] if ignore_case else []) + (["-w"] if whole_words else [])
+            futures = client.map(lambda t: cli_matches(acgrep, list_path, flags, *t), tasks,
+                                 pure=False)
+        results = client.gather(futures)
+    found = {path: [] for path in files}
+    for (path, _, _), matches in zip(tasks, results):
+        found[path].extend(matches)
+    return found
 
 
 def search_and_print(client, cluster, options, files, ranges, acgrep):

@@ -20,7 +20,7 @@ import os
 
 from . import _engine, _fold
 
-__all__ = ["Set", "__version__"]
+__all__ = ["Set", "load", "__version__"]
 __version__ = _engine.LIBACGREP_VERSION
 
 _IGNORE_CASE = {False: None, None: None, True: "ascii", "ascii": "ascii", "unicode": "unicode"}
@@ -122,6 +122,38 @@ class Set:
         """The patterns as given, as bytes (str ones encoded UTF-8)."""
         return list(self._patterns)
 
+    def save(self, path):
+        """Writes the set to path as a compiled pattern set that
+        acgrep.load and `acgrep -F --compiled=PATH` load instead of
+        compiling: `LC_ALL=C acgrep -F --compiled=PATH` with -i where
+        ignore_case, -w where whole_words, and -a where a pattern holds a
+        NUL byte (the options a compiled set searches with are the ones it
+        was compiled with).  tags, when given, must be str (saved as UTF-8)
+        or bytes.  overlapping is the search's, not saved.  The file is
+        written beside path, then renamed over it.  Raises ValueError for
+        ignore_case="unicode" (grep folds otherwise), a pattern holding a
+        newline (which a grep pattern never holds) or a tag neither str
+        nor bytes, OSError when the file cannot be written."""
+        if self._ignore_case == "unicode":
+            raise ValueError("ignore_case=\"unicode\" has no compiled form: acgrep -i folds "
+                             "otherwise (save with ignore_case=\"ascii\")")
+        for i, p in enumerate(self._patterns):
+            if b"\n" in p:
+                raise ValueError("pattern %d holds a newline, which separates grep's patterns" % i)
+        names = tag_of = None
+        if self._tags is not None:
+            named = {}
+            for i, t in enumerate(self._tags):
+                if not isinstance(t, (str, bytes)):
+                    raise ValueError("tag %d: str or bytes can be saved, not %s"
+                                     % (i, type(t).__name__))
+                named.setdefault(t.encode("utf-8") if isinstance(t, str) else t, len(named))
+            names = list(named)
+            tag_of = array.array("I", (named[t.encode("utf-8") if isinstance(t, str) else t]
+                                       for t in self._tags)).tobytes()
+        _engine.save(os.fspath(path), self._patterns, self._ignore_case == "ascii",
+                     self._whole_words, names, tag_of)
+
     def _args(self, data):
         return (data, self._overlapping, self._whole_words, self._boundaries)
 
@@ -132,6 +164,16 @@ class Set:
         in characters of the str; the scan reads its UTF-8 form).  The scan
         runs once, without the GIL, before the first match is returned."""
         return self._engine.matches(*self._args(data))
+
+    def find_arrays(self, data):
+        """The matches find_iter(data) yields, as three memoryviews of
+        native integers: the starts and the ends (format "Q") and the
+        pattern indexes (format "I"; indexes, not tags), made in C without
+        a Python object per match (list(find_iter) costs about six times
+        the scan on a text full of matches).  numpy.asarray takes them as
+        they are."""
+        starts, ends, indexes = self._engine.arrays(*self._args(data))
+        return memoryview(starts).cast("Q"), memoryview(ends).cast("Q"), memoryview(indexes).cast("I")
 
     def count(self, data):
         """The number of matches find_iter(data) yields, without making them."""
@@ -144,15 +186,16 @@ class Set:
     def search_file(self, path, *, decompress=False):
         """find_iter over the bytes of the file at path, mapped (mmap) where
         it is a non-empty regular file, read otherwise.  decompress=True:
-        a file that starts as gzip, bzip2 or xz data is searched
-        decompressed (as acgrep --decompress does, with Python's gzip, bz2
-        and lzma modules; zstd raises ValueError where Python has none),
-        any other file as it is.  Offsets are in the bytes searched."""
+        a file that starts as gzip, xz, zstd or bzip2 data is searched
+        decompressed, as acgrep --decompress does, by the same decoders
+        (members one after another; ValueError for a format this build
+        has no library for, OSError for damaged data), any other file as
+        it is.  Offsets are in the bytes searched."""
+        if decompress:
+            data = _engine.decompressed(os.fspath(path))
+            if data is not None:
+                return self.find_iter(data)
         with open(path, "rb") as f:
-            if decompress:
-                data = _decompressed(f)
-                if data is not None:
-                    return self.find_iter(data)
             st = os.fstat(f.fileno())
             if not (st.st_size > 0 and os.path.stat.S_ISREG(st.st_mode)):
                 return self.find_iter(f.read())
@@ -160,28 +203,33 @@ class Set:
                 return self.find_iter(m)
 
 
-_MAGIC = (
-    (b"\x1f\x8b", "gzip"),
-    (b"BZh", "bz2"),
-    (b"\xfd7zXZ\x00", "lzma"),
-    (b"\x28\xb5\x2f\xfd", "zstd"),
-)
-
-
-def _decompressed(f):
-    """The decompressed bytes of f when it starts with a compressed format's
-    magic, else None (f rewound)."""
-    head = f.read(6)
-    f.seek(0)
-    for magic, name in _MAGIC:
-        if head.startswith(magic):
-            if name == "zstd":
-                try:
-                    import zstandard
-                except ImportError:
-                    raise ValueError("%s: zstd data, and this Python has no zstd module"
-                                     % f.name) from None
-                return zstandard.ZstdDecompressor().stream_reader(f).read()
-            module = __import__(name)
-            return module.decompress(f.read())
-    return None
+def load(path, *, overlapping=False):
+    """The Set of the compiled pattern set at path, written by Set.save or
+    `acgrep -F --save-compiled=PATH`, without compiling it again: its
+    patterns, their tags (as str; bytes where a tag is not UTF-8) and the
+    options it was compiled with (-i: ignore_case="ascii"; -w:
+    whole_words), scanning as that Set would.  overlapping is the
+    search's.  The file is read once and checked (checksum, tables):
+    ValueError for a file that is damaged, not a compiled set, or one
+    whose options the module cannot honour (-E/-G, -x, -w in a UTF-8
+    locale, -i that grep folds beyond ASCII, an empty pattern); OSError
+    when it cannot be read."""
+    with open(path, "rb") as f:
+        data = f.read()
+    try:
+        engine, patterns, tags, ignore_case, whole_words = _engine.load_image(data)
+    except ValueError as e:
+        raise ValueError("%s: %s" % (os.fsdecode(path), e)) from None
+    for i, p in enumerate(patterns):
+        if not p:
+            raise ValueError("%s: pattern %d is empty (it would match at every position)"
+                             % (os.fsdecode(path), i))
+    s = Set.__new__(Set)
+    s._patterns = patterns
+    s._ignore_case = "ascii" if ignore_case else None
+    s._whole_words = whole_words
+    s._overlapping = bool(overlapping)
+    s._tags = tags
+    s._boundaries = not all(_utf8(p) for p in patterns)
+    s._engine = engine
+    return s

@@ -12,17 +12,13 @@
  * __init__.py's: it hands this module byte strings, a table from their
  * ids to the caller's pattern indexes, and the labels to report.
  */
-#define Py_LIMITED_API 0x030B0000
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
+#include "_engine.h"
 
 #include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include "acgrep.h"
 
 /* One match: bytes [start, end) of the text, `index` the caller's pattern. */
 struct hit {
@@ -59,6 +55,7 @@ typedef struct {
 	uint32_t *index_of; /* engine id -> the caller's pattern index */
 	size_t ids;
 	PyObject *labels;   /* tuple: what a match reports for each index, or NULL: the index */
+	void *image;        /* a loaded set's compiled file, which its tables point into, or NULL */
 } Engine;
 
 /* What one scan asks for, and the text it reads (the GIL released). */
@@ -306,6 +303,7 @@ static void engine_dealloc(PyObject *obj)
 	Engine *self = (Engine *)obj;
 	PyTypeObject *type = Py_TYPE(obj);
 	acgrep_free(self->set);
+	free(self->image);
 	free(self->index_of);
 	Py_XDECREF(self->labels);
 	freefunc tp_free = (freefunc)PyType_GetSlot(type, Py_tp_free);
@@ -401,14 +399,37 @@ static PyObject *engine_new(PyTypeObject *type, PyObject *args, PyObject *kwargs
 	return (PyObject *)self;
 }
 
-static PyObject *engine_matches(PyObject *obj, PyObject *args)
+static PyObject *engine_type;
+
+PyObject *engine_wrap(acgrep_set *set, uint32_t *index_of, PyObject *labels, void *image)
 {
-	Engine *self = (Engine *)obj;
+	allocfunc tp_alloc = (allocfunc)PyType_GetSlot((PyTypeObject *)engine_type, Py_tp_alloc);
+	Engine *self = (Engine *)tp_alloc((PyTypeObject *)engine_type, 0);
+	if (!self) {
+		acgrep_free(set);
+		free(image);
+		free(index_of);
+		return NULL;
+	}
+	/* tp_alloc zeroed the rest */
+	self->set = set;
+	self->index_of = index_of;
+	self->ids = acgrep_count(set);
+	self->labels = labels;
+	Py_XINCREF(labels);
+	self->image = image;
+	return (PyObject *)self;
+}
+
+/* The matches of the scan args asks for, offsets in the str's characters
+ * for a str, in *hits: true, or false with a Python error. */
+static bool collect(Engine *self, PyObject *args, struct hits *hits)
+{
 	Py_buffer view;
 	struct scan s;
 	bool is_str;
 	if (!start_scan(self, args, &view, &s, &is_str))
-		return NULL;
+		return false;
 	s.want = COLLECT;
 	bool ok = run_scan(&s);
 	if (ok && is_str && (size_t)PyUnicode_GetLength(PyTuple_GetItem(args, 0)) != s.len) {
@@ -417,16 +438,58 @@ static PyObject *engine_matches(PyObject *obj, PyObject *args)
 		Py_END_ALLOW_THREADS
 	}
 	release_text(&view, is_str);
-	Matches *it = ok ? PyObject_New(Matches, (PyTypeObject *)matches_type) : NULL;
-	if (!it) {
+	if (!ok)
 		free(s.hits.at);
+	*hits = ok ? s.hits : (struct hits){.at = NULL};
+	return ok;
+}
+
+static PyObject *engine_matches(PyObject *obj, PyObject *args)
+{
+	Engine *self = (Engine *)obj;
+	struct hits hits;
+	if (!collect(self, args, &hits))
+		return NULL;
+	Matches *it = PyObject_New(Matches, (PyTypeObject *)matches_type);
+	if (!it) {
+		free(hits.at);
 		return NULL;
 	}
-	it->hits = s.hits;
+	it->hits = hits;
 	it->next = 0;
 	it->labels = self->labels;
 	Py_XINCREF(it->labels);
 	return (PyObject *)it;
+}
+
+/* The matches as three bytes objects of native integers: the starts and
+ * the ends (uint64) and the pattern indexes (uint32), no object per match. */
+static PyObject *engine_arrays(PyObject *obj, PyObject *args)
+{
+	struct hits h;
+	if (!collect((Engine *)obj, args, &h))
+		return NULL;
+	PyObject *starts = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(h.len * sizeof(uint64_t)));
+	PyObject *ends = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(h.len * sizeof(uint64_t)));
+	PyObject *indexes = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(h.len * sizeof(uint32_t)));
+	if (starts && ends && indexes) {
+		uint64_t *start = (uint64_t *)(void *)PyBytes_AsString(starts);
+		uint64_t *end = (uint64_t *)(void *)PyBytes_AsString(ends);
+		uint32_t *index = (uint32_t *)(void *)PyBytes_AsString(indexes);
+		for (size_t i = 0; i < h.len; i++) {
+			start[i] = h.at[i].start;
+			end[i] = h.at[i].end;
+			index[i] = h.at[i].index;
+		}
+	}
+	free(h.at);
+	if (!starts || !ends || !indexes) {
+		Py_XDECREF(starts);
+		Py_XDECREF(ends);
+		Py_XDECREF(indexes);
+		return NULL;
+	}
+	return Py_BuildValue("(NNN)", starts, ends, indexes);
 }
 
 static PyObject *engine_count(PyObject *obj, PyObject *args)
@@ -460,6 +523,8 @@ static PyObject *engine_contains(PyObject *obj, PyObject *args)
 static PyMethodDef engine_methods[] = {
 	{"matches", engine_matches, METH_VARARGS,
 	 "matches(data, overlapping, words, boundaries) -> iterator of (start, end, index or label)"},
+	{"arrays", engine_arrays, METH_VARARGS,
+	 "arrays(data, overlapping, words, boundaries) -> (starts, ends, indexes) as bytes"},
 	{"count", engine_count, METH_VARARGS, "count(data, overlapping, words, boundaries) -> int"},
 	{"contains", engine_contains, METH_VARARGS,
 	 "contains(data, overlapping, words, boundaries) -> bool (stops at the first match)"},
@@ -483,9 +548,12 @@ static PyType_Spec engine_spec = {
 
 static int module_exec(PyObject *module)
 {
-	PyObject *engine_type = PyType_FromSpec(&engine_spec);
-	if (!engine_type || PyModule_AddObject(module, "Engine", engine_type) != 0) {
-		Py_XDECREF(engine_type);
+	engine_type = PyType_FromSpec(&engine_spec);
+	if (!engine_type)
+		return -1;
+	Py_INCREF(engine_type);
+	if (PyModule_AddObject(module, "Engine", engine_type) != 0) {
+		Py_DECREF(engine_type);
 		return -1;
 	}
 	matches_type = PyType_FromSpec(&matches_spec);
@@ -496,6 +564,9 @@ static int module_exec(PyObject *module)
 		Py_DECREF(matches_type);
 		return -1;
 	}
+	if (PyModule_AddFunctions(module, compiled_methods) != 0 ||
+	    PyModule_AddFunctions(module, input_methods) != 0)
+		return -1;
 	return PyModule_AddStringConstant(module, "LIBACGREP_VERSION", acgrep_version());
 }
 

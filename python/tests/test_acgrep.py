@@ -5,7 +5,9 @@ pyahocorasick on random sets and texts, bad input, threads, files."""
 import bz2
 import gzip
 import lzma
+import os
 import random
+import subprocess
 import threading
 
 import pytest
@@ -140,6 +142,32 @@ def test_search_file(tmp_path):
         assert list(s.search_file(tmp_path / name)) != want
     with pytest.raises(FileNotFoundError):
         s.search_file(tmp_path / "missing")
+    with pytest.raises(FileNotFoundError):
+        s.search_file(tmp_path / "missing", decompress=True)
+
+
+def test_search_file_decompresses_as_the_cli(tmp_path):
+    """The CLI's decoders: zstd too, members one after another, damage
+    reported after the bytes before it, as acgrep --decompress."""
+    text = b"alpha beta\ngamma alpha\n" * 50
+    s = acgrep.Set(["alpha", "gamma"])
+    want = list(s.find_iter(text + text))
+    (tmp_path / "t.zst").write_bytes(subprocess.run(["zstd", "-q", "-c"], input=text + text,
+                                                    stdout=subprocess.PIPE, check=True).stdout)
+    (tmp_path / "two.gz").write_bytes(gzip.compress(text) + gzip.compress(text))
+    (tmp_path / "two.bz2").write_bytes(bz2.compress(text) + bz2.compress(text))
+    for name in ("t.zst", "two.gz", "two.bz2"):
+        assert list(s.search_file(tmp_path / name, decompress=True)) == want
+    fifo = str(tmp_path / "fifo")
+    os.mkfifo(fifo)
+    for data in (text + text, gzip.compress(text) + gzip.compress(text)):
+        writer = threading.Thread(target=lambda d=data: open(fifo, "wb").write(d))
+        writer.start()
+        assert list(s.search_file(fifo, decompress=True)) == want
+        writer.join()
+    (tmp_path / "cut.gz").write_bytes(gzip.compress(text)[:40])
+    with pytest.raises(OSError, match="cut.gz: unexpected end of compressed data"):
+        s.search_file(tmp_path / "cut.gz", decompress=True)
 
 
 # ---- bad input ----
@@ -242,3 +270,18 @@ def test_threads_scan_one_set_at_once():
     for t in pool:
         t.join()
     assert want > 0 and all(r == (want, first) for r in results)
+
+
+def test_find_arrays_are_find_iter_s_matches():
+    rng = random.Random(7)
+    text = rand_bytes(rng, 2000)
+    for kwargs in ({}, {"overlapping": True}, {"whole_words": True}, {"ignore_case": True}):
+        s = acgrep.Set(["ab", "b", "aBa", "_a"], tags=["t0", "t1", "t2", "t3"], **kwargs)
+        plain = acgrep.Set(["ab", "b", "aBa", "_a"], **kwargs)
+        starts, ends, indexes = s.find_arrays(text)
+        assert (starts.format, ends.format, indexes.format) == ("Q", "Q", "I")
+        assert list(zip(starts, ends, indexes)) == list(plain.find_iter(text))
+        assert [s._tags[i] for i in indexes] == [t for _, _, t in s.find_iter(text)]
+    starts, ends, indexes = acgrep.Set(["é", "b"]).find_arrays("aéb")
+    assert list(zip(starts, ends, indexes)) == [(1, 2, 0), (2, 3, 1)]
+    assert [len(a) for a in acgrep.Set(["x"]).find_arrays(b"")] == [0, 0, 0]

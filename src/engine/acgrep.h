@@ -8,7 +8,8 @@
  * (docs/library.md has the ABI rules).  Manual: man 3 libacgrep.
  *
  * Lifecycle: acgrep_new, acgrep_add (once per pattern), acgrep_compile,
- * then any number of acgrep_scan calls, and acgrep_free.
+ * then any number of acgrep_scan calls, and acgrep_free.  Or acgrep_load
+ * of a compiled pattern set file, then the scans and acgrep_free.
  *
  * Threads: a set being built (acgrep_add, acgrep_compile) belongs to one
  * thread at a time.  A compiled set is read-only: any number of threads
@@ -79,6 +80,23 @@ size_t acgrep_count(const acgrep_set *set);
  * NULL while len > 0.  Never allocates; safe on one set from many threads. */
 int acgrep_scan(const acgrep_set *set, const void *buf, size_t len, int mode,
 		acgrep_match_fn fn, void *ctx);
+
+/* Returns the compiled set held by image[0..size): the bytes of a file
+ * written by `acgrep -F --save-compiled`, read into memory that the
+ * caller keeps, unchanged and not written by anything else, until
+ * acgrep_free (its tables are used where they are, not copied), and whose
+ * start is 64-byte aligned (malloc's is not always: use aligned_alloc or
+ * mmap).  The container, its checksum and the automaton are checked: a
+ * damaged or forged image is refused, never scanned.  The set scans as
+ * one acgrep_compile returned, with the case folding it was saved with;
+ * its pattern ids are those of the patterns its automaton holds, which
+ * are the file's list in order unless the list had patterns that acgrep
+ * left out of the automaton (ones holding a NUL, without -a or -z).
+ * What acgrep's search adds to the set (-w, -x, -i in a UTF-8 locale,
+ * the pattern list, tags) is acgrep's, not applied here.  Returns NULL
+ * with errno EINVAL (image is NULL, misaligned, not a compiled set this
+ * library reads, or damaged) or ENOMEM. */
+acgrep_set *acgrep_load(const void *image, size_t size);
 
 /* Frees the set and everything it holds; NULL is fine.  No scan of the
  * set may be under way. */

@@ -2,16 +2,22 @@
 /* libacgrep.c - libacgrep's public API (acgrep.h) over the engine (ac.h).
  *
  * Owns: the checks and errno values of the public contract, and the
- * translation of ac_match to the callback's plain arguments.  Built only
- * into libacgrep (the acgrep binary uses ac.h directly); the shared
- * library exports nothing but these functions (libacgrep.map).
+ * translation of ac_match to the callback's plain arguments; a set
+ * loaded from a compiled set's image (ac_file.h).  Built only into
+ * libacgrep and the Python module (the acgrep binary uses ac.h
+ * directly); the shared library exports nothing but these functions
+ * (libacgrep.map).
  */
 #include <errno.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "ac.h"
+#include "ac_file.h"
 #include "acgrep.h"
+#include "secfile.h"
 
 /* The Makefile passes src/cli/help.h's ACGREP_VERSION. */
 #ifndef ACGREP_LIB_VERSION
@@ -108,6 +114,32 @@ int acgrep_scan(const acgrep_set *set, const void *buf, size_t len, int mode,
 	if (mode == ACGREP_OVERLAPPING)
 		return ac_scan_overlapping(set->ac, text, len, 0, relay_match, &r);
 	return ac_scan_leftmost(set->ac, text, len, 0, relay_match, &r);
+}
+
+acgrep_set *acgrep_load(const void *image, size_t size)
+{
+	struct secfile sf;
+	char why[128];
+	const char *what;
+	if (!image || (uintptr_t)image % SECFILE_ALIGN != 0 ||
+	    secfile_open(&sf, image, size, why, sizeof why) != 0) {
+		errno = EINVAL;
+		return NULL;
+	}
+	acgrep_set *set = calloc(1, sizeof *set);
+	if (!set) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	set->ac = ac_load(&sf, SIMD_BEST, &what);
+	if (!set->ac) {
+		free(set);
+		errno = strcmp(what, "memory exhausted") == 0 ? ENOMEM : EINVAL;
+		return NULL;
+	}
+	set->count = ac_pattern_count(set->ac);
+	set->compiled = true;
+	return set;
 }
 
 void acgrep_free(acgrep_set *set)

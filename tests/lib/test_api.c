@@ -83,6 +83,14 @@ static void test_errors(void)
 	ok(acgrep_compile(NULL) == -1 && acgrep_count(NULL) == 0, "NULL set: compile -1, count 0");
 	acgrep_free(set);
 	acgrep_free(NULL);
+	static _Alignas(64) const char not_a_set[128] = "ACGRPSET";
+	errno = 0;
+	ok(!acgrep_load(NULL, 0) && errno == EINVAL, "acgrep_load: NULL image: EINVAL");
+	errno = 0;
+	ok(!acgrep_load(not_a_set + 1, 64) && errno == EINVAL, "acgrep_load: misaligned: EINVAL");
+	errno = 0;
+	ok(!acgrep_load(not_a_set, sizeof not_a_set) && errno == EINVAL,
+	   "acgrep_load: no compiled set: EINVAL");
 }
 
 static void test_matches(void)
