@@ -77,8 +77,9 @@ static inline uint64_t window_in_table(const ac_automaton *ac, uint32_t load)
  * (j < S) has its window at offset S-1-j there.  A hit's S positions are
  * then looked up one by one, each a candidate when its own window is in the
  * table (a match's window at offset 0 is): an adjacent run of S candidates
- * would cost S confirmations and trip the dense-text switch, where a few
- * more lookups a hit cost less.  Otherwise every position is looked up. */
+ * would cost S confirmations (and count towards the dense-text switch),
+ * where a few more lookups a hit cost less.  Otherwise every position is
+ * looked up. */
 static inline uint64_t hash_groups(const ac_automaton *ac, const uint8_t *p, uint32_t stride)
 {
 	uint64_t hits = 0;

@@ -11,10 +11,10 @@
  * so any read past either end faults.  Every overlapping match, every
  * leftmost-longest match and the first match end from a spread of offsets
  * must be the brute-force oracle's.  The prefilter's candidates
- * (ac_candidate_count) must be the definition's: in a whole block, the
- * positions of a group whose strided lookup hits whose own window is in
- * the table too; near the end, every position whose window is.  Failures
- * name the set, the cap and the text.
+ * (ac_candidate_count) must be the definition's: in a whole block, each
+ * position whose own window is in the table and whose group's strided
+ * lookup hits; near the end, each position whose window is in the table.
+ * Failures name the set, the cap and the text.
  */
 #include "ac_internal.h"
 
