@@ -149,6 +149,11 @@ enum ac_scan_path ac_scan_path_used(const ac_automaton *ac);
  * kernel of that level on the TEDDY path; on BITMAP and HASH, gathers at
  * SIMD_AVX2 and SIMD_AVX512, scalar code at the others. */
 enum simd_level ac_simd_used(const ac_automaton *ac);
+/* How many positions of buf[0..len) the prefilter's 64-byte bitmaps mark
+ * (BITMAP, HASH, TEDDY, RARE; before a second look or a reach back): its
+ * candidate rate.  0 on the DFA and MEMCHR paths, which have none.  Never
+ * allocates. */
+size_t ac_candidate_count(const ac_automaton *ac, const uint8_t *buf, size_t len);
 size_t ac_state_count(const ac_automaton *ac);
 size_t ac_max_pattern_len(const ac_automaton *ac);
 size_t ac_memory_bytes(const ac_automaton *ac);

@@ -60,6 +60,13 @@ static uint64_t block_mask(const ac_automaton *ac, const uint8_t *p, size_t avai
 	return m;
 }
 
+/* Whether the window whose 4-byte load is `load` is in the HASH table. */
+static inline uint64_t window_in_table(const ac_automaton *ac, uint32_t load)
+{
+	unsigned h = ac_window_hash(load, ac->window_mask, ac->window_fold);
+	return (ac->window_bits[h >> 6] >> (h & 63)) & 1;
+}
+
 /* The same for the HASH prefilter: a position is a candidate when the hash
  * of its window is in the table; a window past the end cannot start a match
  * (every pattern is at least as long), the bytes past the end of a 3-byte
@@ -67,37 +74,52 @@ static uint64_t block_mask(const ac_automaton *ac, const uint8_t *p, size_t avai
  * readable), only the windows at block + S*g + S-1 are looked up: the table
  * holds every pattern's windows at offsets 0 .. S-1 and each pattern is at
  * least S + width - 1 bytes long, so a match starting at block + S*g + j
- * (j < S) has its window at offset S-1-j there, and a hit makes all S
- * positions of group g candidates.  Otherwise every position is looked up,
- * which finds those starts too (offset 0 is in the table). */
+ * (j < S) has its window at offset S-1-j there.  A hit's S positions are
+ * then looked up one by one, each a candidate when its own window is in the
+ * table (a match's window at offset 0 is): an adjacent run of S candidates
+ * would cost S confirmations (and count towards the dense-text switch),
+ * where a few more lookups a hit cost less.  Otherwise every position is
+ * looked up. */
 static inline uint64_t hash_groups(const ac_automaton *ac, const uint8_t *p, uint32_t stride)
 {
 	uint64_t hits = 0;
 	for (uint32_t g = 0; g < 64; g += stride) {
 		uint32_t load;
 		memcpy(&load, p + g + stride - 1, 4);
-		unsigned h = ac_window_hash(load, ac->window_mask, ac->window_fold);
-		hits |= ((ac->window_bits[h >> 6] >> (h & 63)) & 1) << g;
+		hits |= window_in_table(ac, load) << g;
 	}
-	return hits * ((UINT64_C(1) << stride) - 1); /* each hit to its group's bits */
+	return hits;
+}
+
+/* Of the groups `hits` of a whole block, the positions whose own window is
+ * in the table. */
+static uint64_t hash_group_windows(const ac_automaton *ac, const uint8_t *p, uint64_t hits)
+{
+	uint64_t m = 0;
+	for (; hits; hits = clear_lowest(hits))
+		for (uint32_t i = (uint32_t)ctz64(hits), end = i + ac->window_stride; i < end; i++) {
+			uint32_t load;
+			memcpy(&load, p + i, 4);
+			m |= window_in_table(ac, load) << i;
+		}
+	return m;
 }
 
 static uint64_t block_mask_hash(const ac_automaton *ac, const uint8_t *p, size_t avail)
 {
 	uint64_t m = 0;
-	if (avail >= 67) {
+	if (avail >= 67 && ac->window_stride > 1) {
 		switch (ac->window_stride) {
-		case 8: return hash_groups(ac, p, 8);
-		case 4: return hash_groups(ac, p, 4);
-		case 2: return hash_groups(ac, p, 2);
-		default: break;
+		case 8: m = hash_groups(ac, p, 8); break;
+		case 4: m = hash_groups(ac, p, 4); break;
+		default: m = hash_groups(ac, p, 2); break;
 		}
+		return m ? hash_group_windows(ac, p, m) : 0;
 	}
 	for (size_t i = 0; i < 64 && i + ac->window_width <= avail; i++) {
 		uint32_t load = 0;
 		memcpy(&load, p + i, avail - i < 4 ? avail - i : 4);
-		unsigned h = ac_window_hash(load, ac->window_mask, ac->window_fold);
-		m |= ((ac->window_bits[h >> 6] >> (h & 63)) & 1) << i;
+		m |= window_in_table(ac, load) << i;
 	}
 	return m;
 }
@@ -234,8 +256,7 @@ static bool window_ok(const ac_automaton *ac, const uint8_t *buf, size_t len, si
 		memcpy(&load, buf + c, 4); /* a fixed size: one load, not a call */
 	else
 		memcpy(&load, buf + c, len - c);
-	unsigned h = ac_window_hash(load, ac->window_mask, ac->window_fold);
-	return (ac->window_bits[h >> 6] >> (h & 63)) & 1;
+	return window_in_table(ac, load);
 }
 
 /* Next position >= pos where a match may start, or len. */
@@ -449,6 +470,18 @@ int ac_scan_overlapping(const ac_automaton *ac, const uint8_t *buf, size_t len, 
 		pos = end;
 	}
 	return 0;
+}
+
+size_t ac_candidate_count(const ac_automaton *ac, const uint8_t *buf, size_t len)
+{
+	struct scan sc;
+	size_t n = 0;
+	if (ac->path == AC_PATH_DFA || ac->path == AC_PATH_MEMCHR)
+		return 0;
+	scan_init(ac, &sc, len);
+	for (size_t c = 0; (c = next_bit(ac, buf, len, c, &sc)) < len; c++)
+		n++;
+	return n;
 }
 
 bool ac_pattern_id(const ac_automaton *ac, const void *p, size_t len, uint32_t *id)

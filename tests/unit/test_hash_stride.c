@@ -10,8 +10,11 @@
  * -i) end exactly at an inaccessible page and start exactly after another,
  * so any read past either end faults.  Every overlapping match, every
  * leftmost-longest match and the first match end from a spread of offsets
- * must be the brute-force oracle's.  Failures name the set, the cap and
- * the text.
+ * must be the brute-force oracle's.  The prefilter's candidates
+ * (ac_candidate_count) must be the definition's: in a whole block, each
+ * position whose own window is in the table and whose group's strided
+ * lookup hits; near the end, each position whose window is in the table.
+ * Failures name the set, the cap and the text.
  */
 #include "ac_internal.h"
 
@@ -99,12 +102,37 @@ static int count_cb(const ac_match *m, void *ctx)
 	return 0;
 }
 
+/* Whether the window at t[i..] (zero bytes past tlen) is in the table. */
+static bool in_table(const ac_automaton *ac, const uint8_t *t, size_t tlen, size_t i)
+{
+	uint32_t load = 0;
+	memcpy(&load, t + i, tlen - i < 4 ? tlen - i : 4);
+	unsigned h = ac_window_hash(load, ac->window_mask, ac->window_fold);
+	return (ac->window_bits[h >> 6] >> (h & 63)) & 1;
+}
+
+/* The HASH prefilter's candidates by definition, block by block from 0. */
+static size_t naive_candidates(const ac_automaton *ac, const uint8_t *t, size_t tlen)
+{
+	size_t n = 0, stride = ac->window_stride;
+	for (size_t b = 0; b < tlen; b += 64)
+		for (size_t i = 0; i < 64 && b + i + ac->window_width <= tlen; i++) {
+			size_t group_last = b + i - i % stride + stride - 1;
+			bool whole = tlen - b >= 67;
+			n += in_table(ac, t, tlen, b + i) && (!whole || in_table(ac, t, tlen, group_last));
+		}
+	return n;
+}
+
 static void check_text(const ac_automaton *ac, const struct set *s, const uint8_t *t, size_t tlen,
 		       const char *what)
 {
 	size_t got = 0, want = naive_overlaps(s, t, tlen);
 	ac_scan_overlapping(ac, t, tlen, 0, count_cb, &got);
 	CHECK(got == want, "%s, %zu bytes: overlapping: want %zu got %zu", what, tlen, want, got);
+	got = ac_candidate_count(ac, t, tlen);
+	want = naive_candidates(ac, t, tlen);
+	CHECK(got == want, "%s, %zu bytes: candidates: want %zu got %zu", what, tlen, want, got);
 	size_t from = 0, es, ee;
 	ac_match m;
 	for (;;) {
