@@ -365,11 +365,26 @@ _in_both_locales() {
 	done
 }
 
+# _nap: 50 ms without a process (a poll runs it hundreds of times in a
+# file): a read that times out on a FIFO of this shell's, open for reading
+# and writing, to which nothing writes.
+_nap() {
+	if [[ ${_NAP_OF:-} != "$BASHPID" ]]; then
+		local fifo=$BATS_TEST_TMPDIR/nap.$BASHPID
+		{ mkfifo -- "$fifo" && exec {_NAP_FD}<>"$fifo"; } || {
+			sleep 0.05
+			return 0
+		}
+		_NAP_OF=$BASHPID
+	fi
+	read -r -t 0.05 -u "$_NAP_FD" _ || true
+}
+
 # threads_asleep PID [N]: waits (10 s at most) until PID runs its program
 # (it is no longer the bash that forked it), has N threads or more when N
 # is given (a sanitizer adds its own), and every thread of it sleeps,
-# twice in a row 50 ms apart.  /proc is read with bash's own read: a poll
-# starts no process but its sleep.
+# twice in a row 50 ms apart.  /proc is read with bash's own read, and the
+# polls wait with _nap: a poll starts no process.
 _threads_asleep() {
 	local pid=$1 n=${2:-} k calm=0 states comm stat f
 	for ((k = 0; k < 200; k++)); do
@@ -384,7 +399,7 @@ _threads_asleep() {
 		else
 			calm=0
 		fi
-		sleep 0.05
+		_nap
 	done
 	return 1
 }
