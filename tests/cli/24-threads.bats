@@ -133,11 +133,8 @@ for d in range(1, 101): os.symlink("..", "t/d%d/loop" % d)'
 @test "threads: -q stops before later inputs' errors" {
 	skip_if_grep
 	many_files
-	local t
-	for t in 2 3; do
-		SAG_STDIN=/dev/null same_as_grep_with "--threads=$t" -q -r foo t missing || return 1
-		SAG_STDIN=/dev/null same_as_grep_with "--threads=$t" -q foo t/d1/f3.txt t/d1/f1.txt missing || return 1
-	done
+	same_as_grep_each --threads=2 --threads=3 -- -q -r foo t missing
+	same_as_grep_each --threads=2 --threads=3 -- -q foo t/d1/f3.txt t/d1/f1.txt missing
 }
 
 # all_asleep PARENT N: waits (10 s at most) until the child of PARENT has
