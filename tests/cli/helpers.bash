@@ -106,7 +106,7 @@ untraced() {
 	)
 }
 
-# The helpers below that tests call most run without the trap too, and
+# The helpers that tests call most run without the trap too, and
 # without a fork: each NAME is `local -; set +T; _NAME "$@"`, its body
 # being _NAME.  With functrace off (set +T, which `local -` turns back on
 # when NAME returns) bats's DEBUG trap does not reach the functions NAME
