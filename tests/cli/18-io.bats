@@ -73,11 +73,14 @@ io_setup() {
 @test "io: small odd --buffer-size values" {
 	skip_if_grep "--buffer-size"
 	io_setup
+	# grep once for all the sizes
+	local -a sizes=()
 	local n
 	for n in 2 3 7 4095 65537; do
-		same_as_grep_with "--no-mmap --buffer-size=$n" -n -C 1 foo many long nonl
-		same_as_grep_with "--no-mmap --buffer-size=$n" -z -c foo many
+		sizes+=("--no-mmap --buffer-size=$n")
 	done
+	same_as_grep_each "${sizes[@]}" -- -n -C 1 foo many long nonl
+	same_as_grep_each "${sizes[@]}" -- -z -c foo many
 }
 
 @test "io: --buffer-size=1 on stdin from a pipe" {

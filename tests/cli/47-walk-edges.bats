@@ -112,11 +112,8 @@ deep_tree() {
 	expect_status 0
 	LC_ALL=C sort -o "$OUTD/ac.out" "$OUTD/ac.out"
 	expect_out 'needle deep\nneedle top\n'
-	local p
-	for p in "${PATHS[@]}"; do
-		SAG_SORT=1 note_case "$p" in_both_locales same_as_grep_with "$p" -r needle t
-		SAG_SORT=1 note_case "$p" in_both_locales same_as_grep_with "$p" -r -l needle t
-	done
+	SAG_SORT=1 in_both_locales same_as_grep_each "${PATHS[@]}" -- -r needle t
+	SAG_SORT=1 in_both_locales same_as_grep_each "${PATHS[@]}" -- -r -l needle t
 }
 
 @test "walk: -r past PATH_MAX with 64 descriptors, and -R's File name too long" {

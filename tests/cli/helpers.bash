@@ -69,7 +69,7 @@ skip_if_grep() {
 	fi
 }
 
-common_setup() {
+_common_setup() {
 	# A predictable environment: nothing that changes grep's behaviour
 	# leaks in from the caller.
 	unset GREP_COLORS GREP_COLOR GREP_OPTIONS NO_COLOR POSIXLY_CORRECT \
@@ -106,6 +106,22 @@ untraced() {
 	)
 }
 
+# The helpers that tests call most run without the trap too, and
+# without a fork: each NAME is `local -; set +T; _NAME "$@"`, its body
+# being _NAME.  With functrace off (set +T, which `local -` turns back on
+# when NAME returns) bats's DEBUG trap does not reach the functions NAME
+# calls: _NAME runs as fast as under untraced, in the test's own shell (its
+# variables and cwd stay), and bats still names the test's line that
+# called NAME.  The trap costs up to a millisecond of CPU a command on a
+# loaded machine, and a comparison runs some 30 commands.
+for _quiet in common_setup fixture fixture_lines same_bytes same_as_grep same_as_grep_pre \
+	same_as_grep_stdin same_as_grep_with same_as_grep_each note_case has_decompressor \
+	in_both_locales threads_asleep blocked_run run_ac expect_out expect_status \
+	expect_no_stderr expect_stderr_matches expect dask_python; do
+	eval "$_quiet() { local -; set +T; _$_quiet \"\$@\"; }"
+done
+unset _quiet
+
 # ---------------------------------------------------------------- fixtures
 
 # _fixture_dir NAME: creates NAME's parent directory where it is missing
@@ -118,7 +134,7 @@ _fixture_dir() {
 
 # fixture NAME FORMAT [ARGS...]: write printf FORMAT ARGS to NAME (exact
 # bytes; the parent directory is created).
-fixture() {
+_fixture() {
 	local name=$1
 	shift
 	_fixture_dir "$name"
@@ -127,7 +143,7 @@ fixture() {
 }
 
 # fixture_lines NAME LINE...: each LINE followed by a newline.
-fixture_lines() {
+_fixture_lines() {
 	local name=$1
 	shift
 	_fixture_dir "$name"
@@ -140,7 +156,7 @@ fixture_lines() {
 # bash and compared there (read stops at a NUL or the limit with status 0,
 # and only at the end of the file with status 1); any other pair goes to
 # cmp.
-same_bytes() {
+_same_bytes() {
 	local LC_ALL=C IFS= one two
 	[[ -f $1 && -f $2 ]] || { cmp -s -- "$1" "$2"; return; }
 	if ! read -r -d '' -n 65536 one <"$1" && ! read -r -d '' -n 65536 two <"$2"; then
@@ -255,13 +271,13 @@ _compare() {
 # identical exit status and identical stderr up to the program name.
 # Knobs: SAG_SORT=1 compares sorted output (directory order is not
 # promised), SAG_IGNORE_STDERR=1 skips the stderr check.
-same_as_grep() {
+_same_as_grep() {
 	same_as_grep_pre -F "$@"
 }
 
 # same_as_grep_pre ARGS...: like same_as_grep but without the implicit -F
 # (to test option placement, e.g. options after operands, `--`).
-same_as_grep_pre() {
+_same_as_grep_pre() {
 	local gs=0 as=0
 	"$GREP" "$@" <"${SAG_STDIN:-/dev/null}" >"$OUTD/g.out" 2>"$OUTD/g.err" || gs=$?
 	"$ACGREP" "$@" <"${SAG_STDIN:-/dev/null}" >"$OUTD/a.out" 2>"$OUTD/a.err" || as=$?
@@ -273,7 +289,7 @@ same_as_grep_pre() {
 }
 
 # same_as_grep_stdin FILE ARGS...: same_as_grep with stdin from FILE.
-same_as_grep_stdin() {
+_same_as_grep_stdin() {
 	local SAG_STDIN=$1
 	shift
 	same_as_grep "$@" || return 1
@@ -282,7 +298,7 @@ same_as_grep_stdin() {
 # same_as_grep_with "ACGREP EXTRA ARGS" ARGS...: compare `grep -F ARGS`
 # with `$ACGREP EXTRA -F ARGS` (EXTRA is split on spaces), for hidden or
 # extension options that grep does not know.
-same_as_grep_with() {
+_same_as_grep_with() {
 	local -a extra
 	read -r -a extra <<<"$1"
 	shift
@@ -300,10 +316,6 @@ same_as_grep_with() {
 # `$ACGREP EXTRA -F ARGS` for each EXTRA (split on spaces; "" for none),
 # each compared with grep's run as same_as_grep_with compares: for the
 # variants (I/O paths, threads) that must all print what grep prints.
-same_as_grep_each() {
-	untraced _same_as_grep_each "$@"
-}
-
 _same_as_grep_each() {
 	local -a extras=() extra
 	while [[ $1 != -- ]]; do
@@ -327,7 +339,7 @@ _same_as_grep_each() {
 # note_case WHAT CMD...: runs CMD; when it fails, names the case of a loop
 # that failed ("# (failed for WHAT)": the option set, I/O path, thread
 # count or text the loop was at) and returns 1.
-note_case() {
+_note_case() {
 	local what=$1
 	shift
 	"$@" || {
@@ -338,12 +350,12 @@ note_case() {
 
 # has_decompressor FORMAT: the binary under test decodes FORMAT (gzip, xz,
 # zstd, bzip2) with --decompress, as its --version lists
-has_decompressor() {
+_has_decompressor() {
 	"$ACGREP" --version 2>/dev/null | "$GREP" -q "^Decompressors .* compiled in:.* $1[ .]"
 }
 
 # in_both_locales CMD...: run CMD under LC_ALL=C and then LC_ALL=C.UTF-8.
-in_both_locales() {
+_in_both_locales() {
 	local loc
 	for loc in C C.UTF-8; do
 		LC_ALL=$loc "$@" || {
@@ -353,12 +365,27 @@ in_both_locales() {
 	done
 }
 
+# _nap: 50 ms without a process (a poll runs it hundreds of times in a
+# file): a read that times out on a FIFO of this shell's, open for reading
+# and writing, to which nothing writes.
+_nap() {
+	if [[ ${_NAP_OF:-} != "$BASHPID" ]]; then
+		local fifo=$BATS_TEST_TMPDIR/nap.$BASHPID
+		{ mkfifo -- "$fifo" && exec {_NAP_FD}<>"$fifo"; } || {
+			sleep 0.05
+			return 0
+		}
+		_NAP_OF=$BASHPID
+	fi
+	read -r -t 0.05 -u "$_NAP_FD" _ || true
+}
+
 # threads_asleep PID [N]: waits (10 s at most) until PID runs its program
 # (it is no longer the bash that forked it), has N threads or more when N
 # is given (a sanitizer adds its own), and every thread of it sleeps,
-# twice in a row 50 ms apart.  /proc is read with bash's own read: a poll
-# starts no process but its sleep.
-threads_asleep() {
+# twice in a row 50 ms apart.  /proc is read with bash's own read, and the
+# polls wait with _nap: a poll starts no process.
+_threads_asleep() {
 	local pid=$1 n=${2:-} k calm=0 states comm stat f
 	for ((k = 0; k < 200; k++)); do
 		states= comm=
@@ -372,7 +399,7 @@ threads_asleep() {
 		else
 			calm=0
 		fi
-		sleep 0.05
+		_nap
 	done
 	return 1
 }
@@ -380,7 +407,7 @@ threads_asleep() {
 # blocked_run NAME CHANGE PROG ARGS...: runs PROG ARGS, its stdout a FIFO
 # read only after PROG blocked writing to it and the command CHANGE ran.
 # Leaves $OUTD/NAME.out, NAME.err and NAME.rc.
-blocked_run() {
+_blocked_run() {
 	local name=$1 change=$2 pid reader st=0
 	shift 2
 	rm -f out.fifo gate.fifo
@@ -406,7 +433,7 @@ blocked_run() {
 # run_ac ARGS...: run the binary under test; stdout to $OUTD/ac.out,
 # stderr to $OUTD/ac.err, status in $ac_status; stdin from $SAG_STDIN.
 # The command line goes to $ac_command for the expect_* failure messages.
-run_ac() {
+_run_ac() {
 	ac_status=0
 	printf -v ac_command '%q ' "$@"
 	ac_command="acgrep $ac_command"
@@ -422,7 +449,7 @@ _ac_where() {
 
 # expect_out FORMAT [ARGS...]: stdout of the last run_ac is exactly the
 # bytes printf FORMAT ARGS produces.
-expect_out() {
+_expect_out() {
 	# shellcheck disable=SC2059
 	printf -- "$@" >"$OUTD/expected"
 	if ! same_bytes "$OUTD/expected" "$OUTD/ac.out"; then
@@ -440,7 +467,7 @@ expect_out() {
 }
 
 # expect_status N
-expect_status() {
+_expect_status() {
 	if [[ $ac_status != "$1" ]]; then
 		{
 			echo "exit status $ac_status, expected $1: $(_ac_where)"
@@ -452,7 +479,7 @@ expect_status() {
 }
 
 # expect_no_stderr
-expect_no_stderr() {
+_expect_no_stderr() {
 	if [[ -s $OUTD/ac.err ]]; then
 		{
 			echo "unexpected stderr: $(_ac_where)"
@@ -464,7 +491,7 @@ expect_no_stderr() {
 
 # expect_stderr_matches ERE: a line of the normalised stderr matches the
 # extended regex (in bash: [[ =~ ]] is the same POSIX ERE, line by line).
-expect_stderr_matches() {
+_expect_stderr_matches() {
 	local line found=
 	_norm_stderr_to "$OUTD/ac.err" "$OUTD/ac.nerr"
 	while IFS= read -r line || [[ -n $line ]]; do
@@ -481,7 +508,7 @@ expect_stderr_matches() {
 
 # expect STATUS FORMAT [ARGS...] -- ACGREP-ARGS...: one-line exact check:
 # run_ac with ACGREP-ARGS, then the status and the stdout bytes.
-expect() {
+_expect() {
 	local st=$1
 	shift
 	local -a fmt=()
@@ -499,7 +526,7 @@ expect() {
 # python3-distributed installs when another python3 comes first in PATH).
 # The answer (a path, or "none") is kept for the run's other tests in
 # $BATS_RUN_TMPDIR/dask_python: importing distributed costs a second or two.
-dask_python() {
+_dask_python() {
 	local py known=${BATS_RUN_TMPDIR:-}/dask_python
 	if [[ -n ${BATS_RUN_TMPDIR:-} && -s $known ]]; then
 		read -r py <"$known"
