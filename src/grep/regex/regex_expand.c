@@ -161,26 +161,38 @@ static void expand_rep(struct strset *out, const struct regex_tree *t, const str
 	set_free(&base);
 }
 
-/* The parser nests `a|b|c` to the left: ((a|b)|c).  Each alternative goes
- * straight into out, leftmost first, with no set per level (copying the
- * sets up n levels took n^2/2 copies) and no recursion per level. */
-static void expand_alternation(struct strset *out, const struct regex_tree *t, uint32_t i)
+/* The alternatives of node i, leftmost first, into a malloc'd array
+ * (*n of them; one, i itself, when it is no alternation), or NULL when
+ * out of memory.  The parser nests `a|b|c` to the left, ((a|b)|c): they
+ * are gathered with no recursion per level. */
+static uint32_t *alternatives(const struct regex_tree *t, uint32_t i, size_t *n)
 {
 	size_t depth = 0;
 	for (uint32_t j = i; t->nodes[j].kind == NODE_ALT; j = t->nodes[j].a)
 		depth++;
-	uint32_t *right = malloc(depth * sizeof *right);
-	if (!right) {
+	uint32_t *alt = malloc((depth + 1) * sizeof *alt);
+	if (!alt)
+		return NULL;
+	for (size_t k = depth; t->nodes[i].kind == NODE_ALT; i = t->nodes[i].a)
+		alt[k--] = t->nodes[i].b;
+	alt[0] = i;
+	*n = depth + 1;
+	return alt;
+}
+
+/* Each alternative goes straight into out, leftmost first, with no set
+ * per level (copying the sets up n levels took n^2/2 copies). */
+static void expand_alternation(struct strset *out, const struct regex_tree *t, uint32_t i)
+{
+	size_t n;
+	uint32_t *alt = alternatives(t, i, &n);
+	if (!alt) {
 		out->oom = true;
 		return;
 	}
-	size_t k = depth;
-	for (; t->nodes[i].kind == NODE_ALT; i = t->nodes[i].a)
-		right[--k] = t->nodes[i].b;
-	expand_into(out, t, i);
-	for (k = 0; k < depth && !out->oom; k++)
-		expand_into(out, t, right[k]);
-	free(right);
+	for (size_t k = 0; k < n && !out->oom; k++)
+		expand_into(out, t, alt[k]);
+	free(alt);
 }
 
 /* The parser nests `abc` to the left too: ((ab)c).  Each part is expanded
@@ -244,6 +256,9 @@ static void expand_into(struct strset *out, const struct regex_tree *t, uint32_t
 					break;
 			}
 		return;
+	case NODE_STRING:
+		set_add2(out, t->text + n->a, n->b, NULL, 0, 0);
+		return;
 	case NODE_CAT:
 		expand_concatenation(out, t, i);
 		return;
@@ -256,14 +271,33 @@ static void expand_into(struct strset *out, const struct regex_tree *t, uint32_t
 	}
 }
 
-int regex_expand(const struct regex_tree *t, regex_emit_fn emit, void *ctx)
+/* Emits the literals of alternative i of the root: a string or an anchor
+ * as it stands, anything else through a set. */
+static int emit_alternative(const struct regex_tree *t, uint32_t i, regex_emit_fn emit, void *ctx)
 {
-	struct strset s = expand(t, t->root);
+	const struct node *n = &t->nodes[i];
+	if (n->kind == NODE_STRING)
+		return emit(ctx, t->text + n->a, n->b, 0);
+	if (n->kind == NODE_EMPTY || n->kind == NODE_BOL || n->kind == NODE_EOL)
+		return emit(ctx, "", 0, n->kind == NODE_BOL ? REGEX_BOL
+					: n->kind == NODE_EOL ? REGEX_EOL : 0);
+	struct strset s = expand(t, i);
 	int rc = s.oom ? -1 : 0;
-	for (size_t i = 0; i < s.n && rc == 0; i++) {
-		size_t start = str_start(&s, i);
-		rc = emit(ctx, s.bytes + start, s.end[i] - start, s.anchors[i]);
+	for (size_t k = 0; k < s.n && rc == 0; k++) {
+		size_t start = str_start(&s, k);
+		rc = emit(ctx, s.bytes + start, s.end[k] - start, s.anchors[k]);
 	}
 	set_free(&s);
+	return rc;
+}
+
+int regex_expand(const struct regex_tree *t, regex_emit_fn emit, void *ctx)
+{
+	size_t n;
+	uint32_t *alt = alternatives(t, t->root, &n);
+	int rc = alt ? 0 : -1;
+	for (size_t k = 0; alt && k < n && rc == 0; k++)
+		rc = emit_alternative(t, alt[k], emit, ctx);
+	free(alt);
 	return rc;
 }
