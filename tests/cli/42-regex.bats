@@ -207,6 +207,35 @@ _regex_same() {
 	expect_stderr_matches "^PROG: -E does not go with --engine=pcre2$"
 }
 
+@test "regex: a refusal shows at most 60 bytes of its pattern around the byte" {
+	skip_if_grep
+	fixture in 'a\n'
+	# a 1 MB -f line: the message stays one short line, before any input
+	awk 'BEGIN { for (i = 0; i < 500000; i++) printf "ab"; printf "(x)+"
+		for (i = 0; i < 500000; i++) printf "cd"; print "" }' >big
+	local ab cd loc
+	ab=b$(printf 'ab%.0s' {1..8})
+	cd=$(printf 'cd%.0s' {1..19})c
+	printf "acgrep: -E pattern '...%s(x)+%s...': byte 1000004: + (unbounded repetition) is not supported: acgrep searches only patterns that match a finite set of strings; grep -E can search this one\n" \
+		"$ab" "$cd" >"$OUTD/want"
+	for loc in C C.UTF-8; do
+		LC_ALL=$loc run_ac -E -f big missing
+		expect_status 2 || return 1
+		expect_out '' || return 1
+		cmp "$OUTD/want" "$OUTD/ac.err" || { diff "$OUTD/want" "$OUTD/ac.err" | head -c 600 | fail; return 1; }
+	done
+	# in UTF-8 the excerpt cuts whole characters only; a short pattern is whole
+	printf '%s\n' "$(printf 'é%.0s' {1..40})x*" >utf
+	LC_ALL=C.UTF-8 run_ac -E -f utf missing
+	expect_status 2 || return 1
+	printf "acgrep: -E pattern '...%sx*': byte 82: * (unbounded repetition) is not supported: acgrep searches only patterns that match a finite set of strings; grep -E can search this one\n" \
+		"$(printf 'é%.0s' {1..29})" >"$OUTD/want"
+	cmp "$OUTD/want" "$OUTD/ac.err" || { diff "$OUTD/want" "$OUTD/ac.err" | fail; return 1; }
+	LC_ALL=C.UTF-8 run_ac -G -e 'ab\{2,\}' missing
+	expect_status 2 || return 1
+	expect_stderr_matches "^PROG: -G pattern 'ab.\{2,.\}': byte 3: " || return 1
+}
+
 @test "regex: --show-pattern and --count-per-pattern name the regex" {
 	skip_if_grep
 	fixture in 'error\nwarn x\nfoo\n'
