@@ -161,38 +161,13 @@ static void expand_rep(struct strset *out, const struct regex_tree *t, const str
 	set_free(&base);
 }
 
-/* The alternatives of node i, leftmost first, into a malloc'd array
- * (*n of them; one, i itself, when it is no alternation), or NULL when
- * out of memory.  The parser nests `a|b|c` to the left, ((a|b)|c): they
- * are gathered with no recursion per level. */
-static uint32_t *alternatives(const struct regex_tree *t, uint32_t i, size_t *n)
-{
-	size_t depth = 0;
-	for (uint32_t j = i; t->nodes[j].kind == NODE_ALT; j = t->nodes[j].a)
-		depth++;
-	uint32_t *alt = malloc((depth + 1) * sizeof *alt);
-	if (!alt)
-		return NULL;
-	for (size_t k = depth; t->nodes[i].kind == NODE_ALT; i = t->nodes[i].a)
-		alt[k--] = t->nodes[i].b;
-	alt[0] = i;
-	*n = depth + 1;
-	return alt;
-}
-
 /* Each alternative goes straight into out, leftmost first, with no set
- * per level (copying the sets up n levels took n^2/2 copies). */
+ * per alternative. */
 static void expand_alternation(struct strset *out, const struct regex_tree *t, uint32_t i)
 {
-	size_t n;
-	uint32_t *alt = alternatives(t, i, &n);
-	if (!alt) {
-		out->oom = true;
-		return;
-	}
-	for (size_t k = 0; k < n && !out->oom; k++)
-		expand_into(out, t, alt[k]);
-	free(alt);
+	const struct node *n = &t->nodes[i];
+	for (uint32_t k = n->a; k < n->a + n->b && !out->oom; k++)
+		expand_into(out, t, t->kids[k]);
 }
 
 /* The parser nests `abc` to the left too: ((ab)c).  Each part is expanded
@@ -293,11 +268,11 @@ static int emit_alternative(const struct regex_tree *t, uint32_t i, regex_emit_f
 
 int regex_expand(const struct regex_tree *t, regex_emit_fn emit, void *ctx)
 {
-	size_t n;
-	uint32_t *alt = alternatives(t, t->root, &n);
-	int rc = alt ? 0 : -1;
-	for (size_t k = 0; alt && k < n && rc == 0; k++)
-		rc = emit_alternative(t, alt[k], emit, ctx);
-	free(alt);
+	const struct node *root = &t->nodes[t->root];
+	if (root->kind != NODE_ALT)
+		return emit_alternative(t, t->root, emit, ctx);
+	int rc = 0;
+	for (uint32_t k = root->a; k < root->a + root->b && rc == 0; k++)
+		rc = emit_alternative(t, t->kids[k], emit, ctx);
 	return rc;
 }

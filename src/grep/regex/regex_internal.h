@@ -14,7 +14,7 @@ enum node_kind {
 	NODE_CHARS, /* one of a set of characters: ranges[a .. a+b) */
 	NODE_STRING, /* one literal string, text[a .. a+b): a run of literal characters */
 	NODE_CAT,   /* a then b */
-	NODE_ALT,   /* a or b */
+	NODE_ALT,   /* one of kids[a .. a+b), leftmost first */
 	NODE_REP,   /* a, min to max times */
 };
 
@@ -41,6 +41,8 @@ struct regex_tree {
 	size_t n_ranges, cap_ranges;
 	char *text; /* the bytes of every NODE_STRING, back to back */
 	size_t text_len, text_cap;
+	uint32_t *kids; /* the alternatives of every NODE_ALT, back to back */
+	size_t n_kids, cap_kids;
 	uint32_t root;
 	bool utf8;
 };

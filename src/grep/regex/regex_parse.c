@@ -375,18 +375,21 @@ static uint32_t parse_branch(struct parser *ps)
 	return b.head != NO_NODE ? b.head : empty_node(ps, NODE_EMPTY, begin);
 }
 
+/* Branches joined by |: one node for them all. */
 static uint32_t parse_alternation(struct parser *ps)
 {
-	uint32_t alt = parse_branch(ps);
-	while (alt != NO_NODE && op_at(ps, ps->i, '|')) {
+	uint32_t first = parse_branch(ps);
+	if (first == NO_NODE || !op_at(ps, ps->i, '|'))
+		return first;
+	struct alternation x = { .base = ps->n_alts };
+	bool ok = regex_alternative(ps, &x, first, ps->i);
+	while (ok && op_at(ps, ps->i, '|')) {
 		size_t at = ps->i;
 		ps->i += op_len(ps);
 		uint32_t b = parse_branch(ps);
-		if (b == NO_NODE)
-			return NO_NODE;
-		alt = regex_alt(ps, alt, b, at);
+		ok = b != NO_NODE && regex_alternative(ps, &x, b, at);
 	}
-	return alt;
+	return ok ? regex_alt(ps, &x) : NO_NODE;
 }
 
 struct regex_tree *regex_parse(const char *p, size_t len, const struct regex_options *o,
@@ -404,6 +407,7 @@ struct regex_tree *regex_parse(const char *p, size_t len, const struct regex_opt
 	uint32_t root = parse_alternation(&ps);
 	if (root != NO_NODE && !at_end(&ps)) /* an ERE's unmatched ) is literal: only BRE stops */
 		root = fail_syntax(&ps, "Unmatched ) or \\)");
+	free(ps.alts);
 	if (root == NO_NODE) {
 		regex_tree_free(t);
 		return NULL;

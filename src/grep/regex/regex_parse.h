@@ -20,17 +20,31 @@ struct parser {
 	unsigned groups; /* groups closed so far (back-references may name them) */
 	size_t anchors;  /* anchors (^ and $ as operators) parsed so far */
 	size_t anchor_at; /* the byte of the last of them */
+	uint32_t *alts;   /* the alternatives of the alternations open, innermost last */
+	size_t n_alts, cap_alts;
 };
 
 /* Appends node n (made for the construct at byte `at`), refusing it when
  * its expansion passes the bounds.  Returns its index or NO_NODE. */
 uint32_t regex_node(struct parser *ps, struct node n, size_t at);
 
-/* The concatenation a then b, the alternation a or b, and a repeated
- * min to max times (sizes summed over the counts), made for the construct
- * at byte `at`. */
+/* The concatenation a then b, and a repeated min to max times (sizes
+ * summed over the counts), made for the construct at byte `at`. */
 uint32_t regex_cat(struct parser *ps, uint32_t a, uint32_t b, size_t at);
-uint32_t regex_alt(struct parser *ps, uint32_t a, uint32_t b, size_t at);
+
+/* An alternation as it is parsed: its alternatives are ps->alts[base ..],
+ * their sizes summed so far. */
+struct alternation {
+	size_t base;
+	uint64_t count, bytes;
+	uint32_t nesting;
+};
+
+/* Adds alternative a (after the | at byte `at`) to alternation x,
+ * refusing it when the sum passes the bound.  Then the alternation's one
+ * node, its alternatives taken off ps->alts.  NO_NODE (false) on error. */
+bool regex_alternative(struct parser *ps, struct alternation *x, uint32_t a, size_t at);
+uint32_t regex_alt(struct parser *ps, const struct alternation *x);
 uint32_t regex_repeat(struct parser *ps, uint32_t a, uint32_t min, uint32_t max, size_t at);
 
 /* Appends bytes[0..len) to the tree's text; returns their offset there,

@@ -59,7 +59,7 @@ uint32_t regex_node(struct parser *ps, struct node n, size_t at)
 	if (n.count > REGEX_MAX_LITERALS || n.bytes > REGEX_MAX_BYTES)
 		return regex_refuse(ps, at, "an expansion past the bound", REFUSE_BOUND);
 	struct regex_tree *t = ps->t;
-	if (n.kind == NODE_REP || n.kind == NODE_CAT || n.kind == NODE_ALT) {
+	if (n.kind == NODE_REP || n.kind == NODE_CAT) {
 		uint32_t a = t->nodes[n.a].nesting, b = n.kind == NODE_REP ? 0 : t->nodes[n.b].nesting;
 		n.nesting = (a > b ? a : b) + (n.kind == NODE_REP);
 		if (n.nesting > REGEX_MAX_NESTING)
@@ -90,13 +90,41 @@ uint32_t regex_cat(struct parser *ps, uint32_t a, uint32_t b, size_t at)
 }
 
 
-uint32_t regex_alt(struct parser *ps, uint32_t a, uint32_t b, size_t at)
+bool regex_alternative(struct parser *ps, struct alternation *x, uint32_t a, size_t at)
 {
-	const struct node *x = node_at(ps, a), *y = node_at(ps, b);
+	const struct node *n = node_at(ps, a);
+	x->count = sat_add(x->count, n->count);
+	x->bytes = sat_add(x->bytes, n->bytes);
+	x->nesting = n->nesting > x->nesting ? n->nesting : x->nesting;
+	if (x->count > REGEX_MAX_LITERALS || x->bytes > REGEX_MAX_BYTES) {
+		regex_refuse(ps, at, "an expansion past the bound", REFUSE_BOUND);
+		return false;
+	}
+	uint32_t *na = grow_array(ps->alts, &ps->cap_alts, ps->n_alts + 1, sizeof *na, 64);
+	if (!na) {
+		regex_oom(ps);
+		return false;
+	}
+	ps->alts = na;
+	na[ps->n_alts++] = a;
+	return true;
+}
+
+uint32_t regex_alt(struct parser *ps, const struct alternation *x)
+{
+	struct regex_tree *t = ps->t;
+	size_t n = ps->n_alts - x->base;
+	uint32_t *nk = grow_array(t->kids, &t->cap_kids, t->n_kids + n, sizeof *nk, 64);
+	if (!nk)
+		return regex_oom(ps);
+	t->kids = nk;
+	memcpy(nk + t->n_kids, ps->alts + x->base, n * sizeof *nk);
+	t->n_kids += n;
+	ps->n_alts = x->base;
 	return regex_node(ps, (struct node){
-		.kind = NODE_ALT, .a = a, .b = b, .count = sat_add(x->count, y->count),
-		.bytes = sat_add(x->bytes, y->bytes),
-	}, at);
+		.kind = NODE_ALT, .a = (uint32_t)(t->n_kids - n), .b = (uint32_t)n,
+		.count = x->count, .bytes = x->bytes, .nesting = x->nesting,
+	}, 0);
 }
 
 /* a repeated min to max times: sizes summed over the counts, each
@@ -224,5 +252,6 @@ void regex_tree_free(struct regex_tree *t)
 	free(t->nodes);
 	free(t->ranges);
 	free(t->text);
+	free(t->kids);
 	free(t);
 }
