@@ -170,10 +170,10 @@ static void expand_alternation(struct strset *out, const struct regex_tree *t, u
 		expand_into(out, t, t->kids[k]);
 }
 
-/* The parser nests `abc` to the left too: ((ab)c).  Each part is expanded
- * once, runs of single strings are joined as they come (so a branch of n
- * atoms costs O(n), not n^2/2 copies, and no recursion per atom), and the
- * product of what is left goes into out. */
+/* The parser nests a concatenation to the left: ((a b) c).  Each part is
+ * expanded once, runs of single strings are joined as they come (so a
+ * branch of n atoms costs O(n), not n^2/2 copies, and no recursion per
+ * atom), and the product of what is left goes into out. */
 static void expand_concatenation(struct strset *out, const struct regex_tree *t, uint32_t i)
 {
 	size_t depth = 0;

@@ -74,7 +74,6 @@ uint32_t regex_node(struct parser *ps, struct node n, size_t at)
 	return (uint32_t)t->n++;
 }
 
-
 static const struct node *node_at(const struct parser *ps, uint32_t i)
 {
 	return &ps->t->nodes[i];
@@ -88,7 +87,6 @@ uint32_t regex_cat(struct parser *ps, uint32_t a, uint32_t b, size_t at)
 		.bytes = sat_add(sat_mul(x->bytes, y->count), sat_mul(y->bytes, x->count)),
 	}, at);
 }
-
 
 bool regex_alternative(struct parser *ps, struct alternation *x, uint32_t a, size_t at)
 {
@@ -150,7 +148,6 @@ uint32_t regex_repeat(struct parser *ps, uint32_t a, uint32_t min, uint32_t max,
 	}, at);
 }
 
-
 /* Appends bytes[0..len) to the tree's text; returns their offset there,
  * or UINT32_MAX when out of memory. */
 uint32_t regex_add_text(struct parser *ps, const void *bytes, size_t len)
@@ -177,7 +174,6 @@ uint32_t regex_char_node(struct parser *ps, uint32_t c, size_t at)
 		.kind = NODE_STRING, .a = off, .b = (uint32_t)len, .count = 1, .bytes = len,
 	}, at);
 }
-
 
 /* Lengthens b's run (the last node's text) by the `len` bytes the tree's
  * text has just gained, the first at byte `at`, each a character of its
@@ -243,7 +239,6 @@ bool regex_branch_add(struct parser *ps, struct branch *b, uint32_t a, size_t at
 	b->head = b->head == NO_NODE ? a : regex_cat(ps, b->head, a, at);
 	return b->head != NO_NODE;
 }
-
 
 void regex_tree_free(struct regex_tree *t)
 {
