@@ -67,6 +67,10 @@ int regex_expand(const struct regex_tree *t, regex_emit_fn emit, void *ctx);
 
 void regex_tree_free(struct regex_tree *t);
 
+/* Gives back the spare capacity of t's arrays (t is kept for later);
+ * returns the bytes t holds. */
+size_t regex_tree_trim(struct regex_tree *t);
+
 /* Would GNU grep search this list (patterns joined by newlines) with its
  * fixed-string matcher, as if -F (grep's try_fgrep_pattern)?  Then the
  * literals are the patterns with their backslashes dropped. */

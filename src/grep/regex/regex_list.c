@@ -20,10 +20,15 @@
 /* The trees of the list regex_list_check last accepted, with a copy of
  * its bytes and its options: regex_list_expand of the same list (the
  * program's, checked before any input is read and expanded once the
- * matcher is built, on one thread) takes them rather than parsing again. */
+ * matcher is built, on one thread) takes them rather than parsing again.
+ * Not for a list grep searches as -F (never expanded), and trees are kept
+ * only while they hold at most KEEP_PER_BYTE times the list's bytes (plus
+ * KEEP_SLACK): the rest are parsed again. */
+#define KEEP_PER_BYTE 6
+#define KEEP_SLACK ((size_t)256 << 10)
 static struct checked_list {
-	struct regex_tree **trees; /* NULL: none kept */
-	size_t count, len;
+	struct regex_tree **trees; /* NULL: none kept; trees[i] NULL: pattern i not kept */
+	size_t count, len, held;
 	char *bytes;
 	struct regex_options o;
 } checked;
@@ -42,10 +47,20 @@ static size_t list_bytes(const struct pattern_set *ps)
 	return ps->count ? (size_t)ps->end[ps->count - 1] + 1 : 0;
 }
 
+/* Would grep search list ps as -F (regex_list_is_fixed of each)? */
+static bool list_is_fixed(const struct pattern_set *ps, enum regex_syntax syntax)
+{
+	bool fixed = true;
+	for (size_t i = 0; i < ps->count && fixed; i++) {
+		struct pattern p = pattern_at(ps, i);
+		fixed = regex_list_is_fixed(p.bytes, p.len, syntax);
+	}
+	return fixed;
+}
+
 /* Starts keeping the trees of list ps (when memory allows). */
 static void checked_start(const struct pattern_set *ps, const struct regex_options *o)
 {
-	checked_free();
 	size_t len = list_bytes(ps);
 	checked.trees = calloc(ps->count ? ps->count : 1, sizeof *checked.trees);
 	checked.bytes = malloc(len ? len : 1);
@@ -144,7 +159,9 @@ int regex_list_check(const struct pattern_set *ps, const struct regex_options *o
 		     struct regex_error *err)
 {
 	uint64_t count = 0, bytes = 0;
-	checked_start(ps, o);
+	checked_free();
+	if (!list_is_fixed(ps, o->syntax))
+		checked_start(ps, o);
 	for (size_t i = 0; i < ps->count; i++) {
 		struct pattern p = pattern_at(ps, i);
 		uint64_t c, b;
@@ -156,10 +173,13 @@ int regex_list_check(const struct pattern_set *ps, const struct regex_options *o
 			checked_free();
 			return -1;
 		}
-		if (checked.trees)
+		size_t held = checked.trees ? regex_tree_trim(t) : 0;
+		if (checked.trees && checked.held + held <= KEEP_PER_BYTE * checked.len + KEEP_SLACK) {
 			checked.trees[i] = t;
-		else
+			checked.held += held;
+		} else {
 			regex_tree_free(t);
+		}
 		count += c;
 		bytes += b;
 		if (count > REGEX_MAX_LITERALS || bytes > REGEX_MAX_BYTES) {
@@ -196,11 +216,7 @@ static void drop_backslashes(struct pattern_set *ps)
 
 int regex_list_expand(struct pattern_set *ps, const struct regex_options *o, bool *fixed)
 {
-	*fixed = true;
-	for (size_t i = 0; i < ps->count && *fixed; i++) {
-		struct pattern p = pattern_at(ps, i);
-		*fixed = regex_list_is_fixed(p.bytes, p.len, o->syntax);
-	}
+	*fixed = list_is_fixed(ps, o->syntax);
 	bool parsed = !*fixed && checked_is(ps, o);
 	if (!parsed)
 		checked_free();
@@ -215,11 +231,12 @@ int regex_list_expand(struct pattern_set *ps, const struct regex_options *o, boo
 		struct pattern p = pattern_at(ps, i);
 		uint64_t count, bytes;
 		struct regex_error err;
-		struct regex_tree *t = parsed ? checked.trees[i]
-					      : regex_parse(p.bytes, p.len, o, &count, &bytes, &err);
+		bool kept = parsed && checked.trees[i];
+		struct regex_tree *t = kept ? checked.trees[i]
+					    : regex_parse(p.bytes, p.len, o, &count, &bytes, &err);
 		l.pattern = (uint32_t)i;
 		rc = t ? regex_expand(t, add_literal, &l) : -1;
-		if (!parsed)
+		if (!kept)
 			regex_tree_free(t);
 	}
 	checked_free(); /* the trees it kept, expanded */

@@ -66,7 +66,7 @@ uint32_t regex_node(struct parser *ps, struct node n, size_t at)
 			return regex_refuse(ps, at, "repetitions nested more than 1,000 deep",
 					    REFUSE_NESTING);
 	}
-	struct node *nn = grow_array(t->nodes, &t->cap, t->n + 1, sizeof *nn, 64);
+	struct node *nn = grow_array(t->nodes, &t->cap, t->n + 1, sizeof *nn, 8);
 	if (!nn)
 		return regex_oom(ps);
 	t->nodes = nn;
@@ -112,7 +112,7 @@ uint32_t regex_alt(struct parser *ps, const struct alternation *x)
 {
 	struct regex_tree *t = ps->t;
 	size_t n = ps->n_alts - x->base;
-	uint32_t *nk = grow_array(t->kids, &t->cap_kids, t->n_kids + n, sizeof *nk, 64);
+	uint32_t *nk = grow_array(t->kids, &t->cap_kids, t->n_kids + n, sizeof *nk, 8);
 	if (!nk)
 		return regex_oom(ps);
 	t->kids = nk;
@@ -154,7 +154,7 @@ uint32_t regex_add_text(struct parser *ps, const void *bytes, size_t len)
 {
 	struct regex_tree *t = ps->t;
 	char *nt = t->text_len + len < UINT32_MAX
-		   ? grow_array(t->text, &t->text_cap, t->text_len + len, 1, 256) : NULL;
+		   ? grow_array(t->text, &t->text_cap, t->text_len + len, 1, 64) : NULL;
 	if (!nt)
 		return UINT32_MAX;
 	t->text = nt;
@@ -249,4 +249,31 @@ void regex_tree_free(struct regex_tree *t)
 	free(t->text);
 	free(t->kids);
 	free(t);
+}
+
+/* Shrinks the realloc'd array *p of *cap elements to n (at least one);
+ * returns its bytes. */
+static size_t trim_array(void **p, size_t *cap, size_t n, size_t elem)
+{
+	size_t keep = n ? n : 1;
+	void *np = *p && keep < *cap ? realloc(*p, keep * elem) : NULL;
+	if (np) {
+		*p = np;
+		*cap = keep;
+	}
+	return *p ? *cap * elem : 0;
+}
+
+size_t regex_tree_trim(struct regex_tree *t)
+{
+	void *nodes = t->nodes, *ranges = t->ranges, *text = t->text, *kids = t->kids;
+	size_t held = sizeof *t + trim_array(&nodes, &t->cap, t->n, sizeof *t->nodes) +
+		      trim_array(&ranges, &t->cap_ranges, t->n_ranges, sizeof *t->ranges) +
+		      trim_array(&text, &t->text_cap, t->text_len, 1) +
+		      trim_array(&kids, &t->cap_kids, t->n_kids, sizeof *t->kids);
+	t->nodes = nodes;
+	t->ranges = ranges;
+	t->text = text;
+	t->kids = kids;
+	return held;
 }
