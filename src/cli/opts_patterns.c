@@ -213,11 +213,6 @@ int opts_patterns_check_regex(const struct config *cfg)
 	size_t bad;
 	if (regex_list_check(&cfg->patterns, &o, &bad, &err) == 0)
 		return -1;
-	if (err.syntax) {
-		fprintf(stderr, PROG ": %s\n", err.text);
-	} else {
-		struct pattern p = pattern_at(&cfg->patterns, bad);
-		fprintf(stderr, PROG ": -%c pattern '%.*s': %s\n", opt, (int)p.len, p.bytes, err.text);
-	}
+	fprintf(stderr, PROG ": %s\n", err.text);
 	return 2;
 }

@@ -137,7 +137,8 @@ _regex_same() {
 @test "regex: grep's syntax errors, exit 2" {
 	fixture in 'a\n'
 	local p
-	for p in '(a' '[a' '[z-a]' 'a\' 'a{2,1}' 'a{1,99999}' '[[:foo:]]' '[:alpha:]' '[[:alpha:]-z]'; do
+	for p in '(a' '[a' '[z-a]' 'a\' 'a{2,1}' 'a{1,99999}' '[[:foo:]]' '[:alpha:]' '[[:alpha:]-z]' \
+		'[[.ab.]]' '[[==]]' '[[=é=]]'; do
 		in_both_locales re_same "" -E "$p" in
 	done
 	for p in '\(a' 'a\)' 'a\{1' 'a\{x\}' '\1'; do
@@ -149,30 +150,46 @@ _regex_same() {
 @test "regex: each refused construct, its position and message, exit 2" {
 	skip_if_grep
 	fixture in 'a\n'
-	local tail='is not supported: acgrep searches only patterns that match a finite set of strings; grep -E can search this one'
+	# each refusal gives its true reason: only unbounded repetition makes
+	# an infinite set
+	local infinite='acgrep searches only patterns that match a finite set of strings'
+	local bound='acgrep expands the patterns into at most 1,000,000 strings or 64 MiB'
+	local anchor='grep selects lines by it but its -o, --color and -w matches disagree'
+	local context='acgrep does not expand word or buffer anchors or backslash classes'
+	local undefined='POSIX leaves its meaning undefined'
 	local -a cases=(
-		'ab*' 'byte 3: * (unbounded repetition)'
-		'ab+' 'byte 3: + (unbounded repetition)'
-		'a{2,}' 'byte 2: {n,} (unbounded repetition)'
-		'a{,}' 'byte 2: {n,} (unbounded repetition)'
-		'(a)\1' 'byte 4: a back-reference'
-		'\<a' 'byte 1: \< (a word or buffer anchor or class)'
-		'a\b' 'byte 2: \b (a word or buffer anchor or class)'
-		'\w' 'byte 1: \w (a word or buffer anchor or class)'
-		'\d' 'byte 1: \d (an escape of an ordinary character)'
-		'*a' 'byte 1: * at the start of an expression'
-		'[a-z]{5}' 'byte 6: an expansion past 1,000,000 strings or 64 MiB'
-		'(^A|){2}B' 'byte 2: ^ inside a group that repeats'
-		'x$?' 'byte 2: ? after the anchor $'
+		'ab*' 'byte 3: * (unbounded repetition)' "$infinite"
+		'ab+' 'byte 3: + (unbounded repetition)' "$infinite"
+		'a{2,}' 'byte 2: {n,} (unbounded repetition)' "$infinite"
+		'a{,}' 'byte 2: {n,} (unbounded repetition)' "$infinite"
+		'(a)\1' 'byte 4: a back-reference' 'acgrep does not expand back-references'
+		'\<a' 'byte 1: \< (a word or buffer anchor or class)' "$context"
+		'a\b' 'byte 2: \b (a word or buffer anchor or class)' "$context"
+		'\w' 'byte 1: \w (a word or buffer anchor or class)' "$context"
+		'\d' 'byte 1: \d (an escape of an ordinary character)' "$undefined"
+		'*a' 'byte 1: * at the start of an expression' "$undefined"
+		'[a-z]{5}' 'byte 6: an expansion past the bound' "$bound"
+		'(^A|){2}B' 'byte 2: ^ inside a group that repeats' "$anchor"
+		'x$?' 'byte 2: ? after the anchor $' "$anchor"
 	)
 	local i
-	for ((i = 0; i < ${#cases[@]}; i += 2)); do
+	LC_ALL=C.UTF-8 run_ac -E $'[[.\xff.]]' in
+	expect_status 2
+	expect_stderr_matches "byte 1: a collating element or equivalence class of a byte that is not a character is not supported: acgrep expands bracket expressions into whole characters only; grep -E can search this one$"
+	for ((i = 0; i < ${#cases[@]}; i += 3)); do
 		LC_ALL=C run_ac -E "${cases[i]}" in
 		expect_status 2
 		expect_out ''
-		printf 'acgrep: -E pattern '\''%s'\'': %s %s\n' "${cases[i]}" "${cases[i + 1]}" "$tail" >"$OUTD/want"
+		printf 'acgrep: -E pattern '\''%s'\'': %s is not supported: %s; grep -E can search this one\n' \
+			"${cases[i]}" "${cases[i + 1]}" "${cases[i + 2]}" >"$OUTD/want"
 		cmp "$OUTD/want" "$OUTD/ac.err" || { diff "$OUTD/want" "$OUTD/ac.err" | fail; return 1; }
 	done
+	# nesting past the bound is finite too
+	awk 'BEGIN { for (i = 0; i < 1001; i++) printf "("; printf "a"
+		for (i = 0; i < 1001; i++) printf ")"; print "" }' >nested
+	LC_ALL=C run_ac -E -f nested in
+	expect_status 2
+	expect_stderr_matches "\.\.\.': byte 1001: groups nested more than 1,000 deep is not supported: acgrep parses groups and repetitions at most 1,000 deep; grep -E can search this one$"
 	LC_ALL=C.UTF-8 run_ac -E 'a.' in
 	expect_status 2
 	expect_stderr_matches "byte 2: \. in a UTF-8 locale \(any of 1,112,064 characters\) is not supported"
@@ -188,6 +205,35 @@ _regex_same() {
 	run_ac -E --engine=pcre2 a in
 	expect_status 2
 	expect_stderr_matches "^PROG: -E does not go with --engine=pcre2$"
+}
+
+@test "regex: a refusal shows at most 60 bytes of its pattern around the byte" {
+	skip_if_grep
+	fixture in 'a\n'
+	# a 1 MB -f line: the message stays one short line, before any input
+	awk 'BEGIN { for (i = 0; i < 500000; i++) printf "ab"; printf "(x)+"
+		for (i = 0; i < 500000; i++) printf "cd"; print "" }' >big
+	local ab cd loc
+	ab=b$(printf 'ab%.0s' {1..8})
+	cd=$(printf 'cd%.0s' {1..19})c
+	printf "acgrep: -E pattern '...%s(x)+%s...': byte 1000004: + (unbounded repetition) is not supported: acgrep searches only patterns that match a finite set of strings; grep -E can search this one\n" \
+		"$ab" "$cd" >"$OUTD/want"
+	for loc in C C.UTF-8; do
+		LC_ALL=$loc run_ac -E -f big missing
+		expect_status 2 || return 1
+		expect_out '' || return 1
+		cmp "$OUTD/want" "$OUTD/ac.err" || { diff "$OUTD/want" "$OUTD/ac.err" | head -c 600 | fail; return 1; }
+	done
+	# in UTF-8 the excerpt cuts whole characters only; a short pattern is whole
+	printf '%s\n' "$(printf 'é%.0s' {1..40})x*" >utf
+	LC_ALL=C.UTF-8 run_ac -E -f utf missing
+	expect_status 2 || return 1
+	printf "acgrep: -E pattern '...%sx*': byte 82: * (unbounded repetition) is not supported: acgrep searches only patterns that match a finite set of strings; grep -E can search this one\n" \
+		"$(printf 'é%.0s' {1..29})" >"$OUTD/want"
+	cmp "$OUTD/want" "$OUTD/ac.err" || { diff "$OUTD/want" "$OUTD/ac.err" | fail; return 1; }
+	LC_ALL=C.UTF-8 run_ac -G -e 'ab\{2,\}' missing
+	expect_status 2 || return 1
+	expect_stderr_matches "^PROG: -G pattern 'ab.\{2,.\}': byte 3: " || return 1
 }
 
 @test "regex: --show-pattern and --count-per-pattern name the regex" {

@@ -16,7 +16,7 @@ load helpers
 # output, the message naming WHAT at BYTE.
 anchor_refused() {
 	local syn=$1 pat=$2 byte=$3 what=$4 loc t
-	printf 'acgrep: %s pattern '\''%s'\'': byte %s: %s is not supported: acgrep searches only patterns that match a finite set of strings; grep %s can search this one\n' \
+	printf 'acgrep: %s pattern '\''%s'\'': byte %s: %s is not supported: grep selects lines by it but its -o, --color and -w matches disagree; grep %s can search this one\n' \
 		"$syn" "$pat" "$byte" "$what" "$syn" >"$OUTD/want"
 	for loc in C C.UTF-8; do
 		for t in "--threads=1 --no-mmap" "--mmap"; do

@@ -4,9 +4,12 @@
  * Table-driven: each pattern, syntax and locale kind, with the expansion
  * it must make (literals in order, "^" and "$" marking their anchors,
  * joined by spaces), or the error text it must give.  Then the sizes the
- * parser predicts, the bound, and the list-wide fixed-string rule.
+ * parser predicts, the bound, the tree's size (a run of literal
+ * characters is one node), the list-wide fixed-string rule, and a
+ * refusal's excerpt of its pattern.
  */
 #include "regex/regex.h"
+#include "regex/regex_internal.h"
 
 #include <locale.h>
 #include <stdio.h>
@@ -128,7 +131,8 @@ static void refusals(void)
 		{ "a\\+", G, "byte 2: + (unbounded" }, { "a{2,}", E, "byte 2: {n,} (unbounded" },
 		{ "(a)\\1", E, "byte 4: a back-reference" }, { "\\<a", E, "byte 1: \\<" },
 		{ "a\\b", E, "byte 2: \\b" }, { "\\w", E, "byte 1: \\w" },
-		{ "*a", E, "byte 1: * at the start" }, { "[a-z]{6}", E, "past 1,000,000" },
+		{ "*a", E, "byte 1: * at the start" },
+		{ "[a-z]{6}", E, "byte 6: an expansion past the bound" },
 		{ "\\d", E, "byte 1: \\d (an escape of an ordinary" },
 	};
 	for (size_t i = 0; i < sizeof r / sizeof r[0]; i++) {
@@ -177,6 +181,102 @@ static void sizes_and_lists(void)
 	CHECK(regex_list_check(&ps, &o, &bad, &err) == -1 && bad == 2 && err.syntax, "( refused");
 }
 
+/* The nodes the parser makes for p. */
+static size_t nodes_of(const char *p, size_t len)
+{
+	struct regex_options o = { .syntax = E, .eol = '\n' };
+	struct regex_error err;
+	uint64_t count, bytes;
+	struct regex_tree *t = regex_parse(p, len, &o, &count, &bytes, &err);
+	size_t n = t ? t->n : 0;
+	regex_tree_free(t);
+	return n;
+}
+
+/* One node per run of literal characters, whatever ends the run. */
+static void runs(void)
+{
+	static char word[10001];
+	memset(word, 'w', sizeof word - 1);
+	CHECK(nodes_of(word, sizeof word - 1) == 1, "10,000 letters: %zu nodes",
+	      nodes_of(word, sizeof word - 1));
+	CHECK(nodes_of("hello|world", 11) == 3, "hello|world: %zu", nodes_of("hello|world", 11));
+	/* a, b, b?, a b?, cd (the run "c" lengthened), the whole */
+	CHECK(nodes_of("ab?cd", 5) == 6, "ab?cd: %zu", nodes_of("ab?cd", 5));
+	CHECK(nodes_of("x(ab)(c)y", 9) == 1, "x(ab)(c)y: %zu", nodes_of("x(ab)(c)y", 9));
+	const char *got = expand_str("ab?cd|x(ab)(c)y|^a\\.b$|a{2}b{1}c|\\(é\\)", E, true, false);
+	CHECK(strcmp(got, "acd abcd xabcy ^a.b$ aabc (é)") == 0, "expanded: %s", got);
+}
+
+/* The list's literals as a string, after a check of `checked` (NULL:
+ * none). */
+static const char *list_str(const char *checked, const char *list, size_t len)
+{
+	static struct joined j;
+	struct regex_options o = { .syntax = E, .eol = '\n' };
+	struct regex_error err;
+	size_t bad;
+	if (checked) {
+		char copy[64];
+		snprintf(copy, sizeof copy, "%s", checked);
+		struct pattern_set c = { .storage = copy, .end = (uint32_t[]){ 0 }, .count = 1 };
+		c.end[0] = (uint32_t)strlen(copy);
+		CHECK(regex_list_check(&c, &o, &bad, &err) == 0, "check %s", checked);
+	}
+	struct pattern_set ps = { .storage = malloc(len + 1), .end = malloc(sizeof *ps.end),
+				  .count = 1 };
+	memcpy(ps.storage, list, len + 1);
+	ps.end[0] = (uint32_t)len;
+	bool fixed;
+	memset(&j, 0, sizeof j);
+	CHECK(regex_list_expand(&ps, &o, &fixed) == 0 && !fixed, "expand %s", list);
+	for (size_t i = 0; i < ps.count; i++) {
+		struct pattern p = pattern_at(&ps, i);
+		join_cb(&j, p.bytes, p.len, ps.anchors ? ps.anchors[i] : 0);
+	}
+	free(ps.storage);
+	free(ps.end);
+	free(ps.given);
+	free(ps.anchors);
+	return j.text;
+}
+
+/* The check's trees are expanded for the same list only. */
+static void parsed_once(void)
+{
+	const char *got = list_str("a(b|c)$", "a(b|c)$", 7);
+	CHECK(strcmp(got, "ab$ ac$") == 0, "checked list: %s", got);
+	got = list_str("a(b|c)$", "a(b|d)$", 7);
+	CHECK(strcmp(got, "ab$ ad$") == 0, "another list: %s", got);
+	got = list_str(NULL, "x|^y", 4);
+	CHECK(strcmp(got, "x ^y") == 0, "unchecked list: %s", got);
+}
+
+/* A refusal shows at most REGEX_EXCERPT_BYTES of its pattern, around the
+ * byte it names, whole UTF-8 characters. */
+static void excerpts(void)
+{
+	static char p[100001];
+	memset(p, 'a', sizeof p - 1);
+	p[50000] = '*';
+	memcpy(p + 49979, "\xc3\xa9", 2); /* é across the excerpt's start */
+	struct pattern_set ps = { .storage = p, .end = (uint32_t[]){ sizeof p - 1 }, .count = 1 };
+	struct regex_options o = { .syntax = E, .utf8 = true, .eol = '\n' };
+	struct regex_error err;
+	size_t bad;
+	CHECK(regex_list_check(&ps, &o, &bad, &err) == -1 && !err.syntax, "refused");
+	char want[512];
+	snprintf(want, sizeof want, "-E pattern '...%.19s*%.39s...': byte 50001: * (unbounded "
+		 "repetition) is not supported: acgrep searches only patterns that match a finite "
+		 "set of strings; grep -E can search this one", p + 49981, p + 50001);
+	CHECK(strcmp(err.text, want) == 0, "got '%s'", err.text);
+	o.utf8 = false;
+	ps.end[0] = 30;
+	p[29] = '+';
+	CHECK(regex_list_check(&ps, &o, &bad, &err) == -1 && strncmp(err.text, "-E pattern 'aaa", 15)
+	      == 0 && strstr(err.text, "+': byte 30: +"), "short: '%s'", err.text);
+}
+
 int main(void)
 {
 	setlocale(LC_ALL, "C.UTF-8");
@@ -184,6 +284,9 @@ int main(void)
 	refusals();
 	locales();
 	sizes_and_lists();
+	runs();
+	parsed_once();
+	excerpts();
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed != 0;
 }

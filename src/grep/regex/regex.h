@@ -44,8 +44,9 @@ struct regex_options {
 
 /* Why a pattern was not expanded: a message to print after "PROG: ". */
 struct regex_error {
-	char text[320];
+	char text[512];
 	bool syntax; /* grep rejects the pattern too (its message); else acgrep refuses it */
+	size_t at;   /* a refusal's byte in the pattern */
 };
 
 struct regex_tree;
@@ -66,13 +67,20 @@ int regex_expand(const struct regex_tree *t, regex_emit_fn emit, void *ctx);
 
 void regex_tree_free(struct regex_tree *t);
 
+/* Gives back the spare capacity of t's arrays (t is kept for later);
+ * returns the bytes t holds. */
+size_t regex_tree_trim(struct regex_tree *t);
+
 /* Would GNU grep search this list (patterns joined by newlines) with its
  * fixed-string matcher, as if -F (grep's try_fgrep_pattern)?  Then the
  * literals are the patterns with their backslashes dropped. */
 bool regex_list_is_fixed(const char *p, size_t len, enum regex_syntax syntax);
 
 /* Parses every pattern of ps, and checks the bound over them all.
- * Returns 0, or -1 with *err set and *bad the pattern's index. */
+ * Returns 0, or -1 with *err set and *bad the pattern's index; a refusal's
+ * text then names the syntax and the pattern (at most
+ * REGEX_EXCERPT_BYTES of it, around the refused byte, "..." where cut). */
+#define REGEX_EXCERPT_BYTES 60
 int regex_list_check(const struct pattern_set *ps, const struct regex_options *o, size_t *bad,
 		     struct regex_error *err);
 

@@ -109,10 +109,10 @@ static uint32_t members_node(struct parser *ps, struct members *m, bool negate, 
 		n = k + 1;
 	}
 	if (m->oom)
-		return regex_node(ps, (struct node){ .count = UINT64_MAX }, at);
+		return regex_oom(ps);
 	struct char_range *nr = grow_array(t->ranges, &t->cap_ranges, first + n + 1, sizeof *nr, 64);
 	if (!nr)
-		return regex_node(ps, (struct node){ .count = UINT64_MAX }, at);
+		return regex_oom(ps);
 	t->ranges = nr;
 	for (size_t i = 0; i < n; i++) {
 		nr[first + i] = runs[i];
@@ -179,12 +179,15 @@ static uint32_t bracket_item(struct parser *ps, struct members *m, size_t at, ui
 		*is_char = false;
 		return 0;
 	}
+	/* glibc's without collation rules (C, C.UTF-8): one byte, else an error */
+	if (close - open != 1)
+		return bracket_syntax(ps, "Invalid collation character");
 	struct parser one = *ps;
 	one.i = open;
 	one.len = close;
-	if (open == close || (*c = regex_take_char(&one), one.i != close) || (*c & RAW_BYTE))
-		return regex_refuse(ps, at, "a collating element or equivalence class of "
-				    "other than one character");
+	if ((*c = regex_take_char(&one)) & RAW_BYTE)
+		return regex_refuse(ps, at, "a collating element or equivalence class of a byte that "
+				    "is not a character", REFUSE_CHARACTERS);
 	*is_char = true;
 	return 0;
 }
@@ -196,7 +199,7 @@ uint32_t regex_bracket(struct parser *ps)
 	ps->i += negate;
 	if (negate && ps->o->utf8)
 		return regex_refuse(ps, at, "a negated bracket expression in a UTF-8 locale (over a "
-				    "million characters)");
+				    "million characters)", REFUSE_BOUND);
 	size_t body = ps->i;
 	struct members m = { .oom = false };
 	uint32_t node = NO_NODE;
@@ -227,7 +230,7 @@ uint32_t regex_bracket(struct parser *ps)
 		if (!range) {
 			if (is_char && (lo & RAW_BYTE)) {
 				node = regex_refuse(ps, at, "a byte that is not a character in a bracket "
-						    "expression");
+						    "expression", REFUSE_CHARACTERS);
 				break;
 			}
 			if (is_char)
@@ -241,7 +244,8 @@ uint32_t regex_bracket(struct parser *ps)
 		}
 		uint32_t hi = regex_take_char(ps);
 		if ((lo | hi) & RAW_BYTE) {
-			node = regex_refuse(ps, at, "a range of bytes that are not characters");
+			node = regex_refuse(ps, at, "a range of bytes that are not characters",
+					    REFUSE_CHARACTERS);
 			break;
 		}
 		if (hi < lo) {

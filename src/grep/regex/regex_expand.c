@@ -161,32 +161,19 @@ static void expand_rep(struct strset *out, const struct regex_tree *t, const str
 	set_free(&base);
 }
 
-/* The parser nests `a|b|c` to the left: ((a|b)|c).  Each alternative goes
- * straight into out, leftmost first, with no set per level (copying the
- * sets up n levels took n^2/2 copies) and no recursion per level. */
+/* Each alternative goes straight into out, leftmost first, with no set
+ * per alternative. */
 static void expand_alternation(struct strset *out, const struct regex_tree *t, uint32_t i)
 {
-	size_t depth = 0;
-	for (uint32_t j = i; t->nodes[j].kind == NODE_ALT; j = t->nodes[j].a)
-		depth++;
-	uint32_t *right = malloc(depth * sizeof *right);
-	if (!right) {
-		out->oom = true;
-		return;
-	}
-	size_t k = depth;
-	for (; t->nodes[i].kind == NODE_ALT; i = t->nodes[i].a)
-		right[--k] = t->nodes[i].b;
-	expand_into(out, t, i);
-	for (k = 0; k < depth && !out->oom; k++)
-		expand_into(out, t, right[k]);
-	free(right);
+	const struct node *n = &t->nodes[i];
+	for (uint32_t k = n->a; k < n->a + n->b && !out->oom; k++)
+		expand_into(out, t, t->kids[k]);
 }
 
-/* The parser nests `abc` to the left too: ((ab)c).  Each part is expanded
- * once, runs of single strings are joined as they come (so a branch of n
- * atoms costs O(n), not n^2/2 copies, and no recursion per atom), and the
- * product of what is left goes into out. */
+/* The parser nests a concatenation to the left: ((a b) c).  Each part is
+ * expanded once, runs of single strings are joined as they come (so a
+ * branch of n atoms costs O(n), not n^2/2 copies, and no recursion per
+ * atom), and the product of what is left goes into out. */
 static void expand_concatenation(struct strset *out, const struct regex_tree *t, uint32_t i)
 {
 	size_t depth = 0;
@@ -244,6 +231,9 @@ static void expand_into(struct strset *out, const struct regex_tree *t, uint32_t
 					break;
 			}
 		return;
+	case NODE_STRING:
+		set_add2(out, t->text + n->a, n->b, NULL, 0, 0);
+		return;
 	case NODE_CAT:
 		expand_concatenation(out, t, i);
 		return;
@@ -256,14 +246,33 @@ static void expand_into(struct strset *out, const struct regex_tree *t, uint32_t
 	}
 }
 
-int regex_expand(const struct regex_tree *t, regex_emit_fn emit, void *ctx)
+/* Emits the literals of alternative i of the root: a string or an anchor
+ * as it stands, anything else through a set. */
+static int emit_alternative(const struct regex_tree *t, uint32_t i, regex_emit_fn emit, void *ctx)
 {
-	struct strset s = expand(t, t->root);
+	const struct node *n = &t->nodes[i];
+	if (n->kind == NODE_STRING)
+		return emit(ctx, t->text + n->a, n->b, 0);
+	if (n->kind == NODE_EMPTY || n->kind == NODE_BOL || n->kind == NODE_EOL)
+		return emit(ctx, "", 0, n->kind == NODE_BOL ? REGEX_BOL
+					: n->kind == NODE_EOL ? REGEX_EOL : 0);
+	struct strset s = expand(t, i);
 	int rc = s.oom ? -1 : 0;
-	for (size_t i = 0; i < s.n && rc == 0; i++) {
-		size_t start = str_start(&s, i);
-		rc = emit(ctx, s.bytes + start, s.end[i] - start, s.anchors[i]);
+	for (size_t k = 0; k < s.n && rc == 0; k++) {
+		size_t start = str_start(&s, k);
+		rc = emit(ctx, s.bytes + start, s.end[k] - start, s.anchors[k]);
 	}
 	set_free(&s);
+	return rc;
+}
+
+int regex_expand(const struct regex_tree *t, regex_emit_fn emit, void *ctx)
+{
+	const struct node *root = &t->nodes[t->root];
+	if (root->kind != NODE_ALT)
+		return emit_alternative(t, t->root, emit, ctx);
+	int rc = 0;
+	for (uint32_t k = root->a; k < root->a + root->b && rc == 0; k++)
+		rc = emit_alternative(t, t->kids[k], emit, ctx);
 	return rc;
 }

@@ -12,8 +12,9 @@ enum node_kind {
 	NODE_BOL,   /* ^: the empty string at a line start */
 	NODE_EOL,   /* $: the empty string at a line end */
 	NODE_CHARS, /* one of a set of characters: ranges[a .. a+b) */
+	NODE_STRING, /* one literal string, text[a .. a+b): a run of literal characters */
 	NODE_CAT,   /* a then b */
-	NODE_ALT,   /* a or b */
+	NODE_ALT,   /* one of kids[a .. a+b), leftmost first */
 	NODE_REP,   /* a, min to max times */
 };
 
@@ -38,6 +39,10 @@ struct regex_tree {
 	size_t n, cap;
 	struct char_range *ranges;
 	size_t n_ranges, cap_ranges;
+	char *text; /* the bytes of every NODE_STRING, back to back */
+	size_t text_len, text_cap;
+	uint32_t *kids; /* the alternatives of every NODE_ALT, back to back */
+	size_t n_kids, cap_kids;
 	uint32_t root;
 	bool utf8;
 };

@@ -6,7 +6,8 @@
  * the whole list, grep's choice of its fixed-string matcher for a list
  * without regex operators (the patterns' backslashes dropped), and the
  * literal list with, per literal, the pattern it came from (given) and
- * its anchors.
+ * its anchors; and that a list is parsed once: the trees the check made
+ * are what the expansion expands.
  */
 #include "regex.h"
 
@@ -15,6 +16,72 @@
 #include <string.h>
 
 #include "grow.h"
+
+/* The trees of the list regex_list_check last accepted, with a copy of
+ * its bytes and its options: regex_list_expand of the same list (the
+ * program's, checked before any input is read and expanded once the
+ * matcher is built, on one thread) takes them rather than parsing again.
+ * Not for a list grep searches as -F (never expanded), and trees are kept
+ * only while they hold at most KEEP_PER_BYTE times the list's bytes (plus
+ * KEEP_SLACK): the rest are parsed again. */
+#define KEEP_PER_BYTE 6
+#define KEEP_SLACK ((size_t)256 << 10)
+static struct checked_list {
+	struct regex_tree **trees; /* NULL: none kept; trees[i] NULL: pattern i not kept */
+	size_t count, len, held;
+	char *bytes;
+	struct regex_options o;
+} checked;
+
+static void checked_free(void)
+{
+	for (size_t i = 0; checked.trees && i < checked.count; i++)
+		regex_tree_free(checked.trees[i]);
+	free(checked.trees);
+	free(checked.bytes);
+	checked = (struct checked_list){ .trees = NULL };
+}
+
+static size_t list_bytes(const struct pattern_set *ps)
+{
+	return ps->count ? (size_t)ps->end[ps->count - 1] + 1 : 0;
+}
+
+/* Would grep search list ps as -F (regex_list_is_fixed of each)? */
+static bool list_is_fixed(const struct pattern_set *ps, enum regex_syntax syntax)
+{
+	bool fixed = true;
+	for (size_t i = 0; i < ps->count && fixed; i++) {
+		struct pattern p = pattern_at(ps, i);
+		fixed = regex_list_is_fixed(p.bytes, p.len, syntax);
+	}
+	return fixed;
+}
+
+/* Starts keeping the trees of list ps (when memory allows). */
+static void checked_start(const struct pattern_set *ps, const struct regex_options *o)
+{
+	size_t len = list_bytes(ps);
+	checked.trees = calloc(ps->count ? ps->count : 1, sizeof *checked.trees);
+	checked.bytes = malloc(len ? len : 1);
+	if (!checked.trees || !checked.bytes) {
+		checked_free();
+		return;
+	}
+	memcpy(checked.bytes, ps->storage, len);
+	checked.count = ps->count;
+	checked.len = len;
+	checked.o = *o;
+}
+
+/* Are the kept trees those of list ps under options o? */
+static bool checked_is(const struct pattern_set *ps, const struct regex_options *o)
+{
+	return checked.trees && checked.count == ps->count && checked.len == list_bytes(ps) &&
+	       checked.o.syntax == o->syntax && checked.o.utf8 == o->utf8 &&
+	       checked.o.ignore_case == o->ignore_case && checked.o.eol == o->eol &&
+	       memcmp(checked.bytes, ps->storage, checked.len) == 0;
+}
 
 /* The literal list as it grows. */
 struct literals {
@@ -54,18 +121,65 @@ static int add_literal(void *ctx, const char *bytes, size_t len, unsigned anchor
 	return 0;
 }
 
+/* The bytes of p[0..len) a message shows around byte `at`: at most
+ * REGEX_EXCERPT_BYTES, a third of them before it, whole UTF-8 characters
+ * (never starting or ending on a continuation byte). */
+static void excerpt(const char *p, size_t len, size_t at, bool utf8, size_t *from, size_t *to)
+{
+	size_t start = 0, end = len;
+	if (len > REGEX_EXCERPT_BYTES) {
+		start = at > REGEX_EXCERPT_BYTES / 3 ? at - REGEX_EXCERPT_BYTES / 3 : 0;
+		if (start > len - REGEX_EXCERPT_BYTES)
+			start = len - REGEX_EXCERPT_BYTES;
+		end = start + REGEX_EXCERPT_BYTES;
+	}
+	while (utf8 && start > 0 && start < end && ((unsigned char)p[start] & 0xC0) == 0x80)
+		start++;
+	while (utf8 && end < len && end > start && ((unsigned char)p[end] & 0xC0) == 0x80)
+		end--;
+	*from = start;
+	*to = end;
+}
+
+/* Puts "-E pattern 'P': " before err's refusal, P an excerpt of p. */
+static void name_pattern(struct regex_error *err, struct pattern p, const struct regex_options *o)
+{
+	char why[sizeof err->text];
+	size_t from, to;
+	memcpy(why, err->text, sizeof why);
+	excerpt(p.bytes, p.len, err->at, o->utf8, &from, &to);
+	int n = snprintf(err->text, sizeof err->text, "-%c pattern '%s%.*s%s': %s",
+			 o->syntax == REGEX_EXTENDED ? 'E' : 'G', from ? "..." : "",
+			 (int)(to - from), p.bytes + from, to < p.len ? "..." : "", why);
+	if (n < 0) /* an encoding error, which %s of bytes cannot have: the refusal alone */
+		memcpy(err->text, why, sizeof why);
+}
+
 int regex_list_check(const struct pattern_set *ps, const struct regex_options *o, size_t *bad,
 		     struct regex_error *err)
 {
 	uint64_t count = 0, bytes = 0;
+	checked_free();
+	if (!list_is_fixed(ps, o->syntax))
+		checked_start(ps, o);
 	for (size_t i = 0; i < ps->count; i++) {
 		struct pattern p = pattern_at(ps, i);
 		uint64_t c, b;
 		struct regex_tree *t = regex_parse(p.bytes, p.len, o, &c, &b, err);
 		*bad = i;
-		if (!t)
+		if (!t && !err->syntax)
+			name_pattern(err, p, o);
+		if (!t) {
+			checked_free();
 			return -1;
-		regex_tree_free(t);
+		}
+		size_t held = checked.trees ? regex_tree_trim(t) : 0;
+		if (checked.trees && checked.held + held <= KEEP_PER_BYTE * checked.len + KEEP_SLACK) {
+			checked.trees[i] = t;
+			checked.held += held;
+		} else {
+			regex_tree_free(t);
+		}
 		count += c;
 		bytes += b;
 		if (count > REGEX_MAX_LITERALS || bytes > REGEX_MAX_BYTES) {
@@ -73,6 +187,9 @@ int regex_list_check(const struct pattern_set *ps, const struct regex_options *o
 				 "1,000,000 strings or 64 MiB, acgrep's bound; grep %s can search them",
 				 o->syntax == REGEX_EXTENDED ? "-E" : "-G");
 			err->syntax = false;
+			err->at = 0;
+			name_pattern(err, p, o);
+			checked_free();
 			return -1;
 		}
 	}
@@ -99,11 +216,10 @@ static void drop_backslashes(struct pattern_set *ps)
 
 int regex_list_expand(struct pattern_set *ps, const struct regex_options *o, bool *fixed)
 {
-	*fixed = true;
-	for (size_t i = 0; i < ps->count && *fixed; i++) {
-		struct pattern p = pattern_at(ps, i);
-		*fixed = regex_list_is_fixed(p.bytes, p.len, o->syntax);
-	}
+	*fixed = list_is_fixed(ps, o->syntax);
+	bool parsed = !*fixed && checked_is(ps, o);
+	if (!parsed)
+		checked_free();
 	if (*fixed) {
 		drop_backslashes(ps);
 		return 0;
@@ -115,11 +231,15 @@ int regex_list_expand(struct pattern_set *ps, const struct regex_options *o, boo
 		struct pattern p = pattern_at(ps, i);
 		uint64_t count, bytes;
 		struct regex_error err;
-		struct regex_tree *t = regex_parse(p.bytes, p.len, o, &count, &bytes, &err);
+		bool kept = parsed && checked.trees[i];
+		struct regex_tree *t = kept ? checked.trees[i]
+					    : regex_parse(p.bytes, p.len, o, &count, &bytes, &err);
 		l.pattern = (uint32_t)i;
 		rc = t ? regex_expand(t, add_literal, &l) : -1;
-		regex_tree_free(t);
+		if (!kept)
+			regex_tree_free(t);
 	}
+	checked_free(); /* the trees it kept, expanded */
 	free(ps->storage);
 	free(ps->end);
 	free(ps->given);

@@ -3,12 +3,13 @@
  * (see regex.h).
  *
  * Owns: the grammar (alternation, concatenation, grouping, ?, {n,m},
- * anchors, escapes), grep's syntax errors in glibc's words, the refusals
- * of what denotes an infinite set, what acgrep does not expand and the
- * anchors under a repetition where grep's own matchers disagree (each
- * naming the construct and its byte position), and each node's expansion
- * size, checked against the bounds as the tree grows.  Bracket
- * expressions are regex_bracket.c's.
+ * anchors, escapes), grep's syntax errors in glibc's words, which
+ * constructs are refused (what denotes an infinite set, what acgrep does
+ * not expand, the anchors under a repetition where grep's own matchers
+ * disagree; each at its byte position), and the one pass over the
+ * pattern: runs of plain bytes are taken whole.  The nodes, their sizes
+ * and the refusals' words are regex_tree.c's; bracket expressions
+ * regex_bracket.c's.
  */
 #include "regex_parse.h"
 
@@ -16,8 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <wchar.h>
-
-#include "grow.h"
 
 /* RE_DUP_MAX: the largest count an interval may give. */
 #define DUP_MAX 0x7fff
@@ -29,89 +28,9 @@ static uint32_t fail_syntax(struct parser *ps, const char *msg)
 	return NO_NODE;
 }
 
-uint32_t regex_refuse(struct parser *ps, size_t at, const char *what)
-{
-	snprintf(ps->err->text, sizeof ps->err->text,
-		 "byte %zu: %s is not supported: acgrep searches only patterns that match a "
-		 "finite set of strings; grep %s can search this one",
-		 at + 1, what, ps->o->syntax == REGEX_EXTENDED ? "-E" : "-G");
-	ps->err->syntax = false;
-	return NO_NODE;
-}
-
-/* Saturating: sizes past the bounds only need to stay past them. */
-static uint64_t sat_add(uint64_t a, uint64_t b)
-{
-	return a + b < a ? UINT64_MAX : a + b;
-}
-
-static uint64_t sat_mul(uint64_t a, uint64_t b)
-{
-	return a && b > UINT64_MAX / a ? UINT64_MAX : a * b;
-}
-
-uint32_t regex_node(struct parser *ps, struct node n, size_t at)
-{
-	if (n.count > REGEX_MAX_LITERALS || n.bytes > REGEX_MAX_BYTES)
-		return regex_refuse(ps, at, "an expansion past 1,000,000 strings or 64 MiB");
-	struct regex_tree *t = ps->t;
-	if (n.kind == NODE_REP || n.kind == NODE_CAT || n.kind == NODE_ALT) {
-		uint32_t a = t->nodes[n.a].nesting, b = n.kind == NODE_REP ? 0 : t->nodes[n.b].nesting;
-		n.nesting = (a > b ? a : b) + (n.kind == NODE_REP);
-		if (n.nesting > REGEX_MAX_NESTING)
-			return regex_refuse(ps, at, "repetitions nested more than 1,000 deep");
-	}
-	struct node *nn = grow_array(t->nodes, &t->cap, t->n + 1, sizeof *nn, 64);
-	if (!nn) {
-		snprintf(ps->err->text, sizeof ps->err->text, "memory exhausted");
-		ps->err->syntax = true;
-		return NO_NODE;
-	}
-	t->nodes = nn;
-	nn[t->n] = n;
-	return (uint32_t)t->n++;
-}
-
-static const struct node *node_at(const struct parser *ps, uint32_t i)
-{
-	return &ps->t->nodes[i];
-}
-
-static uint32_t cat(struct parser *ps, uint32_t a, uint32_t b, size_t at)
-{
-	const struct node *x = node_at(ps, a), *y = node_at(ps, b);
-	return regex_node(ps, (struct node){
-		.kind = NODE_CAT, .a = a, .b = b, .count = sat_mul(x->count, y->count),
-		.bytes = sat_add(sat_mul(x->bytes, y->count), sat_mul(y->bytes, x->count)),
-	}, at);
-}
-
 static uint32_t empty_node(struct parser *ps, enum node_kind kind, size_t at)
 {
 	return regex_node(ps, (struct node){ .kind = kind, .count = 1 }, at);
-}
-
-/* a repeated min to max times: sizes summed over the counts, each
- * a power of a's, stopping once past the bounds. */
-static uint32_t repeat(struct parser *ps, uint32_t a, uint32_t min, uint32_t max, size_t at)
-{
-	const struct node *x = node_at(ps, a);
-	uint64_t count = 0, bytes = 0, pc = 1, pb = 0; /* a^k's count and bytes */
-	for (uint32_t k = 0; k <= max; k++) {
-		if (k >= min) {
-			count = sat_add(count, pc);
-			bytes = sat_add(bytes, pb);
-		}
-		if (count > REGEX_MAX_LITERALS || bytes > REGEX_MAX_BYTES)
-			break;
-		pb = sat_add(sat_mul(pb, x->count), sat_mul(x->bytes, pc));
-		pc = sat_mul(pc, x->count);
-		if (pc == 0 && k >= min)
-			break;
-	}
-	return regex_node(ps, (struct node){
-		.kind = NODE_REP, .a = a, .min = min, .max = max, .count = count, .bytes = bytes,
-	}, at);
 }
 
 static bool at_end(const struct parser *ps)
@@ -236,7 +155,7 @@ static bool anchor_refused(struct parser *ps, size_t begin, size_t op, uint32_t 
 		snprintf(what, sizeof what, "%c inside a group that repeats", anchor);
 	else
 		return false;
-	regex_refuse(ps, ps->anchor_at, what);
+	regex_refuse(ps, ps->anchor_at, what, REFUSE_ANCHOR);
 	return true;
 }
 
@@ -253,7 +172,7 @@ static uint32_t quantifiers(struct parser *ps, uint32_t a, size_t begin, size_t 
 		ps->i += n;
 		if (op == '*' || op == '+')
 			return regex_refuse(ps, at, op == '*' ? "* (unbounded repetition)"
-							      : "+ (unbounded repetition)");
+					    : "+ (unbounded repetition)", REFUSE_INFINITE);
 		uint32_t min = 0, max = 1;
 		if (op == '{') {
 			enum interval r = interval(ps, at, &min, &max);
@@ -262,11 +181,12 @@ static uint32_t quantifiers(struct parser *ps, uint32_t a, size_t begin, size_t 
 			if (r == INTERVAL_LITERAL)
 				return a;
 			if (max == UINT32_MAX)
-				return regex_refuse(ps, at, "{n,} (unbounded repetition)");
+				return regex_refuse(ps, at, "{n,} (unbounded repetition)",
+						    REFUSE_INFINITE);
 		}
 		if (ps->anchors > anchors_before && anchor_refused(ps, begin, at, max))
 			return NO_NODE;
-		a = repeat(ps, a, min, max, at);
+		a = regex_repeat(ps, a, min, max, at);
 	}
 	return a;
 }
@@ -292,21 +212,6 @@ uint32_t regex_take_char(struct parser *ps)
 	return (uint32_t)wc;
 }
 
-uint32_t regex_char_node(struct parser *ps, uint32_t c, size_t at)
-{
-	struct regex_tree *t = ps->t;
-	struct char_range *nr = grow_array(t->ranges, &t->cap_ranges, t->n_ranges + 1, sizeof *nr, 64);
-	if (!nr)
-		return regex_node(ps, (struct node){ .count = UINT64_MAX }, at);
-	t->ranges = nr;
-	nr[t->n_ranges] = (struct char_range){ .lo = c, .hi = c };
-	char ignored[4];
-	return regex_node(ps, (struct node){
-		.kind = NODE_CHARS, .a = (uint32_t)t->n_ranges++, .b = 1, .count = 1,
-		.bytes = regex_encode(c, ps->o->utf8, ignored),
-	}, at);
-}
-
 static uint32_t parse_alternation(struct parser *ps);
 
 /* What an escape \c outside brackets is: a literal, or refused. */
@@ -318,12 +223,12 @@ static uint32_t escape(struct parser *ps, size_t at)
 	if (c >= '1' && c <= '9') {
 		if ((unsigned)(c - '0') > ps->groups)
 			return fail_syntax(ps, "Invalid back reference");
-		return regex_refuse(ps, at, "a back-reference");
+		return regex_refuse(ps, at, "a back-reference", REFUSE_BACKREF);
 	}
 	if (strchr("wWsSbB<>`'", c) && c) {
 		char what[48];
 		snprintf(what, sizeof what, "\\%c (a word or buffer anchor or class)", c);
-		return regex_refuse(ps, at, what);
+		return regex_refuse(ps, at, what, REFUSE_CONTEXT);
 	}
 	const char *literal = ere(ps) ? ".[]*^$\\/+?{}()|" : ".[]*^$\\/";
 	if (!c || !strchr(literal, c)) {
@@ -331,7 +236,7 @@ static uint32_t escape(struct parser *ps, size_t at)
 		snprintf(what, sizeof what, c < 0x80 && c >= 0x20 ? "\\%c (an escape of an "
 			 "ordinary character)" : "a backslash before a byte above 0x7f or a control",
 			 c);
-		return regex_refuse(ps, at, what);
+		return regex_refuse(ps, at, what, REFUSE_UNDEFINED);
 	}
 	ps->i += 2;
 	return regex_char_node(ps, c, at);
@@ -345,7 +250,7 @@ static uint32_t atom(struct parser *ps, bool branch_start)
 	if (op_at(ps, at, '(')) {
 		ps->i += op_len(ps);
 		if (++ps->depth > REGEX_MAX_NESTING)
-			return regex_refuse(ps, at, "groups nested more than 1,000 deep");
+			return regex_refuse(ps, at, "groups nested more than 1,000 deep", REFUSE_NESTING);
 		uint32_t sub = parse_alternation(ps);
 		if (sub == NO_NODE)
 			return NO_NODE;
@@ -360,7 +265,8 @@ static uint32_t atom(struct parser *ps, bool branch_start)
 		return regex_bracket(ps);
 	if (c == '.') {
 		if (ps->o->utf8)
-			return regex_refuse(ps, at, ". in a UTF-8 locale (any of 1,112,064 characters)");
+			return regex_refuse(ps, at, ". in a UTF-8 locale (any of 1,112,064 characters)",
+					    REFUSE_BOUND);
 		ps->i++;
 		return regex_any_byte(ps, at);
 	}
@@ -390,60 +296,100 @@ static bool branch_ends(const struct parser *ps)
 	return op_at(ps, ps->i, ')') && (ps->depth > 0 || !ere(ps));
 }
 
+/* Is byte c a literal character wherever it stands in a branch (the
+ * first byte of no operator, escape or bracket)?  Bytes above 0x7f are
+ * left to regex_take_char, which reads whole UTF-8 characters. */
+static bool plain_byte(const struct parser *ps, unsigned char c)
+{
+	enum { BOTH = 1, ERE = 2 };
+	static const unsigned char special[0x80] = {
+		['\\'] = BOTH, ['['] = BOTH, ['.'] = BOTH, ['^'] = BOTH, ['$'] = BOTH, ['*'] = BOTH,
+		['('] = ERE, [')'] = ERE, ['|'] = ERE, ['+'] = ERE, ['?'] = ERE, ['{'] = ERE,
+	};
+	return c < 0x80 && !(special[c] & (ere(ps) ? BOTH | ERE : BOTH));
+}
+
+/* The plain bytes at ps->i, but the last when a repetition follows it,
+ * added to the end of b as one string.  Returns false on an error. */
+static bool plain_run(struct parser *ps, struct branch *b)
+{
+	size_t at = ps->i, end = at, n;
+	while (end < ps->len && plain_byte(ps, ps->p[end]))
+		end++;
+	ps->i = end;
+	if (quantifier_at(ps, &n))
+		end--;
+	ps->i = end;
+	if (end == at)
+		return true;
+	uint32_t off = regex_add_text(ps, ps->p + at, end - at);
+	if (off == UINT32_MAX) {
+		regex_oom(ps);
+		return false;
+	}
+	return regex_branch_string(ps, b, off, end - at, at, true);
+}
+
 static uint32_t parse_branch(struct parser *ps)
 {
-	uint32_t branch = NO_NODE;
+	struct branch b = { .head = NO_NODE, .run = NO_NODE };
 	bool start = true; /* at the branch's start, or just after its ^ */
 	size_t begin = ps->i;
 	while (!branch_ends(ps)) {
 		size_t at = ps->i, n, anchors_before = ps->anchors;
 		uint32_t a;
+		if (plain_byte(ps, ps->p[at])) {
+			if (!plain_run(ps, &b))
+				return NO_NODE;
+			if (ps->i > at) {
+				start = false;
+				continue;
+			}
+		}
 		if (start && ps->p[at] == '*' && !ere(ps)) { /* a BRE's leading * is literal */
 			ps->i++;
 			a = regex_char_node(ps, '*', at);
 		} else if (start && quantifier_at(ps, &n)) {
 			char what[48];
 			snprintf(what, sizeof what, "%c at the start of an expression", ps->p[at + n - 1]);
-			return regex_refuse(ps, at, what);
+			return regex_refuse(ps, at, what, REFUSE_UNDEFINED);
 		} else {
 			a = atom(ps, start);
 		}
 		if (a == NO_NODE)
 			return NO_NODE;
-		bool anchor = node_at(ps, a)->kind == NODE_BOL;
+		bool anchor = ps->t->nodes[a].kind == NODE_BOL;
 		if (anchor && start) {
 			start = true;
 		} else {
 			a = quantifiers(ps, a, at, anchors_before);
 			start = false;
 		}
-		if (a == NO_NODE)
-			return NO_NODE;
-		branch = branch == NO_NODE ? a : cat(ps, branch, a, at);
-		if (branch == NO_NODE)
+		if (a == NO_NODE || !regex_branch_add(ps, &b, a, at))
 			return NO_NODE;
 	}
 	if (!ere(ps) && ps->depth == 0 && op_at(ps, ps->i, ')'))
 		return fail_syntax(ps, "Unmatched ) or \\)");
-	return branch != NO_NODE ? branch : empty_node(ps, NODE_EMPTY, begin);
+	if (b.run != NO_NODE && !regex_branch_end(ps, &b, ps->i))
+		return NO_NODE;
+	return b.head != NO_NODE ? b.head : empty_node(ps, NODE_EMPTY, begin);
 }
 
+/* Branches joined by |: one node for them all. */
 static uint32_t parse_alternation(struct parser *ps)
 {
-	uint32_t alt = parse_branch(ps);
-	while (alt != NO_NODE && op_at(ps, ps->i, '|')) {
+	uint32_t first = parse_branch(ps);
+	if (first == NO_NODE || !op_at(ps, ps->i, '|'))
+		return first;
+	struct alternation x = { .base = ps->n_alts };
+	bool ok = regex_alternative(ps, &x, first, ps->i);
+	while (ok && op_at(ps, ps->i, '|')) {
 		size_t at = ps->i;
 		ps->i += op_len(ps);
 		uint32_t b = parse_branch(ps);
-		if (b == NO_NODE)
-			return NO_NODE;
-		const struct node *x = node_at(ps, alt), *y = node_at(ps, b);
-		alt = regex_node(ps, (struct node){
-			.kind = NODE_ALT, .a = alt, .b = b, .count = sat_add(x->count, y->count),
-			.bytes = sat_add(x->bytes, y->bytes),
-		}, at);
+		ok = b != NO_NODE && regex_alternative(ps, &x, b, at);
 	}
-	return alt;
+	return ok ? regex_alt(ps, &x) : NO_NODE;
 }
 
 struct regex_tree *regex_parse(const char *p, size_t len, const struct regex_options *o,
@@ -461,6 +407,7 @@ struct regex_tree *regex_parse(const char *p, size_t len, const struct regex_opt
 	uint32_t root = parse_alternation(&ps);
 	if (root != NO_NODE && !at_end(&ps)) /* an ERE's unmatched ) is literal: only BRE stops */
 		root = fail_syntax(&ps, "Unmatched ) or \\)");
+	free(ps.alts);
 	if (root == NO_NODE) {
 		regex_tree_free(t);
 		return NULL;
@@ -469,15 +416,6 @@ struct regex_tree *regex_parse(const char *p, size_t len, const struct regex_opt
 	*count = t->nodes[root].count;
 	*bytes = t->nodes[root].bytes;
 	return t;
-}
-
-void regex_tree_free(struct regex_tree *t)
-{
-	if (!t)
-		return;
-	free(t->nodes);
-	free(t->ranges);
-	free(t);
 }
 
 bool regex_list_is_fixed(const char *p, size_t len, enum regex_syntax syntax)
