@@ -73,12 +73,16 @@ like_pipe() {
 
 @test "decompress-nul: long NUL runs between lines, every format, every output mode" {
 	nul_runs
-	local fmt o n=0
+	local fmt o n=0 modes
 	for fmt in $FORMATS; do
 		has_decompressor "$fmt" || continue
 		n=$((n + 1))
 		compress "$fmt" plain "t.$fmt"
-		for o in -c '' '-n -b' -o -l '-c -m25000'; do
+		# the output modes share one reader: every mode through gzip's
+		# decoder, the others' with lines and counts
+		modes=(-c '')
+		[[ $fmt == gzip ]] && modes+=('-n -b' -o -l '-c -m25000')
+		for o in "${modes[@]}"; do
 			# shellcheck disable=SC2086
 			like_pipe "t.$fmt" $o needle || return 1
 		done
