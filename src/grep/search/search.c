@@ -74,7 +74,7 @@ static bool back_to_checkpoint(void *ctx)
 static bool empty_line_selected(const struct file_search *f)
 {
 	size_t ms, me;
-	return matcher_find(f->s->matcher, &f->eol, 1, 0, false, &ms, &me) != f->cfg->invert;
+	return matcher_find(f->s->matcher, &f->eol, 1, 0, false, &ms, &me) != f->opt->invert;
 }
 
 /* The input turned binary in grep's buffer holding window w (NULL: from
@@ -117,23 +117,23 @@ int search_number_width(uint64_t size, bool line_number)
 static struct file_search *begin_search(struct searcher *s, struct input *in, const char *name,
 					bool binary_from_start, struct search_result *res)
 {
-	const struct config *cfg = s->cfg;
+	const struct search_options *opt = s->opt;
 	struct file_search *f = calloc(1, sizeof *f);
 	if (!f)
 		return NULL;
-	bool quiet = !config_prints_lines(cfg) || cfg->count_per_pattern || s->dev_null;
+	bool quiet = !opt->prints_lines || opt->count_per_pattern || s->dev_null;
 	*f = (struct file_search){
-		.cfg = cfg,
+		.opt = opt,
 		.s = s,
 		.in = in,
 		.sink = &s->sink,
-		.eol = config_eol(cfg),
+		.eol = opt->eol,
 		.quiet = quiet,
-		.context = context_begin(cfg),
+		.context = context_begin(opt),
 		.used_at_start = s->used,
 		.res = res,
-		.counting = stats_wanted(cfg),
-		.count_lines = cfg->line_number || stats_wanted(cfg),
+		.counting = opt->stats,
+		.count_lines = opt->line_number || opt->stats,
 		.binary_offset = UINT64_MAX,
 		.rollback = { .back = back_to_checkpoint, .ctx = f },
 	};
@@ -142,12 +142,12 @@ static struct file_search *begin_search(struct searcher *s, struct input *in, co
 		stats = (struct summary_hook){
 			.selected = search_stats_line, .keep = search_stats_keep, .back = search_stats_back, .ctx = f,
 		};
-	f->sum = summary_begin(cfg, s->matcher, s->tally, stats, config_reports_files(cfg) || s->dev_null);
-	binary_begin(&f->bin, cfg, quiet);
+	f->sum = summary_begin(opt, s->matcher, s->tally, stats, opt->reports_files || s->dev_null);
+	binary_begin(&f->bin, opt, quiet);
 	uint64_t size = in->is_regular ? in->size_at_open : UINT64_MAX; /* -T's width */
 	sink_begin(f->sink, &(struct sink_begin){
 		.name = name,
-		.number_width = cfg->initial_tab ? search_number_width(size, cfg->line_number) : 0,
+		.number_width = opt->initial_tab ? search_number_width(size, opt->line_number) : 0,
 	});
 	f->out_mark = sink_mark(f->sink);
 	/* a hole makes grep take the file as binary from its first buffer */
@@ -162,7 +162,7 @@ static struct file_search *begin_search(struct searcher *s, struct input *in, co
 	}
 	/* the context output after a line suppressed for its encoding starts
 	 * at its read()'s start, as grep's at its buffer's */
-	if (f->bin.check_encoding && context_on(cfg) && !f->quiet)
+	if (f->bin.check_encoding && context_on(opt) && !f->quiet)
 		input_read_windows(in);
 	/* where the input stands: a mapping faulting in the first input_next */
 	keep_checkpoint(f, in->mapped ? in->map_offset + in->map_pos : in->offset + in->consumed, 0);

@@ -67,7 +67,7 @@ struct line_hits {
 };
 
 struct file_search {
-	const struct config *cfg;
+	const struct search_options *opt;
 	struct searcher *s;
 	struct input *in;    /* the input searched */
 	const struct sink *sink;

@@ -126,8 +126,8 @@ static bool output_matches(struct file_search *f, size_t ls, size_t le, enum sin
 {
 	struct match_output o = {
 		.matcher = f->s->matcher,
-		.overlapping = f->cfg->overlapping,
-		.invert = f->cfg->invert,
+		.overlapping = f->opt->overlapping,
+		.invert = f->opt->invert,
 		.eol = f->eol,
 		.bin = &f->bin,
 		.sink = f->sink,
@@ -148,7 +148,7 @@ static bool output_matches(struct file_search *f, size_t ls, size_t le, enum sin
 static bool output_line(struct file_search *f, size_t ls, size_t le, enum sink_line_kind kind)
 {
 	intmax_t lineno = f->count_lines ? search_lineno_at(f, ls) : 0;
-	if (f->cfg->only_matching) {
+	if (f->opt->only_matching) {
 		if (!output_matches(f, ls, le, kind, lineno))
 			return false;
 	} else {
@@ -207,10 +207,10 @@ static uint64_t window_line_before(void *ctx, uint64_t end)
  * preceded by the group separator when the output is not adjacent. */
 static void output_before_context(struct file_search *f, size_t ls)
 {
-	uint64_t first = context_before_start(&f->context, f->cfg, f->base + ls, f->base,
+	uint64_t first = context_before_start(&f->context, f->opt, f->base + ls, f->base,
 					      window_line_before, f);
 	size_t p = (size_t)(first - f->base);
-	if (context_apart(&f->context, f->cfg, first) && output_before(f))
+	if (context_apart(&f->context, f->opt, first) && output_before(f))
 		f->out_mark = sink_group_break(f->sink);
 	while (p < ls) {
 		size_t le = line_end(f, p);
@@ -234,14 +234,14 @@ static struct summary_line summary_line_of(const struct file_search *f, size_t l
  * matters when a line of the run was suppressed (encoding error). */
 static void select_line(struct file_search *f, size_t ls, size_t le, bool run_start)
 {
-	const struct config *cfg = f->cfg;
+	const struct search_options *opt = f->opt;
 	if (!f->quiet) {
-		if (context_on(cfg) && run_start)
+		if (context_on(opt) && run_start)
 			output_before_context(f, ls);
 		/* Even when the line is suppressed (encoding error), grep 3.8
 		 * starts its after-context and counts it as output. */
 		output_line(f, ls, le, SINK_SELECTED);
-		context_selected(&f->context, cfg);
+		context_selected(&f->context, opt);
 	}
 	/* summed up after its output: a checkpoint between its context
 	 * lines (output_before_context) must not hold its counts */
@@ -286,7 +286,7 @@ void search_window(struct file_search *f)
 		size_t stop = found ? line_start(f, p, ms) : f->len;
 		/* a match spanning lines selects them as one (matcher.spans_eol) */
 		size_t match_last = m->spans_eol && me > ms ? me - 1 : ms;
-		if (!f->cfg->invert) {
+		if (!f->opt->invert) {
 			if (!found)
 				break;
 			skip_lines(f, stop);
@@ -335,7 +335,7 @@ size_t search_piece_margin(const struct file_search *f)
  * starting within search_piece_margin of hi are the next piece's to judge. */
 static bool piece_has_match(struct file_search *f, size_t from, size_t hi, bool line_ends)
 {
-	if (f->cfg->line_regexp)
+	if (f->opt->line_regexp)
 		return false; /* a line kept in pieces is longer than any match */
 	size_t ms, me;
 	if (!matcher_find(f->s->matcher, f->buf, hi, from, false, &ms, &me)) {
@@ -364,7 +364,7 @@ void search_pieces(struct file_search *f, bool partial, bool last)
 		if (!ends)
 			return;
 		f->cont = false;
-		if (f->cont_matched != f->cfg->invert)
+		if (f->cont_matched != f->opt->invert)
 			select_line(f, f->start, le, true);
 		f->start = le;
 	}

@@ -119,7 +119,7 @@ static void find_hits(struct file_search *f, size_t ls, size_t le)
 	f->hits.n = 0;
 	f->hits.whole = true;
 	f->hits.at = f->base + ls;
-	if (f->cfg->invert)
+	if (f->opt->invert)
 		return;
 	a->off |= f->s->matcher->spans_eol;
 	struct printed_line line = printed_line_of(f->s->matcher, f->buf + ls, le - ls, f->eol, false);
