@@ -94,28 +94,14 @@ exits=$(grep -n '\bexit *(' src/engine/*.[ch] src/grep/*/*.[ch] | grep -v '^\S*:
 eol=$(grep -rn "null_data ?" src | wc -l)
 (( eol <= 1 )) || fail "the -z terminator is written in $eol places: $(grep -rln 'null_data ?' src | tr '\n' ' ')"
 
-# struct config is read in src/cli, in options/ and in the files below;
-# every other module takes the narrow options built for it (as the output
-# folder takes print_options.h's, built in src/cli/narrow.c), so that a
-# module's inputs are what its header says.
-config_readers=(
-	compiled/matcher_file.c compiled/matcher_file.h compiled/matcher_file_internal.h
-	match/matcher.c match/matcher.h match/pattern_keys.c match/pattern_keys.h
-	run/pool.c run/pool.h run/pool_commit.c run/run.c run/run.h run/tally_run.c run/tally_run.h
-	scaleout/merge.c scaleout/range.c
-	scaleout/records_windows.c scaleout/records_windows.h
-	search/binary.c search/binary.h search/context.h search/search.c search/search.h
-	search/search_internal.h search/search_lines.c search/search_stats.c search/stats.h
-	search/summary.c search/summary.h search/tally.c search/tally.h
-)
-declare -A reads_config=()
-for f in "${config_readers[@]}"; do
-	[[ -f src/grep/$f ]] || fail "layout.sh lists src/grep/$f as reading the config, and there is none"
-	reads_config[$f]=1
-done
+# struct config is read in src/cli and in options/ alone: every module
+# below takes the narrow options built for it in src/cli/narrow.c (the
+# output print_options.h's, the search search_options.h's, the matcher
+# matcher_spec, the run run_options.h's, scale-out scaleout_options.h's,
+# the walk walk_options), so that a module's inputs are what its header
+# says.
 for f in $(grep -lE '\<cfg\>|struct config\>' src/engine/*.[ch] src/grep/*/*.[ch]); do
-	g=${f#src/grep/}
-	[[ $g == options/* || -n ${reads_config[$g]:-} ]] ||
+	[[ $f == src/grep/options/* ]] ||
 		fail "$f reads struct config: a module below src/cli takes its narrow options (src/cli/narrow.h)"
 done
 

@@ -51,13 +51,13 @@ static unsigned thread_count(const struct config *cfg)
 
 /* Whether the worker threads can help: several inputs (or a walk), or one
  * regular file large enough to be split. */
-static bool worth_threads(const struct config *cfg)
+static bool worth_threads(const struct config *cfg, const struct run_options *opt)
 {
 	if (cfg->recurse != RECURSE_NONE || cfg->n_files > 1 || cfg->files_from)
 		return true;
 	struct stat st;
 	uint64_t segment = cfg->segment_size ? cfg->segment_size : POOL_SEGMENT_SIZE;
-	return cfg->n_files == 1 && pool_can_split(cfg) && strcmp(cfg->files[0], "-") != 0 &&
+	return cfg->n_files == 1 && pool_can_split(opt) && strcmp(cfg->files[0], "-") != 0 &&
 	       stat(cfg->files[0], &st) == 0 && S_ISREG(st.st_mode) &&
 	       (uint64_t)st.st_size / segment >= 2;
 }
@@ -82,7 +82,7 @@ static void search_file_list(const struct file_list *fl, struct run *r, walk_fil
 {
 	bool from_stdin = strcmp(fl->path, "-") == 0;
 	FILE *list = from_stdin ? stdin : fopen(fl->path, "r");
-	const char *list_name = from_stdin ? r->cfg->label : fl->path;
+	const char *list_name = from_stdin ? r->opt->label : fl->path;
 	if (!list) {
 		outbuf_flush(&r->out);
 		fprintf(stderr, "acgrep: %s: %s\n", list_name, strerror(errno));
@@ -130,7 +130,7 @@ static struct matcher *build_matcher(struct config *cfg, struct pattern_keys **k
 	struct matcher *m = NULL;
 	uint64_t t0 = rs ? stats_now() : 0;
 	*keys = pattern_keys_wanted(cfg) ? &keys_store : NULL;
-	if (!*keys || pattern_keys_init(*keys, cfg) == 0)
+	if (!*keys || pattern_keys_init(*keys, &cfg->patterns, &cfg->tags, cfg->syntax) == 0)
 		m = cfg->compiled ? opts_compiled_take(cfg) /* mapped and checked by opts */
 				  : matcher_for_config(cfg, &cfg->patterns, thread_count(cfg), &error);
 	if (!m) {
@@ -148,12 +148,13 @@ static struct matcher *build_matcher(struct config *cfg, struct pattern_keys **k
 
 /* --count-per-pattern, --all-patterns: this thread's counts and the
  * run's report (tally.h).  False when out of memory. */
-static bool setup_tally(struct run *r, const struct config *cfg, const struct pattern_keys *keys)
+static bool setup_tally(struct run *r, const struct search_options *opt,
+			const struct pattern_keys *keys)
 {
-	if (!keys || !tally_wanted(cfg))
+	if (!keys || !tally_wanted(opt))
 		return true;
-	r->searcher.tally = tally_new(cfg, keys);
-	r->tally = tally_run_new(cfg, keys);
+	r->searcher.tally = tally_new(opt, keys);
+	r->tally = tally_run_new(r->opt, keys);
 	return r->searcher.tally && r->tally;
 }
 
@@ -167,7 +168,8 @@ static void search_inputs(struct config *cfg, struct run *r)
 	unsigned threads = thread_count(cfg);
 	/* ranges, records and merges: one input at a time on this thread */
 	bool by_range = cfg->has_range || cfg->records;
-	struct pool *pool = !by_range && !cfg->merge && pool_usable(cfg, threads) && worth_threads(cfg)
+	struct pool *pool = !by_range && !cfg->merge && pool_usable(r->opt, threads) &&
+				    worth_threads(cfg, r->opt)
 				    ? pool_new(r, threads, cfg->segment_size) : NULL;
 	walk_file_fn on_file = pool ? pool_add_path : by_range ? range_search_path : run_search_path;
 	walk_error_fn on_error = pool ? pool_walk_error : by_range ? range_walk_error : run_walk_error;
@@ -258,9 +260,11 @@ int main(int argc, char **argv)
 	input_guard_install();
 
 	const struct print_options print_opt = print_options_of(&cfg);
+	const struct search_options search_opt = search_options_of(&cfg);
+	const struct run_options run_opt = run_options_of(&cfg);
 	scaleout_options_of(&cfg, &scaleout);
 	struct run r = {
-		.cfg = &cfg, .scaleout = &scaleout, .stats = stats_wanted(&cfg) ? &stats : NULL,
+		.opt = &run_opt, .scaleout = &scaleout, .stats = search_opt.stats ? &stats : NULL,
 	};
 	struct pattern_keys *keys = NULL;
 	struct matcher *m = NULL;
@@ -270,7 +274,7 @@ int main(int argc, char **argv)
 		m = build_matcher(&cfg, &keys, r.stats);
 	if (!m || outbuf_init(&r.out, cfg.line_buffered) != 0 ||
 	    printer_init(&r.pr, &r.out, &print_opt, m, keys) != 0 ||
-	    output_sink(&r.pr, &r.json, &r.searcher.sink) != 0 || !setup_tally(&r, &cfg, keys)) {
+	    output_sink(&r.pr, &r.json, &r.searcher.sink) != 0 || !setup_tally(&r, &search_opt, keys)) {
 		if (m) /* the output buffer, the printer's, the JSON writer, the tallies */
 			opts_oom();
 		run_free(&r, m, keys);
@@ -278,7 +282,7 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	r.searcher = (struct searcher){
-		.cfg = &cfg, .matcher = m, .keys = keys, .tally = r.searcher.tally,
+		.opt = &search_opt, .matcher = m, .keys = keys, .tally = r.searcher.tally,
 		.sink = r.searcher.sink, .seen = r.stats ? &r.stats->main_seen : NULL,
 	};
 	note_stdout(&r, stdout_open ? &out_st : NULL);

@@ -7,6 +7,35 @@
 #include <inttypes.h>
 #include <stdio.h>
 
+struct matcher_spec matcher_spec_of(const struct config *cfg)
+{
+	return (struct matcher_spec){
+		.syntax = cfg->syntax,
+		.engine = cfg->engine,
+		.ignore_case = cfg->ignore_case,
+		.word = cfg->word_regexp,
+		.line = cfg->line_regexp,
+		.utf8 = cfg->utf8_locale,
+		.eol = config_eol(cfg),
+		.binary_text = cfg->binary == BINARY_TEXT,
+		.scan_path = cfg->scan_path,
+		.simd = cfg->simd,
+	};
+}
+
+struct matcher *matcher_for_config(const struct config *cfg, struct pattern_set *patterns,
+				   unsigned threads, const char **error)
+{
+	const struct matcher_spec spec = matcher_spec_of(cfg);
+	return matcher_build(&spec, patterns, threads, error);
+}
+
+bool pattern_keys_wanted(const struct config *cfg)
+{
+	return cfg->show_pattern != SHOW_PATTERN_NONE || cfg->count_per_pattern || cfg->json ||
+	       cfg->all_patterns;
+}
+
 struct print_options print_options_of(const struct config *cfg)
 {
 	enum print_report report = cfg->json ? (cfg->quiet ? PRINT_REPORT_NONE : PRINT_REPORT_JSON_SUMMARY)
@@ -27,6 +56,70 @@ struct print_options print_options_of(const struct config *cfg)
 		.overlapping = cfg->overlapping,
 		.json = cfg->json,
 		.report = report,
+	};
+}
+
+struct search_options search_options_of(const struct config *cfg)
+{
+	return (struct search_options){
+		.eol = config_eol(cfg),
+		.invert = cfg->invert,
+		.only_matching = cfg->only_matching,
+		.line_regexp = cfg->line_regexp,
+		.line_number = cfg->line_number,
+		.initial_tab = cfg->initial_tab,
+		.overlapping = cfg->overlapping,
+		.count = cfg->count,
+		.count_matches = cfg->count_matches,
+		.count_per_pattern = cfg->count_per_pattern,
+		.all_patterns = cfg->all_patterns,
+		.reports_files = config_reports_files(cfg),
+		.prints_lines = config_prints_lines(cfg),
+		.stats = cfg->stats || cfg->json,
+		.json = cfg->json,
+		.utf8_locale = cfg->utf8_locale,
+		.binary = cfg->binary,
+		.max_count = cfg->max_count,
+		.before = cfg->before,
+		.after = cfg->after,
+		.group_separator = cfg->group_separator,
+	};
+}
+
+struct run_options run_options_of(const struct config *cfg)
+{
+	return (struct run_options){
+		.input = {
+			.io = cfg->io == IO_MMAP ? INPUT_IO_MMAP : cfg->io == IO_READ ? INPUT_IO_READ : INPUT_IO_AUTO,
+			.read_chunk = cfg->read_chunk,
+			.eol = config_eol(cfg),
+			.keep_lines = cfg->before > 0 ? (size_t)cfg->before : 0,
+			.decompress = cfg->decompress,
+			.decode_ahead = cfg->threads != 1,
+		},
+		.no_messages = cfg->no_messages,
+		.label = cfg->label,
+		.with_filename = cfg->with_filename,
+		.several_inputs = cfg->n_files > 1 || cfg->files_from,
+		.devices = cfg->devices,
+		.directories = cfg->directories,
+		.list = cfg->list,
+		.count = cfg->count,
+		.count_matches = cfg->count_matches,
+		.quiet = cfg->quiet,
+		.reports_files = config_reports_files(cfg),
+		.prints_lines = config_prints_lines(cfg),
+		.max_count = cfg->max_count,
+		.before = cfg->before,
+		.after = cfg->after,
+		.line_number = cfg->line_number,
+		.json = cfg->json,
+		.line_buffered = cfg->line_buffered,
+		.engine = cfg->engine,
+		.count_per_pattern = cfg->count_per_pattern,
+		.all_patterns = cfg->all_patterns,
+		.include_zero = cfg->include_zero,
+		.count_unseen = cfg->count_unseen,
 	};
 }
 

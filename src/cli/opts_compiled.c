@@ -20,6 +20,7 @@
 #include <stdlib.h>
 
 #include "compiled/matcher_file.h"
+#include "narrow.h"
 #include "opts_argv.h"
 
 int opts_compiled_option(struct config *cfg, int c, const char *arg)
@@ -68,7 +69,8 @@ int opts_compiled_finish(struct config *cfg, bool have_keys, char syntax_given)
 	char why[256];
 	struct pattern_set list;
 	struct pattern_tags tags;
-	struct matcher *m = matcher_load(cfg, cfg->compiled_path, &list, &tags, why, sizeof why);
+	const struct matcher_spec spec = matcher_spec_of(cfg);
+	struct matcher *m = matcher_load(&spec, cfg->compiled_path, &list, &tags, why, sizeof why);
 	if (!m) {
 		fprintf(stderr, PROG ": %s: %s\n", cfg->compiled_path, why);
 		return 2;
@@ -92,7 +94,9 @@ int opts_compiled_finish(struct config *cfg, bool have_keys, char syntax_given)
 int opts_compiled_save(const struct config *cfg, unsigned threads)
 {
 	char why[256];
-	if (matcher_save(cfg, threads, cfg->save_compiled, why, sizeof why) == 0)
+	const struct matcher_spec spec = matcher_spec_of(cfg);
+	if (matcher_save(&spec, &cfg->patterns, &cfg->tags, threads, cfg->save_compiled, why,
+			 sizeof why) == 0)
 		return 0;
 	fprintf(stderr, PROG ": %s: %s\n", cfg->save_compiled, why);
 	return 2;

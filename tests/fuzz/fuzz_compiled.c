@@ -110,8 +110,8 @@ static void names_of(const struct pattern_keys *k, uint32_t i)
 }
 
 /* The queries of a search over the loaded matcher, and its tags. */
-static void search(const struct config *cfg, const struct matcher *m, const struct pattern_set *list,
-		   const struct pattern_tags *tags)
+static void search(const struct matcher_spec *spec, const struct matcher *m,
+		   const struct pattern_set *list, const struct pattern_tags *tags)
 {
 	static char text[4096];
 	size_t len = make_text(list, text, sizeof text);
@@ -123,11 +123,8 @@ static void search(const struct config *cfg, const struct matcher *m, const stru
 		}
 	struct each_ctx c = { .len = len, .count = list->count };
 	matcher_each(m, text, len, 0, each_cb, &c);
-	struct config view = *cfg;
-	view.patterns = *list;
-	view.tags = *tags;
 	struct pattern_keys keys;
-	if (pattern_keys_init(&keys, &view) == 0) {
+	if (pattern_keys_init(&keys, list, tags, spec->syntax) == 0) {
 		pattern_keys_link(&keys, m);
 		for (size_t i = 0; i < list->count; i++) {
 			if (keys.first[i] > i)
@@ -154,23 +151,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (o & RESEAL)
 		secfile_reseal(img, n);
 	setlocale(LC_ALL, (o & OPT_UTF8) ? "C.UTF-8" : "C");
-	struct config cfg = {
-		.ignore_case = o & OPT_I, .word_regexp = o & OPT_W, .line_regexp = o & OPT_X,
-		.null_data = o & OPT_Z, .utf8_locale = o & OPT_UTF8,
-		.binary = (o & OPT_TEXT) ? BINARY_TEXT : BINARY_BINARY, .engine = ENGINE_AC,
+	struct matcher_spec spec = {
+		.ignore_case = o & OPT_I, .word = o & OPT_W, .line = o & OPT_X,
+		.eol = (o & OPT_Z) ? '\0' : '\n', .utf8 = o & OPT_UTF8,
+		.binary_text = o & OPT_TEXT, .engine = ENGINE_AC,
 		.simd = (o & SCALAR) ? SIMD_SCALAR : SIMD_BEST,
 	};
 	char why[256] = "";
 	struct pattern_set list;
 	struct pattern_tags tags;
-	struct matcher *m = matcher_load_image(&cfg, img, n, &list, &tags, why, sizeof why);
+	struct matcher *m = matcher_load_image(&spec, img, n, &list, &tags, why, sizeof why);
 	if (!m && !why[0]) {
 		fprintf(stderr, "refused without a message\n");
 		abort();
 	}
 	if (m) {
-		cfg.syntax = matcher_file_syntax(m); /* as the CLI takes it: the keys depend on it */
-		search(&cfg, m, &list, &tags);
+		spec.syntax = matcher_file_syntax(m); /* as the CLI takes it: the keys depend on it */
+		search(&spec, m, &list, &tags);
 	}
 	matcher_free(m);
 	free(img);

@@ -35,6 +35,7 @@
 #include "match/matcher.h"
 #include "compiled/matcher_file.h"
 #include "match/pattern_keys.h"
+#include "narrow.h"
 #include "pattern_list.h"
 #include "secfile.h"
 
@@ -112,6 +113,30 @@ static struct config case_config(const struct ccase *c, int scan_path)
 static char dir[] = "/tmp/acgrep-test-compiled.XXXXXX";
 static char path[sizeof dir + 16];
 
+/* matcher_save of cfg's list and tags, for cfg's options, to `path`. */
+static int save(const struct config *cfg, char *why, size_t why_len)
+{
+	const struct matcher_spec spec = matcher_spec_of(cfg);
+	return matcher_save(&spec, &cfg->patterns, &cfg->tags, 1, path, why, why_len);
+}
+
+/* matcher_load of `path` for cfg's options. */
+static struct matcher *load(const struct config *cfg, struct pattern_set *list,
+			    struct pattern_tags *tags, char *why, size_t why_len)
+{
+	const struct matcher_spec spec = matcher_spec_of(cfg);
+	return matcher_load(&spec, path, list, tags, why, why_len);
+}
+
+/* matcher_load_image of p[0..size) for cfg's options. */
+static struct matcher *load_image(const struct config *cfg, const void *p, size_t size,
+				  struct pattern_set *list, struct pattern_tags *tags, char *why,
+				  size_t why_len)
+{
+	const struct matcher_spec spec = matcher_spec_of(cfg);
+	return matcher_load_image(&spec, p, size, list, tags, why, why_len);
+}
+
 struct hits {
 	struct matcher_hit h[64];
 	size_t n;
@@ -166,10 +191,10 @@ static void same_answers(const struct ccase *c, const struct matcher *a, const s
 static void same_keys(const struct ccase *c, const struct config *cfg, const struct matcher *a,
 		      const struct pattern_set *list, const struct matcher *b)
 {
-	struct config view = *cfg;
-	view.patterns = *list;
 	struct pattern_keys ka, kb;
-	CHECK(pattern_keys_init(&ka, cfg) == 0 && pattern_keys_init(&kb, &view) == 0, "keys");
+	CHECK(pattern_keys_init(&ka, &cfg->patterns, &cfg->tags, cfg->syntax) == 0 &&
+		      pattern_keys_init(&kb, list, &cfg->tags, cfg->syntax) == 0,
+	      "keys");
 	pattern_keys_link(&ka, a);
 	pattern_keys_link(&kb, b);
 	CHECK(kb.text.count == c->n_pats, "%s: the list has every pattern", c->name);
@@ -188,10 +213,10 @@ static void run_case(const struct ccase *c)
 	for (int scan = AC_PATH_AUTO; scan <= AC_PATH_HASH; scan++) {
 		struct config cfg = case_config(c, scan);
 		char why[256] = "";
-		CHECK(matcher_save(&cfg, 1, path, why, sizeof why) == 0, "%s: save: %s", c->name, why);
+		CHECK(save(&cfg, why, sizeof why) == 0, "%s: save: %s", c->name, why);
 		struct pattern_set list;
 		struct pattern_tags tags;
-		struct matcher *b = matcher_load(&cfg, path, &list, &tags, why, sizeof why);
+		struct matcher *b = load(&cfg, &list, &tags, why, sizeof why);
 		CHECK(b != NULL, "%s (path %d): load: %s", c->name, scan, why);
 		CHECK(!b || !tags.of, "%s (path %d): saved without tags, loaded without", c->name, scan);
 		CHECK(!b || matcher_file_syntax(b) == cfg.syntax, "%s (path %d): the syntax", c->name,
@@ -217,10 +242,10 @@ static void file_changed(void)
 	const struct ccase *c = &cases[0];
 	struct config cfg = case_config(c, AC_PATH_DFA);
 	char why[256] = "";
-	CHECK(matcher_save(&cfg, 1, path, why, sizeof why) == 0, "save: %s", why);
+	CHECK(save(&cfg, why, sizeof why) == 0, "save: %s", why);
 	struct pattern_set list;
 	struct pattern_tags tags;
-	struct matcher *b = matcher_load(&cfg, path, &list, &tags, why, sizeof why);
+	struct matcher *b = load(&cfg, &list, &tags, why, sizeof why);
 	struct pattern_set copy = pattern_list(c->pats, c->n_pats);
 	const char *error = NULL;
 	struct matcher *a = matcher_for_config(&cfg, &copy, 1, &error);
@@ -252,7 +277,7 @@ static void mismatches(void)
 	char why[256];
 	struct pattern_set list;
 	struct pattern_tags tags;
-	CHECK(matcher_save(&cfg, 1, path, why, sizeof why) == 0, "save: %s", why);
+	CHECK(save(&cfg, why, sizeof why) == 0, "save: %s", why);
 	static const struct {
 		const char *flag, *why;
 	} want[] = {
@@ -273,16 +298,16 @@ static void mismatches(void)
 		c.binary = f == 'a' ? BINARY_TEXT : BINARY_BINARY;
 		c.engine = f == 'p' ? ENGINE_PCRE2 : ENGINE_AC;
 		c.scan_path = f == 's' ? AC_PATH_DFA : 0;
-		struct matcher *m = matcher_load(&c, path, &list, &tags, why, sizeof why);
+		struct matcher *m = load(&c, &list, &tags, why, sizeof why);
 		CHECK(!m && !strcmp(why, want[i].why), "-%c: %s", f, m ? "loaded" : why);
 		matcher_free(m);
 	}
 	/* without a NUL pattern, -a is no part of the set */
 	static const struct ccase plain = { .name = "plain", .pats = { P("ab") }, .n_pats = 1 };
 	struct config p = case_config(&plain, 0);
-	CHECK(matcher_save(&p, 1, path, why, sizeof why) == 0, "save: %s", why);
+	CHECK(save(&p, why, sizeof why) == 0, "save: %s", why);
 	p.binary = BINARY_TEXT;
-	struct matcher *m = matcher_load(&p, path, &list, &tags, why, sizeof why);
+	struct matcher *m = load(&p, &list, &tags, why, sizeof why);
 	CHECK(m != NULL, "-a without NUL patterns: %s", m ? "" : why);
 	matcher_free(m);
 	pattern_list_free(&p.patterns);
@@ -318,7 +343,7 @@ struct edit {
 static void refused_edits(const struct config *cfg, const struct edit *edits, size_t n_edits)
 {
 	char why[256];
-	CHECK(matcher_save(cfg, 1, path, why, sizeof why) == 0, "save: %s", why);
+	CHECK(save(cfg, why, sizeof why) == 0, "save: %s", why);
 	size_t size;
 	uint8_t *img = file_image(&size), *copy = aligned_alloc(64, (size + 64) & ~(size_t)63);
 	for (size_t i = 0; i < n_edits; i++) {
@@ -334,7 +359,7 @@ static void refused_edits(const struct config *cfg, const struct edit *edits, si
 		secfile_reseal(copy, size);
 		struct pattern_set list;
 		struct pattern_tags tags;
-		struct matcher *m = matcher_load_image(cfg, copy, size, &list, &tags, why, sizeof why);
+		struct matcher *m = load_image(cfg, copy, size, &list, &tags, why, sizeof why);
 		CHECK(!m && !strcmp(why, edits[i].why), "edit %zu: %s", i, m ? "loaded" : why);
 		matcher_free(m);
 	}
@@ -430,11 +455,8 @@ static void same_tags(const struct config *cfg, const struct pattern_set *list,
 		struct pattern a = pattern_at(names, i), b = pattern_at(&tags->names, i);
 		CHECK(a.len == b.len && !memcmp(a.bytes, b.bytes, a.len), "tags %s: name %zu", f, i);
 	}
-	struct config view = *cfg;
-	view.patterns = *list;
-	view.tags = *tags;
 	struct pattern_keys k;
-	CHECK(pattern_keys_init(&k, &view) == 0, "keys");
+	CHECK(pattern_keys_init(&k, list, tags, cfg->syntax) == 0, "keys");
 	pattern_keys_link(&k, m);
 	CHECK(k.n_keys == names->count, "tags %s: a row per tag", f);
 	for (uint32_t i = 0; i < list->count; i++) {
@@ -460,10 +482,10 @@ static void tags_kept(void)
 	for (size_t s = 0; s < sizeof flag_sets / sizeof *flag_sets; s++) {
 		struct config cfg = tagged_config(flag_sets[s]);
 		char why[256] = "";
-		CHECK(matcher_save(&cfg, 1, path, why, sizeof why) == 0, "tags: save: %s", why);
+		CHECK(save(&cfg, why, sizeof why) == 0, "tags: save: %s", why);
 		struct pattern_set list;
 		struct pattern_tags tags;
-		struct matcher *m = matcher_load(&cfg, path, &list, &tags, why, sizeof why);
+		struct matcher *m = load(&cfg, &list, &tags, why, sizeof why);
 		CHECK(m && tags.of, "tags -%s: load: %s", flag_sets[s], m ? "no tags" : why);
 		if (m && tags.of)
 			same_tags(&cfg, &list, &tags, m);

@@ -17,7 +17,6 @@
 #include <string.h>
 
 #include "check.h"
-#include "options/config.h"
 #include "search/context.h"
 
 struct context_case {
@@ -72,11 +71,11 @@ static uint64_t line_before(void *ctx, uint64_t end)
 /* As search_lines.c walks a window, line by line. */
 static void walk_case(const struct context_case *t)
 {
-	struct config cfg = {
+	struct search_options opt = {
 		.after = t->after, .before = t->before, .max_count = t->max_count,
 		.group_separator = t->no_separator ? NULL : "--",
 	};
-	struct context c = context_begin(&cfg);
+	struct context c = context_begin(&opt);
 	struct walk w = { .len = 0 };
 	bool output = t->output_before;
 	for (uint64_t i = 0; t->lines[i] && !(c.outleft <= 0 && c.pending <= 0); i++) {
@@ -90,13 +89,13 @@ static void walk_case(const struct context_case *t)
 			}
 			continue;
 		}
-		uint64_t first = context_on(&cfg) ? context_before_start(&c, &cfg, i, 0, line_before, NULL) : i;
-		if (context_on(&cfg) && context_apart(&c, &cfg, first) && output)
+		uint64_t first = context_on(&opt) ? context_before_start(&c, &opt, i, 0, line_before, NULL) : i;
+		if (context_on(&opt) && context_apart(&c, &opt, first) && output)
 			put(&w, "--");
 		for (uint64_t p = first; p < i; p++)
 			put_line(&w, &c, p, '-');
 		put_line(&w, &c, i, ':');
-		context_selected(&c, &cfg);
+		context_selected(&c, &opt);
 		output = true;
 		if (context_count_selected(&c) && context_finished(&c))
 			break;
@@ -113,27 +112,27 @@ static uint64_t unknown_before(void *ctx, uint64_t end)
 
 static void test_before_start(void)
 {
-	struct config cfg = { .after = -1, .before = 3, .max_count = -1, .group_separator = "--" };
-	struct context c = context_begin(&cfg);
+	struct search_options opt = { .after = -1, .before = 3, .max_count = -1, .group_separator = "--" };
+	struct context c = context_begin(&opt);
 	uint64_t known_from = 0;
-	CHECK(context_before_start(&c, &cfg, 10, 0, unknown_before, &known_from) == 7, "3 lines back");
-	CHECK(context_before_start(&c, &cfg, 10, 9, unknown_before, &known_from) == 9, "the floor");
-	CHECK(context_before_start(&c, &cfg, 1, 0, unknown_before, &known_from) == 0, "the input's start");
+	CHECK(context_before_start(&c, &opt, 10, 0, unknown_before, &known_from) == 7, "3 lines back");
+	CHECK(context_before_start(&c, &opt, 10, 9, unknown_before, &known_from) == 9, "the floor");
+	CHECK(context_before_start(&c, &opt, 1, 0, unknown_before, &known_from) == 0, "the input's start");
 	c.lastout = 8;
-	CHECK(context_before_start(&c, &cfg, 10, 0, unknown_before, &known_from) == 8, "the last output");
-	CHECK(context_before_start(&c, &cfg, 8, 0, unknown_before, &known_from) == 8,
+	CHECK(context_before_start(&c, &opt, 10, 0, unknown_before, &known_from) == 8, "the last output");
+	CHECK(context_before_start(&c, &opt, 8, 0, unknown_before, &known_from) == 8,
 	      "right after the last output: none");
-	CHECK(!context_apart(&c, &cfg, 8) && context_apart(&c, &cfg, 9), "apart from the last output");
+	CHECK(!context_apart(&c, &opt, 8) && context_apart(&c, &opt, 9), "apart from the last output");
 	c.lastout = CONTEXT_NONE;
 	known_from = 9;
-	CHECK(context_before_start(&c, &cfg, 10, 0, unknown_before, &known_from) == CONTEXT_NONE,
+	CHECK(context_before_start(&c, &opt, 10, 0, unknown_before, &known_from) == CONTEXT_NONE,
 	      "a line the caller does not know");
 	CHECK(context_pending_from(&c, 5) == 5 && c.lastout == 5, "pending: nothing output yet");
 	CHECK(context_pending_from(&c, 3) == 5, "pending: after the last output");
 	CHECK(context_pending_from(&c, 7) == 7 && c.lastout == 5, "pending: from a later window");
-	cfg.before = -1;
-	CHECK(context_before_start(&c, &cfg, 10, 0, unknown_before, &known_from) == 10, "no -B");
-	CHECK(!context_apart(&c, &cfg, 3), "no context given: never apart");
+	opt.before = -1;
+	CHECK(context_before_start(&c, &opt, 10, 0, unknown_before, &known_from) == 10, "no -B");
+	CHECK(!context_apart(&c, &opt, 3), "no context given: never apart");
 }
 
 int main(void)

@@ -218,9 +218,10 @@ static void unfinished_tail(void)
 }
 
 /* input_read_guarded's reader: the first run takes the mapped window,
- * keeps a checkpoint after its first line, truncates the file there and
- * touches the window's last byte (a page past the new end: SIGBUS); a run
- * after the way back drains the input from the checkpoint. */
+ * keeps a checkpoint after its first line (its state 1 there, 2 after),
+ * truncates the file there and touches the window's last byte (a page
+ * past the new end: SIGBUS); a run after the way back drains the input
+ * from the checkpoint. */
 struct guarded_read {
 	struct input *in;
 	struct input_rollback rb;
@@ -229,12 +230,15 @@ struct guarded_read {
 	int runs, backs;
 	bool refuse;          /* back refuses (output handed on already) */
 	long drained;
+	int state;            /* the reader's state the rollback keeps */
+	int state_at_back;    /* ... as back found it */
 };
 
 static bool guarded_back(void *ctx)
 {
 	struct guarded_read *g = ctx;
 	g->backs++;
+	g->state_at_back = g->state;
 	return !g->refuse;
 }
 
@@ -250,7 +254,9 @@ static void guarded_reader(void *ctx)
 		CHECK(0, "guarded: a mapped window of 3 pages");
 		return;
 	}
+	g->state = 1;
 	input_checkpoint(&g->rb, g->at);
+	g->state = 2;
 	if (truncate(path, (off_t)g->at) != 0)
 		CHECK(0, "guarded: truncate: %s", strerror(errno));
 	/* no SIGBUS: the reader ends after one run (guarded's checks say so) */
@@ -274,11 +280,15 @@ static void guarded(void)
 			.refuse = refuse,
 		};
 		g.rb = (struct input_rollback){ .back = guarded_back, .ctx = &g };
+		input_rollback_keeps(&g.rb, &g.state, sizeof g.state);
 		bool whole = input_read_guarded(&in, &g.rb, guarded_reader, &g);
 		CHECK(whole == !refuse, "guarded refuse %d: returned %d", refuse, whole);
 		CHECK(g.backs == 1, "guarded refuse %d: back called %d times", refuse, g.backs);
 		CHECK(g.runs == 2 - refuse, "guarded refuse %d: reader ran %d times", refuse, g.runs);
 		CHECK(refuse || !in.mapped, "guarded: read on with read()");
+		CHECK(g.state_at_back == 1, "guarded refuse %d: state %d back at the checkpoint", refuse,
+		      g.state_at_back);
+		CHECK(g.state == (refuse ? 2 : 1), "guarded refuse %d: state %d after", refuse, g.state);
 		input_close(&in);
 	}
 	free(text);

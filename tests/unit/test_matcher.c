@@ -16,6 +16,7 @@
 
 #include "check.h"
 #include "match/matcher.h"
+#include "narrow.h"
 #include "pattern_list.h"
 
 #define P(s) { .bytes = s, .len = sizeof(s) - 1 }

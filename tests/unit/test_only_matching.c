@@ -16,6 +16,7 @@
 
 #include "check.h"
 #include "match/matcher.h"
+#include "narrow.h"
 #include "options/config.h"
 #include "pattern_list.h"
 #include "search/only_matching.h"

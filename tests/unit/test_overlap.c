@@ -19,6 +19,7 @@
 #include "ac.h"
 #include "check.h"
 #include "match/matcher.h"
+#include "narrow.h"
 #include "pattern_list.h"
 
 #define P(s) { .bytes = s, .len = sizeof(s) - 1 }

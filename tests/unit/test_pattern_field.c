@@ -109,7 +109,7 @@ static bool set_up(const struct fcase *c, struct config *cfg, struct pattern_key
 	if (c->tags[0])
 		tags_of(c, &cfg->tags, of);
 	const char *error = NULL;
-	if (pattern_keys_init(k, cfg) != 0 ||
+	if (pattern_keys_init(k, &cfg->patterns, &cfg->tags, cfg->syntax) != 0 ||
 	    !(*m = matcher_for_config(cfg, &cfg->patterns, 1, &error))) {
 		fprintf(stderr, "%s: %s\n", c->name, error ? error : "memory exhausted");
 		return false;

@@ -18,6 +18,7 @@
 #include "ac.h"
 #include "check.h"
 #include "match/matcher.h"
+#include "narrow.h"
 #include "match/pattern_keys.h"
 #include "pattern_list.h"
 
@@ -98,7 +99,7 @@ static void run_case(const struct kcase *c)
 	for (int path = AC_PATH_AUTO; path <= AC_PATH_HASH; path++) {
 		struct config cfg = case_config(c, path);
 		struct pattern_keys keys;
-		CHECK(pattern_keys_init(&keys, &cfg) == 0, "%s: keys", c->name);
+		CHECK(pattern_keys_init(&keys, &cfg.patterns, &cfg.tags, cfg.syntax) == 0, "%s: keys", c->name);
 		const char *error = NULL;
 		struct matcher *m = matcher_for_config(&cfg, &cfg.patterns, 1, &error);
 		CHECK(m != NULL, "%s: matcher: %s", c->name, error ? error : "");
@@ -136,7 +137,8 @@ static void tags(void)
 	struct config cfg = { .patterns = pattern_list(pats, 3) };
 	cfg.tags = (struct pattern_tags){ .names = pattern_list(names, 2), .of = of };
 	struct pattern_keys keys;
-	CHECK(pattern_keys_init(&keys, &cfg) == 0 && keys.n_keys == 2, "tags: two rows");
+	CHECK(pattern_keys_init(&keys, &cfg.patterns, &cfg.tags, cfg.syntax) == 0 && keys.n_keys == 2,
+	      "tags: two rows");
 	const char *error;
 	struct matcher *m = matcher_for_config(&cfg, &cfg.patterns, 1, &error);
 	pattern_keys_link(&keys, m);

@@ -129,8 +129,9 @@ static char *run_acgrep(const struct optset *o, const struct pattern *items, siz
 	outbuf_init(&ob, false);
 	struct printer pr;
 	const struct print_options po = print_options_of(&cfg);
+	const struct search_options so = search_options_of(&cfg);
 	printer_init(&pr, &ob, &po, m, NULL);
-	struct searcher s = { .cfg = &cfg, .matcher = m, .sink = printer_sink(&pr) };
+	struct searcher s = { .opt = &so, .matcher = m, .sink = printer_sink(&pr) };
 	char outpath[256];
 	snprintf(outpath, sizeof outpath, "%s/acgrep.out", tmpdir);
 	fflush(stdout);

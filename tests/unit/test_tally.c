@@ -117,6 +117,7 @@ static bool rows_are(struct tally_rows *rows, const struct want_row *want, size_
 /* Everything a case needs: the config, its keys, matcher and tally. */
 struct rig {
 	struct config cfg;
+	struct search_options opt;
 	struct pattern_keys keys;
 	struct matcher *m;
 	struct tally *t;
@@ -126,13 +127,14 @@ static bool rig_up(struct rig *r, const char *flags, const struct pattern *pats,
 {
 	r->cfg = case_config(flags, pats, n, path);
 	const char *error = NULL;
-	if (pattern_keys_init(&r->keys, &r->cfg) != 0 ||
+	if (pattern_keys_init(&r->keys, &r->cfg.patterns, &r->cfg.tags, r->cfg.syntax) != 0 ||
 	    !(r->m = matcher_for_config(&r->cfg, &r->cfg.patterns, 1, &error))) {
 		CHECK(false, "rig: %s", error ? error : "memory");
 		return false;
 	}
 	pattern_keys_link(&r->keys, r->m);
-	r->t = tally_new(&r->cfg, &r->keys);
+	r->opt = search_options_of(&r->cfg);
+	r->t = tally_new(&r->opt, &r->keys);
 	return r->t != NULL;
 }
 
@@ -180,10 +182,11 @@ static void tags(void)
 	r.cfg = case_config("", pats, 3, 0);
 	r.cfg.tags = (struct pattern_tags){ .names = pattern_list(names, 2), .of = of };
 	const char *error;
-	CHECK(pattern_keys_init(&r.keys, &r.cfg) == 0, "tags: keys");
+	CHECK(pattern_keys_init(&r.keys, &r.cfg.patterns, &r.cfg.tags, r.cfg.syntax) == 0, "tags: keys");
 	r.m = matcher_for_config(&r.cfg, &r.cfg.patterns, 1, &error);
 	pattern_keys_link(&r.keys, r.m);
-	r.t = tally_new(&r.cfg, &r.keys);
+	r.opt = search_options_of(&r.cfg);
+	r.t = tally_new(&r.opt, &r.keys);
 	credit_text(&r, "bad.org worse.net evil.com\n");
 	credit_text(&r, "bad.org\n");
 	struct tally_rows rows = tally_take(r.t);
@@ -232,7 +235,7 @@ static struct tally_rows search_rows(struct rig *r, const char *file, enum input
 	const struct print_options po = print_options_of(&r->cfg);
 	printer_init(&pr, &ob, &po, r->m, &r->keys);
 	struct searcher s = {
-		.cfg = &r->cfg, .matcher = r->m, .keys = &r->keys, .tally = r->t, .sink = printer_sink(&pr),
+		.opt = &r->opt, .matcher = r->m, .keys = &r->keys, .tally = r->t, .sink = printer_sink(&pr),
 	};
 	struct input_options io_opt = { .io = io, .read_chunk = io == INPUT_IO_READ ? 3 : 0, .eol = '\n' };
 	struct input in;

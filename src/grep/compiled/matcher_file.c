@@ -50,16 +50,20 @@ static int add_fold_list(struct secfile_writer *w, uint32_t tag, const struct ma
 	return rc;
 }
 
-static void meta_fill(const struct config *cfg, const struct matcher_ac *m, struct file_meta *mt)
+/* What a set of spec's options over the list ps, tagged by pattern_tags
+ * when they are, and m compiled from them, say of themselves. */
+static void meta_fill(const struct matcher_spec *spec, const struct pattern_set *ps,
+		      const struct pattern_tags *pattern_tags, const struct matcher_ac *m,
+		      struct file_meta *mt)
 {
-	const struct pattern_set *ps = &cfg->patterns, *tags = &cfg->tags.names;
+	const struct pattern_set *tags = &pattern_tags->names;
 	const struct fold_state *f = m->fold;
-	bool tagged = cfg->tags.of != NULL;
+	bool tagged = pattern_tags->of != NULL;
 	*mt = (struct file_meta){
-		.ignore_case = cfg->ignore_case, .word = cfg->word_regexp, .line = cfg->line_regexp,
-		.utf8 = cfg->utf8_locale, .null_data = cfg->null_data,
-		.binary_text = cfg->binary == BINARY_TEXT, .engine = (uint32_t)cfg->engine,
-		.scan_path = (uint32_t)cfg->scan_path, .grep_kwset = m->opt.grep_kwset,
+		.ignore_case = spec->ignore_case, .word = spec->word, .line = spec->line,
+		.utf8 = spec->utf8, .null_data = spec->eol == '\0',
+		.binary_text = spec->binary_text, .engine = (uint32_t)spec->engine,
+		.scan_path = (uint32_t)spec->scan_path, .grep_kwset = m->opt.grep_kwset,
 		.spans_eol = m->base.spans_eol, .holds_nul = ps->holds_nul, .has_given = m->given != NULL,
 		.fold = f != NULL, .fold_filter = f && f->filter, .fold_ascii = f && f->ascii,
 		.list_count = ps->count, .list_bytes = (size_t)ps->end[ps->count - 1] + 1,
@@ -67,23 +71,24 @@ static void meta_fill(const struct config *cfg, const struct matcher_ac *m, stru
 		.n_bad = f ? f->n_bad : 0, .tagged = tagged, .tags_nul = tagged && tags->holds_nul,
 		.n_tags = tagged ? tags->count : 0,
 		.tag_bytes = tagged ? (size_t)tags->end[tags->count - 1] + 1 : 0,
-		.syntax = (uint32_t)cfg->syntax,
+		.syntax = (uint32_t)spec->syntax,
 	};
 }
 
 /* Adds m's sections and the list's to w: 0, or -1 when out of memory. */
-static int sections_add(struct secfile_writer *w, const struct config *cfg, const struct matcher_ac *m)
+static int sections_add(struct secfile_writer *w, const struct matcher_spec *spec,
+			const struct pattern_set *ps, const struct pattern_tags *t,
+			const struct matcher_ac *m)
 {
 	struct file_meta mt;
-	meta_fill(cfg, m, &mt);
-	const struct pattern_set *ps = &cfg->patterns;
+	meta_fill(spec, ps, t, m, &mt);
 	int rc = ac_save(m->ac, w);
 	rc |= secfile_add_copy(w, T_META, &mt, sizeof mt);
 	rc |= secfile_add(w, T_LIST_TEXT, ps->storage, (size_t)mt.list_bytes);
 	rc |= secfile_add(w, T_LIST_END, ps->end, ps->count * sizeof *ps->end);
 	if (m->given)
 		rc |= secfile_add(w, T_GIVEN, m->given, (size_t)mt.n_engine * sizeof *m->given);
-	bool fixed = cfg->syntax == SYNTAX_FIXED;
+	bool fixed = spec->syntax == SYNTAX_FIXED;
 	if (m->fold) {
 		rc |= add_fold_list(w, T_NARROW, m, m->fold->narrow, m->fold->n_narrow, fixed);
 		rc |= add_fold_list(w, T_BAD, m, m->fold->bad, m->fold->n_bad, fixed);
@@ -91,7 +96,6 @@ static int sections_add(struct secfile_writer *w, const struct config *cfg, cons
 	if (!fixed)
 		rc |= regex_sections_add(w, m);
 	if (mt.tagged) {
-		const struct pattern_tags *t = &cfg->tags;
 		rc |= secfile_add(w, T_TAG_TEXT, t->names.storage, (size_t)mt.tag_bytes);
 		rc |= secfile_add(w, T_TAG_END, t->names.end, t->names.count * sizeof *t->names.end);
 		rc |= secfile_add(w, T_TAG_OF, t->of, ps->count * sizeof *t->of);
@@ -151,22 +155,23 @@ static bool list_copy(const struct pattern_set *ps, struct pattern_set *copy)
 	return true;
 }
 
-int matcher_save(const struct config *cfg, unsigned threads, const char *path, char *why,
+int matcher_save(const struct matcher_spec *spec, const struct pattern_set *patterns,
+		 const struct pattern_tags *tags, unsigned threads, const char *path, char *why,
 		 size_t why_len)
 {
 	struct pattern_set copy;
 	const char *error = "memory exhausted";
 	struct matcher *m = NULL;
-	if (cfg->engine != ENGINE_AC)
+	if (spec->engine != ENGINE_AC)
 		error = "only --engine=ac has a compiled form";
-	else if (list_copy(&cfg->patterns, &copy))
-		m = matcher_for_config(cfg, &copy, threads, &error);
+	else if (list_copy(patterns, &copy))
+		m = matcher_build(spec, &copy, threads, &error);
 	if (!m) {
 		snprintf(why, why_len, "%s", error);
 		return -1;
 	}
 	struct secfile_writer w = { .pieces = NULL };
-	int rc = sections_add(&w, cfg, (const struct matcher_ac *)m);
+	int rc = sections_add(&w, spec, patterns, tags, (const struct matcher_ac *)m);
 	if (rc != 0)
 		snprintf(why, why_len, "memory exhausted");
 	else if ((rc = write_renamed(&w, path)) != 0)
@@ -188,33 +193,33 @@ static bool same_flag(const char *name, uint32_t then, bool now, char *why, size
 	return false;
 }
 
-/* Checks the options mt was compiled with against cfg's: 0, or -1 with why. */
-static int options_check(const struct config *cfg, const struct file_meta *mt, char *why,
+/* Checks the options mt was compiled with against spec's: 0, or -1 with why. */
+static int options_check(const struct matcher_spec *spec, const struct file_meta *mt, char *why,
 			 size_t why_len)
 {
 	static const char *const scan_names[] = { "auto", "dfa", "bitmap", "memchr", "teddy", "hash", "rare" };
-	if (cfg->engine != ENGINE_AC) {
+	if (spec->engine != ENGINE_AC) {
 		snprintf(why, why_len, "compiled for --engine=ac; this search asks for --engine=pcre2");
 		return -1;
 	}
-	if (!same_flag("-i", mt->ignore_case, cfg->ignore_case, why, why_len) ||
-	    !same_flag("-w", mt->word, cfg->word_regexp, why, why_len) ||
-	    !same_flag("-x", mt->line, cfg->line_regexp, why, why_len) ||
-	    !same_flag("-z", mt->null_data, cfg->null_data, why, why_len))
+	if (!same_flag("-i", mt->ignore_case, spec->ignore_case, why, why_len) ||
+	    !same_flag("-w", mt->word, spec->word, why, why_len) ||
+	    !same_flag("-x", mt->line, spec->line, why, why_len) ||
+	    !same_flag("-z", mt->null_data, spec->eol == '\0', why, why_len))
 		return -1;
-	if ((mt->utf8 != 0) != cfg->utf8_locale) {
+	if ((mt->utf8 != 0) != spec->utf8) {
 		snprintf(why, why_len, "compiled in a %s locale; this search's locale is%s UTF-8",
-			 mt->utf8 ? "UTF-8" : "non-UTF-8", cfg->utf8_locale ? "" : " not");
+			 mt->utf8 ? "UTF-8" : "non-UTF-8", spec->utf8 ? "" : " not");
 		return -1;
 	}
 	/* --binary-files=text decides whether a pattern holding NUL is kept */
 	if (mt->holds_nul && !mt->null_data &&
-	    !same_flag("--binary-files=text", mt->binary_text, cfg->binary == BINARY_TEXT, why, why_len))
+	    !same_flag("--binary-files=text", mt->binary_text, spec->binary_text, why, why_len))
 		return -1;
-	if (cfg->scan_path != 0 && (uint32_t)cfg->scan_path != mt->scan_path &&
-	    (size_t)cfg->scan_path < sizeof scan_names / sizeof *scan_names) {
+	if (spec->scan_path != 0 && (uint32_t)spec->scan_path != mt->scan_path &&
+	    (size_t)spec->scan_path < sizeof scan_names / sizeof *scan_names) {
 		snprintf(why, why_len, "compiled with --scan-path=%s; this search asks for --scan-path=%s",
-			 scan_names[mt->scan_path], scan_names[cfg->scan_path]);
+			 scan_names[mt->scan_path], scan_names[spec->scan_path]);
 		return -1;
 	}
 	return 0;
@@ -365,12 +370,12 @@ static struct fold_state *fold_load(const struct secfile *sf, const struct file_
 
 /* The parts of the matcher of sf's sections in m: NULL, or what is
  * corrupt ("memory exhausted" when memory is). */
-static const char *parts_load(const struct config *cfg, const struct secfile *sf,
+static const char *parts_load(const struct matcher_spec *spec, const struct secfile *sf,
 			      const struct file_meta *mt, struct matcher_ac *m, struct pattern_set *list,
 			      struct pattern_tags *tags)
 {
 	const char *what;
-	if (!(m->ac = ac_load(sf, (enum simd_level)cfg->simd, &what)))
+	if (!(m->ac = ac_load(sf, (enum simd_level)spec->simd, &what)))
 		return what;
 	if ((what = list_load(sf, mt, list)) || (what = given_load(sf, mt, m->ac, &m->given)) ||
 	    (what = tags_load(sf, mt, tags)))
@@ -386,8 +391,8 @@ static const char *parts_load(const struct config *cfg, const struct secfile *sf
 	return NULL;
 }
 
-/* The matcher of sf's sections for cfg's options: NULL with why. */
-static struct matcher_ac *sections_load(const struct config *cfg, const struct secfile *sf,
+/* The matcher of sf's sections for spec's options: NULL with why. */
+static struct matcher_ac *sections_load(const struct matcher_spec *spec, const struct secfile *sf,
 					struct pattern_set *list, struct pattern_tags *tags, char *why,
 					size_t why_len)
 {
@@ -399,10 +404,10 @@ static struct matcher_ac *sections_load(const struct config *cfg, const struct s
 		snprintf(why, why_len, "corrupt compiled pattern set (options)");
 		return NULL;
 	}
-	if (options_check(cfg, &mt, why, why_len) != 0)
+	if (options_check(spec, &mt, why, why_len) != 0)
 		return NULL;
 	struct matcher_ac *m = calloc(1, sizeof *m);
-	const char *what = m ? parts_load(cfg, sf, &mt, m, list, tags) : "memory exhausted";
+	const char *what = m ? parts_load(spec, sf, &mt, m, list, tags) : "memory exhausted";
 	if (what) {
 		if (strcmp(what, "memory exhausted") == 0)
 			snprintf(why, why_len, "memory exhausted");
@@ -417,7 +422,7 @@ static struct matcher_ac *sections_load(const struct config *cfg, const struct s
 		return NULL;
 	}
 	m->base.ops = &matcher_ac_ops;
-	m->opt = matcher_options(cfg, mt.grep_kwset, 1);
+	m->opt = matcher_options(spec, mt.grep_kwset, 1);
 	m->base.match_takes_eol = matcher_takes_eol(&m->opt);
 	matcher_ac_settle(m, mt.spans_eol);
 	if (fold_partials_setup(m) != 0) {
@@ -430,14 +435,14 @@ static struct matcher_ac *sections_load(const struct config *cfg, const struct s
 }
 
 /* matcher_load_image over img, which the matcher owns from then on. */
-static struct matcher *image_load(const struct config *cfg, struct matcher_image *img,
+static struct matcher *image_load(const struct matcher_spec *spec, struct matcher_image *img,
 				  struct pattern_set *list, struct pattern_tags *tags, char *why,
 				  size_t why_len)
 {
 	struct secfile sf;
 	struct matcher_ac *m = NULL;
 	if (secfile_open(&sf, img->base, img->size, why, why_len) == 0)
-		m = sections_load(cfg, &sf, list, tags, why, why_len);
+		m = sections_load(spec, &sf, list, tags, why, why_len);
 	if (!m) {
 		matcher_image_release(img);
 		return NULL;
@@ -451,7 +456,7 @@ enum pattern_syntax matcher_file_syntax(const struct matcher *m)
 	return ((const struct matcher_ac *)m)->syntax;
 }
 
-struct matcher *matcher_load_image(const struct config *cfg, const void *p, size_t size,
+struct matcher *matcher_load_image(const struct matcher_spec *spec, const void *p, size_t size,
 				   struct pattern_set *list, struct pattern_tags *tags, char *why,
 				   size_t why_len)
 {
@@ -461,7 +466,7 @@ struct matcher *matcher_load_image(const struct config *cfg, const void *p, size
 		return NULL;
 	}
 	*img = (struct matcher_image){ .base = p, .size = size, .mapped = 0 };
-	return image_load(cfg, img, list, tags, why, why_len);
+	return image_load(spec, img, list, tags, why, why_len);
 }
 
 /* A private copy of the first `size` bytes of fd, in memory of its own
@@ -506,8 +511,8 @@ static void *image_read(int fd, size_t size, size_t *got)
  * mapping's copied pages (SIGBUS, which the search takes for its text
  * shrinking).  A copy in anonymous memory is what was checked, whatever
  * happens to the file. */
-struct matcher *matcher_load(const struct config *cfg, const char *path, struct pattern_set *list,
-			     struct pattern_tags *tags, char *why, size_t why_len)
+struct matcher *matcher_load(const struct matcher_spec *spec, const char *path,
+			     struct pattern_set *list, struct pattern_tags *tags, char *why, size_t why_len)
 {
 	struct stat st;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -534,5 +539,5 @@ struct matcher *matcher_load(const struct config *cfg, const char *path, struct 
 		return NULL;
 	}
 	*img = (struct matcher_image){ .base = p, .size = got, .mapped = size };
-	return image_load(cfg, img, list, tags, why, why_len);
+	return image_load(spec, img, list, tags, why, why_len);
 }

@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "match/matcher_ac_internal.h"
-#include "options/config.h"
+#include "options/option_types.h"
 #include "secfile.h"
 
 /* Section "GRmt" (fixed-width fields, no padding).  The options are the
@@ -49,7 +49,7 @@ static inline void *unconst(const void *p)
 bool list_view(const struct secfile *sf, uint32_t text_tag, uint32_t end_tag, size_t count,
 	       size_t bytes, bool holds_nul, struct pattern_set *list);
 
-/* Adds to w what an -E/-G set (m compiled with cfg->syntax not
+/* Adds to w what an -E/-G set (m compiled with a syntax not
  * SYNTAX_FIXED) holds beyond a -F set's sections: its literals' anchor
  * table and, with -i's fold, the literals the fold's lists index.
  * Returns 0, or -1 when out of memory. */

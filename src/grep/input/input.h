@@ -29,6 +29,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/types.h>
 
 enum input_io { INPUT_IO_AUTO, INPUT_IO_MMAP, INPUT_IO_READ };
@@ -216,28 +217,54 @@ void input_guard_install(void);
 void input_guard_arm(sigjmp_buf *target);
 void input_guard_disarm(void);
 
+/* The most pieces of state, and bytes in all, a reader's rollback keeps. */
+#define INPUT_ROLLBACK_PIECES 2
+#define INPUT_ROLLBACK_BYTES 128
+
 /* The way back for a reader of a mapped input that shrank: the input
- * offset of its last checkpoint (input_checkpoint), and its own state
- * taken back to that point by `back` (what it output since, what it
- * counted): true, or false when it cannot be (output handed on already).
- * The reader keeps that state itself; the input knows only the offset. */
+ * offset of its last checkpoint (input_checkpoint), and a copy of the
+ * reader's state there.  The reader names that state once
+ * (input_rollback_keeps: pieces of memory of its own, which the input
+ * copies at each checkpoint); after a SIGBUS the input puts the copy back
+ * and asks `back` to take back what lies outside it (what the reader
+ * output since, what it counted): true, or false when it cannot be
+ * (output handed on already), and then the state is as the fault left it.
+ * Zeroed, with `back` and `ctx` set, it keeps no state. */
 struct input_rollback {
 	uint64_t at;
 	bool (*back)(void *ctx);
 	void *ctx;
+	size_t n_pieces;
+	struct {
+		void *state;
+		size_t size;
+	} piece[INPUT_ROLLBACK_PIECES];
+	_Alignas(max_align_t) unsigned char copy[INPUT_ROLLBACK_BYTES];
 };
 
+/* Adds state[0..size) to what rb keeps (at most INPUT_ROLLBACK_PIECES
+ * pieces of INPUT_ROLLBACK_BYTES in all, a limit of the program's own
+ * readers), before the first checkpoint. */
+void input_rollback_keeps(struct input_rollback *rb, void *state, size_t size);
+
 /* Everything the reader got before input offset `at` (a line start, or
- * where the input stands) is done: a SIGBUS from here on comes back to it. */
+ * where the input stands) is done, its state as it stands now: a SIGBUS
+ * from here on comes back to it. */
 static inline void input_checkpoint(struct input_rollback *rb, uint64_t at)
 {
 	rb->at = at;
+	unsigned char *to = rb->copy;
+	for (size_t i = 0; i < rb->n_pieces; i++) {
+		memcpy(to, rb->piece[i].state, rb->piece[i].size);
+		to += rb->piece[i].size;
+	}
 }
 
 /* Runs reader(ctx), which takes windows of `in`, under the SIGBUS guard.
  * When a mapped page vanishes (the file shrank), the reader goes back to
- * its last checkpoint (rb->back), the input goes on with read() from there
- * (input_reread_from) and reader runs again.  Returns false when that way
+ * its last checkpoint (its kept state put back, then rb->back), the input
+ * goes on with read() from there (input_reread_from) and reader runs
+ * again.  Returns false when that way
  * back was closed (rb->back refused, or the input could not be read on):
  * reader was left at the fault, and the file "shrank while being searched". */
 bool input_read_guarded(struct input *in, struct input_rollback *rb, void (*reader)(void *ctx),

@@ -2,7 +2,8 @@
 /* input_guard.c - the SIGBUS guard for mapped inputs (see input.h).
  *
  * Owns: the process-wide SIGBUS handler, each thread's armed jump target,
- * and the way back after a fault (input_read_guarded).  A mapped file that
+ * the reader's state kept at its checkpoints (input_rollback_keeps), and
+ * the way back after a fault (input_read_guarded).  A mapped file that
  * shrinks under a search raises SIGBUS in the thread that touches a
  * vanished page; the handler jumps back into input_read_guarded, which
  * has the reader go back to its last checkpoint (input_rollback) and the
@@ -11,6 +12,7 @@
  */
 #include "input.h"
 
+#include <assert.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <string.h>
@@ -64,11 +66,42 @@ void input_guard_disarm(void)
 	guard_target = NULL;
 }
 
-/* After a SIGBUS: the reader back at its checkpoint, the input read on
- * from there. */
-static bool go_back(struct input *in, const struct input_rollback *rb)
+void input_rollback_keeps(struct input_rollback *rb, void *state, size_t size)
 {
-	return in->mapped && rb->back(rb->ctx) && input_reread_from(in, rb->at) == 0;
+	size_t used = 0;
+	for (size_t i = 0; i < rb->n_pieces; i++)
+		used += rb->piece[i].size;
+	assert(rb->n_pieces < INPUT_ROLLBACK_PIECES && size <= INPUT_ROLLBACK_BYTES - used);
+	rb->piece[rb->n_pieces].state = state;
+	rb->piece[rb->n_pieces++].size = size;
+}
+
+/* Exchanges the reader's state with the copy kept at the checkpoint. */
+static void swap_state(struct input_rollback *rb)
+{
+	unsigned char *kept = rb->copy, tmp[INPUT_ROLLBACK_BYTES];
+	for (size_t i = 0; i < rb->n_pieces; i++) {
+		size_t n = rb->piece[i].size;
+		memcpy(tmp, rb->piece[i].state, n);
+		memcpy(rb->piece[i].state, kept, n);
+		memcpy(kept, tmp, n);
+		kept += n;
+	}
+}
+
+/* After a SIGBUS: the reader back at its checkpoint (its state put back,
+ * and the rest by rb->back; refused, its state as the fault left it), the
+ * input read on from there. */
+static bool go_back(struct input *in, struct input_rollback *rb)
+{
+	if (!in->mapped)
+		return false;
+	swap_state(rb);
+	if (!rb->back(rb->ctx)) {
+		swap_state(rb);
+		return false;
+	}
+	return input_reread_from(in, rb->at) == 0;
 }
 
 bool input_read_guarded(struct input *in, struct input_rollback *rb, void (*reader)(void *ctx),

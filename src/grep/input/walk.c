@@ -12,7 +12,7 @@
 #include "walk.h"
 
 #include "grow.h"
-#include "options/config.h"
+#include "options/option_types.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* matcher.c - which of GNU grep -F's two matchers' rules a search follows.
  *
- * Owns: turning a config into a matcher (matcher_for_config).  GNU grep
+ * Owns: turning a matcher_spec into a matcher (matcher_build).  GNU grep
  * 3.8 searches fixed strings with its kwset matcher unless: in a single-
  * byte locale there is one distinct pattern and -w; in UTF-8 a pattern is
  * not valid UTF-8, or -i meets a character folded by its regex matcher.
@@ -22,7 +22,7 @@
 /* Drops in place each pattern containing NUL where such a pattern can
  * never match, noting in ps->given the ids of those kept.  Returns false
  * when out of memory. */
-static bool drop_nul_patterns(const struct config *cfg, bool kwset, struct pattern_set *ps)
+static bool drop_nul_patterns(const struct matcher_spec *spec, bool kwset, struct pattern_set *ps)
 {
 	if (!ps->holds_nul)
 		return true;
@@ -30,11 +30,11 @@ static bool drop_nul_patterns(const struct config *cfg, bool kwset, struct patte
 	 * finds such a pattern across records, which are then selected as
 	 * one line (matcher.spans_eol); its regex matcher, and PCRE2, never
 	 * find one. */
-	if (cfg->null_data && kwset && cfg->engine != ENGINE_PCRE2)
+	if (spec->eol == '\0' && kwset && spec->engine != ENGINE_PCRE2)
 		return true;
 	/* With newline ending lines, a NUL ends lines in binary files: such a
 	 * pattern matches only in files searched as text. */
-	if (!cfg->null_data && cfg->binary == BINARY_TEXT)
+	if (spec->eol != '\0' && spec->binary_text)
 		return true;
 	uint32_t *given = ps->given; /* an -E/-G list's: literal -> pattern */
 	if (!(ps->given = malloc(ps->count * sizeof *ps->given))) {
@@ -99,12 +99,12 @@ static bool one_distinct_pattern(const struct pattern_set *ps)
 	return true;
 }
 
-/* Does GNU grep search cfg's options and the patterns ps with its kwset
+/* Does GNU grep search spec's options and the patterns ps with its kwset
  * matcher (see the head of this file)? */
-static bool grep_uses_kwset(const struct config *cfg, const struct pattern_set *ps)
+static bool grep_uses_kwset(const struct matcher_spec *spec, const struct pattern_set *ps)
 {
-	if (!cfg->utf8_locale)
-		return !(cfg->word_regexp && one_distinct_pattern(ps));
+	if (!spec->utf8)
+		return !(spec->word && one_distinct_pattern(ps));
 	for (size_t i = 0; i < ps->count; i++) {
 		mbstate_t st;
 		memset(&st, 0, sizeof st);
@@ -119,53 +119,54 @@ static bool grep_uses_kwset(const struct config *cfg, const struct pattern_set *
 				return false;
 			k += n ? n : 1;
 		}
-		if (cfg->ignore_case && needs_multibyte_fold(p))
+		if (spec->ignore_case && needs_multibyte_fold(p))
 			return false;
 	}
 	return true;
 }
 
-struct match_options matcher_options(const struct config *cfg, bool grep_kwset, unsigned threads)
+struct match_options matcher_options(const struct matcher_spec *spec, bool grep_kwset,
+				     unsigned threads)
 {
 	/* without -w both matchers follow the same rules */
-	bool kwset_rules = !cfg->word_regexp || grep_kwset;
-	bool word_ignores_before_from = cfg->word_regexp && !cfg->line_regexp && kwset_rules;
+	bool kwset_rules = !spec->word || grep_kwset;
+	bool word_ignores_before_from = spec->word && !spec->line && kwset_rules;
 	return (struct match_options){
-		.ignore_case = cfg->ignore_case,
-		.word = cfg->word_regexp,
-		.line = cfg->line_regexp,
-		.utf8 = cfg->utf8_locale,
-		.eol = config_eol(cfg),
-		.scan_path = cfg->scan_path,
+		.ignore_case = spec->ignore_case,
+		.word = spec->word,
+		.line = spec->line,
+		.utf8 = spec->utf8,
+		.eol = spec->eol,
+		.scan_path = spec->scan_path,
 		.word_ignores_before_from = word_ignores_before_from,
-		.nul_ends_lines = cfg->binary != BINARY_TEXT && !cfg->null_data,
-		.simd = cfg->simd,
-		.word_regex_rules = cfg->word_regexp && !cfg->line_regexp && !word_ignores_before_from,
+		.nul_ends_lines = !spec->binary_text && spec->eol != '\0',
+		.simd = spec->simd,
+		.word_regex_rules = spec->word && !spec->line && !word_ignores_before_from,
 		.grep_kwset = grep_kwset,
 		.threads = threads,
 	};
 }
 
-struct matcher *matcher_for_config(const struct config *cfg, struct pattern_set *patterns,
-				   unsigned threads, const char **error)
+struct matcher *matcher_build(const struct matcher_spec *spec, struct pattern_set *patterns,
+			      unsigned threads, const char **error)
 {
 	struct pattern_set ps = *patterns;
 	*patterns = (struct pattern_set){ .storage = NULL };
 	/* -E/-G: grep's regex matcher, unless the list has no operator */
 	bool regex_rules = false, fixed = true;
 	struct regex_options ro = {
-		.syntax = cfg->syntax == SYNTAX_BASIC ? REGEX_BASIC : REGEX_EXTENDED,
-		.utf8 = cfg->utf8_locale, .ignore_case = cfg->ignore_case, .eol = config_eol(cfg),
+		.syntax = spec->syntax == SYNTAX_BASIC ? REGEX_BASIC : REGEX_EXTENDED,
+		.utf8 = spec->utf8, .ignore_case = spec->ignore_case, .eol = spec->eol,
 	};
-	int expanded = cfg->syntax == SYNTAX_FIXED ? 0 : regex_list_expand(&ps, &ro, &fixed);
+	int expanded = spec->syntax == SYNTAX_FIXED ? 0 : regex_list_expand(&ps, &ro, &fixed);
 	regex_rules = !fixed;
-	bool grep_kwset = !regex_rules && grep_uses_kwset(cfg, &ps);
-	struct match_options mo = matcher_options(cfg, grep_kwset, threads);
+	bool grep_kwset = !regex_rules && grep_uses_kwset(spec, &ps);
+	struct match_options mo = matcher_options(spec, grep_kwset, threads);
 	*error = NULL;
 	struct matcher *m = NULL;
-	if (expanded != 0 || !drop_nul_patterns(cfg, grep_kwset, &ps))
+	if (expanded != 0 || !drop_nul_patterns(spec, grep_kwset, &ps))
 		*error = "memory exhausted";
-	else if (cfg->engine == ENGINE_PCRE2)
+	else if (spec->engine == ENGINE_PCRE2)
 		m = matcher_pcre2_new(&ps, &mo, error);
 	else
 		m = matcher_ac_new(&ps, &mo, error);

@@ -5,7 +5,7 @@
  * semantics: leftmost-longest, honouring -i, -w and -x.  Two engines
  * implement it: the Aho-Corasick engine (matcher_ac.c) and PCRE2
  * (matcher_pcre2.c), which the tests use as a second oracle.  Which of
- * GNU grep's rules a config calls for is matcher.c's (matcher_for_config).
+ * GNU grep's rules a run's options call for is matcher.c's (matcher_build).
  */
 #ifndef ACGREP_MATCHER_H
 #define ACGREP_MATCHER_H
@@ -14,7 +14,23 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "options/config.h"
+#include "options/option_types.h"
+
+/* What decides a run's matcher: the options it is built for (built once
+ * from the config by src/cli/narrow.c); matcher.c derives the engine's
+ * match_options from them. */
+struct matcher_spec {
+	enum pattern_syntax syntax;  /* -F, or -E/-G expanded (regex.h) */
+	enum engine_choice engine;   /* --engine */
+	bool ignore_case;            /* -i */
+	bool word;                   /* -w */
+	bool line;                   /* -x */
+	bool utf8;                   /* LC_CTYPE is UTF-8 */
+	char eol;                    /* the line terminator: NUL with -z */
+	bool binary_text;            /* --binary-files=text: NUL ends no line */
+	int scan_path;               /* --scan-path (hidden): enum ac_scan_path, 0 = automatic */
+	int simd;                    /* --simd (hidden): enum simd_level cap, 0 = best */
+};
 
 struct match_options {
 	bool ignore_case;
@@ -48,7 +64,7 @@ struct matcher;
 #define MATCHER_NO_PATTERN UINT32_MAX
 
 /* A match: buf[start, end), of pattern `pattern`, its index in the list
- * as given to matcher_for_config (of duplicates, and of patterns equal
+ * as given to matcher_build (of duplicates, and of patterns equal
  * under -i, the first listed; MATCHER_NO_PATTERN from an engine that
  * cannot tell). */
 struct matcher_hit {
@@ -107,25 +123,26 @@ struct matcher {
 	bool spans_eol;
 	/* -x -w where GNU grep uses its regex matcher (matcher.c): a match
 	 * covering a line's text takes its terminator too, which -o and
-	 * colours then print with it.  Set by matcher_for_config. */
+	 * colours then print with it.  Set by matcher_build. */
 	bool match_takes_eol;
 };
 
-/* Builds the matcher cfg calls for (engine, -i, -w, -x, -z, binary
- * files) over `patterns`, normally &cfg->patterns, which it takes over:
+/* Builds the matcher spec calls for (engine, -i, -w, -x, -z, binary
+ * files) over `patterns`, normally the config's, which it takes over:
  * the set is left empty whether it succeeds or not, and a huge list is
- * never copied; of cfg it reads the options, never cfg->patterns.
+ * never copied.
  * `threads`: how many threads the compile may use.
  * Patterns holding NUL that can never match are dropped.  Returns the
  * matcher, or NULL with *error set to a static message ("memory
  * exhausted", or why the engine refused the patterns). */
-struct matcher *matcher_for_config(const struct config *cfg, struct pattern_set *patterns,
-				   unsigned threads, const char **error);
+struct matcher *matcher_build(const struct matcher_spec *spec, struct pattern_set *patterns,
+			      unsigned threads, const char **error);
 
-/* The match_options cfg calls for, where GNU grep would (grep_kwset) or
- * would not search the patterns with its kwset matcher (matcher_for_config's
+/* The match_options spec calls for, where GNU grep would (grep_kwset) or
+ * would not search the patterns with its kwset matcher (matcher_build's
  * rules; a compiled pattern set keeps grep_kwset). */
-struct match_options matcher_options(const struct config *cfg, bool grep_kwset, unsigned threads);
+struct match_options matcher_options(const struct matcher_spec *spec, bool grep_kwset,
+				     unsigned threads);
 
 /* struct matcher.match_takes_eol for a matcher built with options mo. */
 static inline bool matcher_takes_eol(const struct match_options *mo)
@@ -147,7 +164,7 @@ void matcher_note_failure(void);
 
 /* Builds a matcher over `patterns` (struct pattern; under -z some may hold
  * the line end NUL: matcher.spans_eol) with the options as given (for
- * the tests; the program asks matcher_for_config).  Returns NULL and
+ * the tests; the program asks matcher_build).  Returns NULL and
  * sets *error to a static message on failure ("memory exhausted", PCRE2
  * not compiled in).  matcher_ac_new takes the
  * set, its storage and end arrays from malloc: it keeps or frees them, and

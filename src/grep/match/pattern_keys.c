@@ -43,15 +43,15 @@ static int link_by_text(struct pattern_keys *k)
 	return 0;
 }
 
-int pattern_keys_init(struct pattern_keys *k, const struct config *cfg)
+int pattern_keys_init(struct pattern_keys *k, const struct pattern_set *ps,
+		      const struct pattern_tags *tags, enum pattern_syntax syntax)
 {
-	const struct pattern_set *ps = &cfg->patterns;
 	size_t bytes = ps->count ? (size_t)ps->end[ps->count - 1] + 1 : 1;
 	*k = (struct pattern_keys){
 		.text = { .count = ps->count, .holds_nul = ps->holds_nul },
-		.tags = &cfg->tags,
-		.n_keys = cfg->tags.of ? cfg->tags.names.count : ps->count,
-		.by_text = cfg->syntax != SYNTAX_FIXED,
+		.tags = tags,
+		.n_keys = tags->of ? tags->names.count : ps->count,
+		.by_text = syntax != SYNTAX_FIXED,
 	};
 	k->text.storage = malloc(bytes);
 	k->text.end = malloc((ps->count ? ps->count : 1) * sizeof *k->text.end);

@@ -19,11 +19,11 @@
 #include <stdint.h>
 
 #include "matcher.h"
-#include "options/config.h"
+#include "options/option_types.h"
 
 struct pattern_keys {
 	struct pattern_set text;         /* the patterns as given (a copy) */
-	const struct pattern_tags *tags; /* the config's; tags->of NULL: untagged */
+	const struct pattern_tags *tags; /* the run's; tags->of NULL: untagged */
 	uint32_t *first;                 /* per pattern: the first listed that the
 					    matcher cannot tell from it */
 	size_t n_keys;                   /* tags, or patterns */
@@ -31,17 +31,11 @@ struct pattern_keys {
 					    told apart from no other */
 };
 
-/* Whether cfg's options name patterns or count per pattern: then the run
- * builds its pattern_keys. */
-static inline bool pattern_keys_wanted(const struct config *cfg)
-{
-	return cfg->show_pattern != SHOW_PATTERN_NONE || cfg->count_per_pattern || cfg->json ||
-	       cfg->all_patterns;
-}
-
-/* Copies the pattern list of cfg (before matcher_for_config takes it).
- * Returns 0, or -1 when out of memory (k is then empty; free it anyway). */
-int pattern_keys_init(struct pattern_keys *k, const struct config *cfg);
+/* Copies the pattern list ps, of `syntax`, before matcher_build takes
+ * it; tags (kept, not copied: it must outlive k) are its tags.  Returns
+ * 0, or -1 when out of memory (k is then empty; free it anyway). */
+int pattern_keys_init(struct pattern_keys *k, const struct pattern_set *ps,
+		      const struct pattern_tags *tags, enum pattern_syntax syntax);
 
 /* Asks the matcher built from that list which patterns it tells apart
  * (linear in the list's bytes); an -E/-G list's patterns are told apart

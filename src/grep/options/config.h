@@ -2,11 +2,12 @@
 /* config.h - the one immutable description of a search, built by opts.c.
  *
  * Owns: every user-visible setting after parsing and validation.  It is
- * read in src/cli and where a module's narrow options are built from it
- * (tests/layout.sh lists the files that read it); the modules take those
- * options: the output's writers print_options.h's (src/cli/narrow.c), the
- * engines match_options (matcher.c), the walk walk_options, the input
- * input_options.  None of them reads argv or environment variables.
+ * read in src/cli alone (tests/layout.sh checks it), where each module's
+ * narrow options are built from it (src/cli/narrow.c): the matcher's
+ * matcher_spec, the search's search_options, the output's print_options,
+ * the run's run_options (with the input's input_options), scale-out's
+ * scaleout_options, the walk's walk_options.  None of them reads argv or
+ * environment variables.
  */
 #ifndef ACGREP_CONFIG_H
 #define ACGREP_CONFIG_H
@@ -15,99 +16,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum binary_mode { BINARY_BINARY, BINARY_TEXT, BINARY_WITHOUT_MATCH };
-enum list_mode { LIST_NONE, LIST_MATCHING /* -l */, LIST_NONMATCHING /* -L */ };
-enum io_choice { IO_AUTO, IO_MMAP, IO_READ };
-enum engine_choice { ENGINE_AC, ENGINE_PCRE2 };
-enum pattern_syntax { SYNTAX_FIXED /* -F */, SYNTAX_BASIC /* -G */, SYNTAX_EXTENDED /* -E */ };
-enum dir_action { DIRS_READ, DIRS_SKIP, DIRS_RECURSE }; /* -d ACTION */
-/* -D ACTION; without -D, devices, FIFOs and sockets named on the command
- * line are read and those a walk finds skipped, except under -R (walk.h) */
-enum dev_action { DEVS_READ_COMMAND_LINE, DEVS_READ, DEVS_SKIP };
-enum recurse_mode { RECURSE_NONE, RECURSE_CMDLINE_LINKS /* -r */, RECURSE_ALL_LINKS /* -R */ };
-
-/* One fixed-string pattern; bytes may include NUL, never the pattern separator. */
-struct pattern {
-	const char *bytes;
-	size_t len;
-};
+#include "option_types.h"
 
 struct opts_private; /* defined in opts.c */
 struct matcher;      /* matcher.h */
 
-/* The patterns back to back in `storage`, each followed by a NUL, and per
- * pattern the offset just past its bytes: 4 bytes of bookkeeping each, so
- * a list of a million words costs little beyond its text.  Both arrays come
- * from malloc, so that the engine can take them (matcher_ac_new). */
-struct pattern_set {
-	char *storage;
-	uint32_t *end;
-	size_t count;
-	bool holds_nul; /* some pattern contains a NUL byte */
-	/* Per pattern, its index in the list as given, when some were dropped
-	 * on the way to an engine (matcher.c); NULL: the same.  From malloc. */
-	uint32_t *given;
-	/* Per pattern, the anchors an -E/-G expansion gave it (REGEX_BOL,
-	 * REGEX_EOL of regex.h), or NULL when none has any.  From malloc. */
-	uint8_t *anchors;
-};
-
-/* Pattern i (< ps->count) of ps. */
-static inline struct pattern pattern_at(const struct pattern_set *ps, size_t i)
-{
-	size_t start = i ? (size_t)ps->end[i - 1] + 1 : 0;
-	return (struct pattern){ .bytes = ps->storage + start, .len = ps->end[i] - start };
-}
-
-/* GREP_COLORS capabilities (SGR strings without ESC[ and m). */
-struct color_spec {
-	const char *selected_match; /* ms */
-	const char *context_match;  /* mc */
-	const char *selected_line;  /* sl */
-	const char *context_line;   /* cx */
-	const char *file_name;      /* fn */
-	const char *line_number;    /* ln */
-	const char *byte_offset;    /* bn */
-	const char *separator;      /* se */
-	const char *pattern;        /* pt: --show-pattern's field; NULL: as ms */
-	bool reverse;               /* rv */
-	bool no_erase;              /* ne: omit \33[K */
-};
-
-/* --tagged-file: the tags of the pattern list (TAG<TAB>PATTERN lines). */
-struct pattern_tags {
-	struct pattern_set names; /* the distinct tags, in order of first use */
-	uint32_t *of;             /* per pattern: its index in names (an
-				     untagged one, of -e or -f, is tagged
-				     with its own text); NULL when no tagged
-				     list was given, nor a compiled set
-				     saved with one */
-};
-
-/* --show-pattern=WHAT: what names a match's pattern in the output. */
-enum show_pattern {
-	SHOW_PATTERN_NONE,
-	SHOW_PATTERN_TAG,     /* its tag; an untagged pattern names itself */
-	SHOW_PATTERN_TEXT,    /* the pattern as listed */
-	SHOW_PATTERN_NUMBER,  /* its 1-based number in the list as given */
-};
-
-/* A list of names to search, from --files-from or --files0-from. */
-struct file_list {
-	const char *path; /* "-": standard input */
-	char end;         /* the byte ending each name: '\n', or '\0' for --files0-from */
-};
-
-/* --range's END when it was left out: the range goes on to the file's end. */
-#define RANGE_TO_END UINT64_MAX
-
-/* The most threads a run uses: --threads past it is refused. */
-#define MAX_THREADS 1024
-
 struct config {
 	/* At least one pattern (none at all is the empty one with -v flipped,
 	 * see opts.c); the one part of the config that is handed on: the
-	 * matcher takes it over (matcher_for_config). */
+	 * matcher takes it over (matcher_build). */
 	struct pattern_set patterns;
 	/* How the patterns are read: -F, or -E/-G, expanded to the finite
 	 * set of strings each matches (regex.h) when the matcher is built */

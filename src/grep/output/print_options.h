@@ -13,7 +13,7 @@
 
 #include <stdbool.h>
 
-#include "options/config.h"
+#include "options/option_types.h"
 
 /* What ends a run's output (stats_report.h). */
 enum print_report {

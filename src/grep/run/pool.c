@@ -37,15 +37,15 @@
 #include <string.h>
 #include <unistd.h>
 
-bool pool_usable(const struct config *cfg, unsigned threads)
+bool pool_usable(const struct run_options *opt, unsigned threads)
 {
-	return threads > 1 && cfg->engine == ENGINE_AC && !cfg->line_buffered;
+	return threads > 1 && opt->engine == ENGINE_AC && !opt->line_buffered;
 }
 
-bool pool_can_split(const struct config *cfg)
+bool pool_can_split(const struct run_options *opt)
 {
-	return !cfg->line_number && !cfg->json && cfg->max_count < 0 && cfg->before < 0 &&
-	       cfg->after < 0 && cfg->io != IO_MMAP;
+	return !opt->line_number && !opt->json && opt->max_count < 0 && opt->before < 0 &&
+	       opt->after < 0 && opt->input.io != INPUT_IO_MMAP;
 }
 
 static void await_turn(struct pool *p)
@@ -85,7 +85,7 @@ static void segment_write(void *ctx, const char *data, size_t len)
 	}
 	if (sg->out_cap - sg->out_len < len) {
 		char *grown = grow_array(sg->out, &sg->out_cap, sg->out_len + len, 1, 64 << 10);
-		if (!grown && tally_holds_output(p->run->cfg)) { /* no turn comes: see commit_segment */
+		if (!grown && tally_holds_output(p->run->opt)) { /* no turn comes: see commit_segment */
 			pthread_mutex_unlock(&p->mu);
 			outbuf_fail("memory exhausted", 0);
 			return;
@@ -173,7 +173,7 @@ static void split_job(struct pool *p, struct job *j)
 	struct segment *segs = calloc((size_t)n, sizeof *segs);
 	if (!segs)
 		return;
-	struct input_options io = run_input_options(p->run->cfg);
+	struct input_options io = p->run->opt->input;
 	uint64_t chunk = input_read_size(&io);
 	size_t k = 0;
 	for (uint64_t i = 1; i < n; i++) {
@@ -198,22 +198,22 @@ static void split_job(struct pool *p, struct job *j)
 static void run_segment(struct worker *w, struct job *j, struct segment *sg)
 {
 	struct pool *p = w->pool;
-	const struct config *cfg = p->run->cfg;
-	const char *name = run_display_name(cfg, j->path);
+	const struct run_options *opt = p->run->opt;
+	const char *name = run_display_name(opt, j->path);
 	w->job = j;
 	w->seg = sg;
-	w->pr.show_name = run_shows_name(cfg, j->command_line);
+	w->pr.show_name = run_shows_name(opt, j->command_line);
 	w->searcher.used = false;
 	w->searcher.cancel = &j->cancel;
 	/* held whole until the committer's verdict on the input */
-	if (tally_holds_output(cfg))
+	if (tally_holds_output(opt))
 		outbuf_hold(&w->out);
 	if (j->n_segs == 1) {
 		search_input(&w->searcher, &j->whole, name, false, &sg->res);
 		input_leave_after(&j->whole, sg->res.stop_offset);
 		input_close(&j->whole); /* here: its read() buffer stays this thread's */
 	} else {
-		struct input_options io = run_input_options(cfg);
+		struct input_options io = opt->input;
 		struct input in;
 		if (input_open_range(&in, &j->whole, sg->lo, sg->hi, &io) == 0) {
 			search_input(&w->searcher, &in, name, false, &sg->res);
@@ -251,16 +251,16 @@ static bool start_worker(struct pool *p)
 {
 	if (p->started >= p->n_threads)
 		return false;
-	const struct config *cfg = p->run->cfg;
+	const struct run_options *opt = p->run->opt;
 	struct worker *w = calloc(1, sizeof *w);
 	if (!w)
 		return false;
 	w->pool = p;
 	w->searcher = p->searcher;
 	w->searcher.tally = NULL; /* its own, made here */
-	if (outbuf_init(&w->out, cfg->line_buffered) != 0 ||
+	if (outbuf_init(&w->out, opt->line_buffered) != 0 ||
 	    printer_init(&w->pr, &w->out, &p->run->pr.opt, p->searcher.matcher, p->searcher.keys) != 0 ||
-	    (p->searcher.tally && !(w->searcher.tally = tally_new(cfg, p->searcher.keys)))) {
+	    (p->searcher.tally && !(w->searcher.tally = tally_new(p->searcher.opt, p->searcher.keys)))) {
 		worker_free(w);
 		return false;
 	}
@@ -383,7 +383,7 @@ struct pool *pool_new(struct run *r, unsigned threads, uint64_t segment_size)
 	p->searcher = r->searcher;
 	p->n_threads = threads < MAX_THREADS ? threads : MAX_THREADS;
 	p->segment_size = segment_size ? segment_size : POOL_SEGMENT_SIZE;
-	p->split = pool_can_split(r->cfg);
+	p->split = pool_can_split(r->opt);
 	p->budget = p->segment_size < SIZE_MAX / POOL_BUFFER_SEGMENTS
 			    ? (size_t)p->segment_size * POOL_BUFFER_SEGMENTS : SIZE_MAX;
 	p->used = r->searcher.used;

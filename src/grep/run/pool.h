@@ -19,7 +19,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "options/config.h"
+#include "run_options.h"
 #include "run.h"
 
 /* Default segment size: a regular file of at least twice this is split. */
@@ -32,13 +32,13 @@ struct pool;
 /* Whether this run may search on worker threads at all: more than one
  * thread, an engine that threads can share (not PCRE2's scratch), and no
  * --line-buffered (whose user wants each line as soon as it is found). */
-bool pool_usable(const struct config *cfg, unsigned threads);
+bool pool_usable(const struct run_options *opt, unsigned threads);
 
 /* Whether a file may be split into segments searched apart: nothing in the
  * output depends on what came before a line in its file (no -n, no --json
  * with its line numbers, no -m, no context), and it is read() (--mmap hands a whole file out as one window,
  * which decides what a NUL byte makes binary). */
-bool pool_can_split(const struct config *cfg);
+bool pool_can_split(const struct run_options *opt);
 
 /* A pool of `threads` workers for run r (started at the first input),
  * splitting files of at least 2 * segment_size bytes when pool_can_split.

@@ -108,12 +108,12 @@ static void search_rest(struct pool *p, struct job *j, uint64_t lo, bool binary,
 			struct search_result *total)
 {
 	struct run *r = p->run;
-	struct input_options io = run_input_options(r->cfg);
+	struct input_options io = r->opt->input;
 	struct input in;
 	struct search_result res;
 	if (input_open_range(&in, &j->whole, lo, INPUT_TO_END, &io) != 0)
 		return;
-	r->pr.show_name = run_shows_name(r->cfg, j->command_line);
+	r->pr.show_name = run_shows_name(r->opt, j->command_line);
 	search_input(&r->searcher, &in, name, binary, &res);
 	input_close(&in);
 	outbuf_flush(&r->out);
@@ -177,7 +177,7 @@ static size_t commit_segments(struct pool *p, struct job *j, struct search_resul
 static void report_job(struct pool *p, struct job *j)
 {
 	struct run *r = p->run;
-	const char *name = run_display_name(r->cfg, j->path);
+	const char *name = run_display_name(r->opt, j->path);
 	if (j->walk_err) {
 		run_walk_error(j->path, j->walk_err, r);
 		return;
@@ -203,7 +203,7 @@ static void report_job(struct pool *p, struct job *j)
 		input_close(&j->whole);
 		free(j->segs);
 	}
-	r->pr.show_name = run_shows_name(r->cfg, j->command_line);
+	r->pr.show_name = run_shows_name(r->opt, j->command_line);
 	total.used = total.used && !r->searcher.used; /* as on one thread: this input set it */
 	r->searcher.used |= total.used;
 	run_report_result(r, name, &total); /* may forget the input's output and its use */

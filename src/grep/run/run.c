@@ -32,59 +32,47 @@ static bool flush_for_message(struct run *r)
 
 void run_complain(struct run *r, const char *name, const char *what)
 {
-	if (r->cfg->no_messages || !flush_for_message(r))
+	if (r->opt->no_messages || !flush_for_message(r))
 		return;
 	fprintf(stderr, "acgrep: %s: %s\n", name, what);
 }
 
-const char *run_display_name(const struct config *cfg, const char *path)
+const char *run_display_name(const struct run_options *opt, const char *path)
 {
 	if (strcmp(path, "-") != 0)
 		return path;
-	return cfg->label ? cfg->label : "(standard input)";
+	return opt->label ? opt->label : "(standard input)";
 }
 
-bool run_shows_name(const struct config *cfg, bool command_line)
+bool run_shows_name(const struct run_options *opt, bool command_line)
 {
-	return cfg->with_filename >= 0 ? cfg->with_filename
-				       : (cfg->n_files > 1 || cfg->files_from || !command_line);
-}
-
-struct input_options run_input_options(const struct config *cfg)
-{
-	return (struct input_options){
-		.io = cfg->io == IO_MMAP ? INPUT_IO_MMAP : cfg->io == IO_READ ? INPUT_IO_READ : INPUT_IO_AUTO,
-		.read_chunk = cfg->read_chunk,
-		.eol = config_eol(cfg),
-		.keep_lines = cfg->before > 0 ? (size_t)cfg->before : 0,
-		.decompress = cfg->decompress,
-		.decode_ahead = cfg->threads != 1,
-	};
+	return opt->with_filename >= 0 ? opt->with_filename
+				       : (opt->several_inputs || !command_line);
 }
 
 enum open_outcome run_open(const struct run *r, const char *path, bool command_line,
 			   struct input *in, int *err)
 {
-	const struct config *cfg = r->cfg;
+	const struct run_options *opt = r->opt;
 	bool is_stdin = strcmp(path, "-") == 0;
-	struct input_options io = run_input_options(cfg);
+	struct input_options io = opt->input;
 	io.any_length = walk_any_length(&r->walk, command_line);
 	struct stat st;
 	*err = 0;
-	if (cfg->devices == DEVS_SKIP && command_line && !is_stdin && stat(path, &st) == 0 &&
+	if (opt->devices == DEVS_SKIP && command_line && !is_stdin && stat(path, &st) == 0 &&
 	    (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)))
 		return OPEN_SKIP;
 	if (input_open(in, is_stdin ? NULL : path, &io) != 0) {
 		*err = errno;
-		return errno == EISDIR && cfg->directories == DIRS_SKIP ? OPEN_SKIP : OPEN_FAILED;
+		return errno == EISDIR && opt->directories == DIRS_SKIP ? OPEN_SKIP : OPEN_FAILED;
 	}
 	if (command_line && !is_stdin && walk_excluded_file(path, &r->walk, true)) {
 		input_close(in);
 		return OPEN_SKIP;
 	}
 	/* as grep, not with -m 1 either: one selected line cannot feed itself */
-	if (config_prints_lines(cfg) && !cfg->count_per_pattern &&
-	    (cfg->max_count < 0 || cfg->max_count > 1) && r->out_regular &&
+	if (opt->prints_lines && !opt->count_per_pattern &&
+	    (opt->max_count < 0 || opt->max_count > 1) && r->out_regular &&
 	    input_same_file(in, STDOUT_FILENO)) {
 		input_close(in);
 		return OPEN_IS_OUTPUT;
@@ -101,7 +89,7 @@ void run_report_open(struct run *r, const char *name, bool command_line, enum op
 		struct search_result res = {
 			.read_error = true, .read_errno = err, .stop_offset = UINT64_MAX,
 		};
-		r->pr.show_name = run_shows_name(r->cfg, command_line);
+		r->pr.show_name = run_shows_name(r->opt, command_line);
 		run_report_result(r, name, &res);
 		return;
 	}
@@ -114,12 +102,12 @@ void run_report_open(struct run *r, const char *name, bool command_line, enum op
 
 void run_report_result(struct run *r, const char *name, struct search_result *res)
 {
-	const struct config *cfg = r->cfg;
+	const struct run_options *opt = r->opt;
 	struct tally_verdict v = tally_run_verdict(r->tally, &r->pr, res);
 	bool selected = res->selected > 0 && v.qualifies;
 	if (!v.qualifies && res->used) /* its output is forgotten: groups part as before it */
 		r->searcher.used = false;
-	if (cfg->count_per_pattern ? v.matched : selected)
+	if (opt->count_per_pattern ? v.matched : selected)
 		r->matched = true;
 	if (r->stats) /* files with matches: those that qualify (--all-patterns) */
 		run_stats_add(r->stats, &res->stats, &res->seen, selected);
@@ -132,18 +120,18 @@ void run_report_result(struct run *r, const char *name, struct search_result *re
 		run_complain(r, name, "file shrank while being searched");
 		r->trouble = true;
 	}
-	if (cfg->list == LIST_MATCHING && selected)
+	if (opt->list == LIST_MATCHING && selected)
 		print_file_name(&r->pr, name);
-	else if (cfg->list == LIST_NONMATCHING && !selected)
+	else if (opt->list == LIST_NONMATCHING && !selected)
 		print_file_name(&r->pr, name);
-	else if (cfg->list == LIST_NONE && (cfg->count || cfg->count_matches) && v.qualifies)
+	else if (opt->list == LIST_NONE && (opt->count || opt->count_matches) && v.qualifies)
 		print_count(&r->pr, name, res->selected);
 	tally_run_report(r->tally, &r->pr, name);
 	if (res->binary_matched && v.qualifies && flush_for_message(r))
 		fprintf(stderr, "acgrep: %s: binary file matches\n", name);
 	if (outbuf_failed())
 		r->trouble = true;
-	r->stop = (cfg->quiet && r->matched) || outbuf_failed();
+	r->stop = (opt->quiet && r->matched) || outbuf_failed();
 }
 
 void run_walk_error(const char *path, int err, void *ctx)
@@ -160,7 +148,7 @@ void run_walk_error(const char *path, int err, void *ctx)
 int run_search_path(const char *path, bool command_line, void *ctx)
 {
 	struct run *r = ctx;
-	const char *name = run_display_name(r->cfg, path);
+	const char *name = run_display_name(r->opt, path);
 	struct input in;
 	int err;
 	enum open_outcome outcome = run_open(r, path, command_line, &in, &err);
@@ -168,7 +156,7 @@ int run_search_path(const char *path, bool command_line, void *ctx)
 		run_report_open(r, name, command_line, outcome, err);
 		return 0;
 	}
-	r->pr.show_name = run_shows_name(r->cfg, command_line);
+	r->pr.show_name = run_shows_name(r->opt, command_line);
 	struct search_result res;
 	tally_run_begin(r->tally, &r->pr);
 	search_input(&r->searcher, &in, name, false, &res);

@@ -16,17 +16,17 @@
 
 #include "input/input.h"
 #include "input/walk.h"
-#include "options/config.h"
 #include "output/json.h"
 #include "output/outbuf.h"
 #include "output/print.h"
+#include "run_options.h"
 #include "search/search.h"
 #include "search/stats.h"
 
 struct scaleout_options; /* scaleout/scaleout_options.h */
 
 struct run {
-	const struct config *cfg;
+	const struct run_options *opt; /* what this folder reads of the options */
 	/* --range, --records and --merge's options (the scale-out folder
 	 * reads them; this one does not) */
 	const struct scaleout_options *scaleout;
@@ -46,7 +46,7 @@ struct run {
 	bool out_regular;
 	uint64_t records; /* --records: the F, O and W records written (range.c) */
 	struct run_stats *stats; /* the inputs' statistics are added up here
-				    (stats_wanted), or NULL */
+				    (search_options.stats), or NULL */
 };
 
 /* What run_open decided about an input. */
@@ -59,13 +59,10 @@ enum open_outcome {
 
 /* grep's display name of an input: the path, or --label / "(standard
  * input)" for "-". */
-const char *run_display_name(const struct config *cfg, const char *path);
+const char *run_display_name(const struct run_options *opt, const char *path);
 
 /* Whether lines from this input carry the file name prefix. */
-bool run_shows_name(const struct config *cfg, bool command_line);
-
-/* The input options of this run (mmap/read(), chunk, eol, -B lines). */
-struct input_options run_input_options(const struct config *cfg);
+bool run_shows_name(const struct run_options *opt, bool command_line);
 
 /* Opens the input at `path` (command_line: an operand, not found by -r),
  * or decides it is not searched.  Prints nothing and touches no run state,

@@ -31,7 +31,7 @@
 #define STEP 64
 
 struct tally_run {
-	const struct config *cfg;
+	const struct run_options *opt;
 	const struct pattern_keys *keys;
 	size_t n_rows;          /* keys that are rows */
 	bool per_input;         /* --count-per-pattern -H: a block per input */
@@ -46,24 +46,24 @@ struct tally_run {
 	uint64_t *matches, *lines, *files;
 };
 
-bool tally_holds_output(const struct config *cfg)
+bool tally_holds_output(const struct run_options *opt)
 {
-	return cfg->all_patterns && !cfg->count_per_pattern && config_prints_lines(cfg);
+	return opt->all_patterns && !opt->count_per_pattern && opt->prints_lines;
 }
 
-struct tally_run *tally_run_new(const struct config *cfg, const struct pattern_keys *keys)
+struct tally_run *tally_run_new(const struct run_options *opt, const struct pattern_keys *keys)
 {
 	struct tally_run *tr = calloc(1, sizeof *tr);
 	if (!tr)
 		return NULL;
 	size_t n = keys->n_keys ? keys->n_keys : 1;
 	*tr = (struct tally_run){
-		.cfg = cfg,
+		.opt = opt,
 		.keys = keys,
-		.per_input = cfg->with_filename == 1,
+		.per_input = opt->with_filename == 1,
 		.index = calloc(n, sizeof *tr->index),
 	};
-	bool sums = cfg->count_per_pattern && !tr->per_input;
+	bool sums = opt->count_per_pattern && !tr->per_input;
 	if (sums) {
 		tr->matches = calloc(n, sizeof *tr->matches);
 		tr->lines = calloc(n, sizeof *tr->lines);
@@ -91,7 +91,7 @@ void tally_run_free(struct tally_run *tr)
 
 void tally_run_begin(struct tally_run *tr, struct printer *pr)
 {
-	if (tr && tally_holds_output(tr->cfg)) {
+	if (tr && tally_holds_output(tr->opt)) {
 		outbuf_hold(pr->out);
 		tr->held = pr;
 	}
@@ -144,16 +144,16 @@ void tally_run_take(struct tally_run *tr, struct search_result *res)
 
 bool tally_run_settled(const struct tally_run *tr, bool selected)
 {
-	const struct config *cfg = tr ? tr->cfg : NULL;
-	return tr && cfg->all_patterns && config_reports_files(cfg) && selected &&
+	const struct run_options *opt = tr ? tr->opt : NULL;
+	return tr && opt->all_patterns && opt->reports_files && selected &&
 	       tr->n_acc == tr->n_rows;
 }
 
 /* Whether key k's row is listed: with -v (count_unseen) when it did not
  * occur, else when it did or --include-zero asks for every key. */
-static bool listed(const struct config *cfg, uint64_t lines)
+static bool listed(const struct run_options *opt, uint64_t lines)
 {
-	return cfg->count_unseen ? lines == 0 : lines > 0 || cfg->include_zero;
+	return opt->count_unseen ? lines == 0 : lines > 0 || opt->include_zero;
 }
 
 struct tally_verdict tally_run_verdict(struct tally_run *tr, struct printer *pr,
@@ -161,17 +161,17 @@ struct tally_verdict tally_run_verdict(struct tally_run *tr, struct printer *pr,
 {
 	if (!tr)
 		return (struct tally_verdict){ .qualifies = true };
-	const struct config *cfg = tr->cfg;
+	const struct run_options *opt = tr->opt;
 	tally_run_take(tr, res);
 	struct tally_verdict v = {
-		.qualifies = !cfg->all_patterns || tr->n_acc == tr->n_rows,
+		.qualifies = !opt->all_patterns || tr->n_acc == tr->n_rows,
 		.failed = tr->failed,
 	};
 	if (tr->held) {
 		outbuf_settle(pr->out, v.qualifies);
 		tr->held = NULL;
 	}
-	if (cfg->count_per_pattern && v.qualifies) {
+	if (opt->count_per_pattern && v.qualifies) {
 		size_t seen = 0;
 		for (size_t i = 0; i < tr->n_acc; i++) {
 			const struct tally_row *r = &tr->acc[i];
@@ -182,7 +182,7 @@ struct tally_verdict tally_run_verdict(struct tally_run *tr, struct printer *pr,
 			tr->lines[r->key] += r->lines;
 			tr->files[r->key] += r->lines > 0;
 		}
-		v.matched = tr->per_input && (cfg->count_unseen ? seen < tr->n_rows : seen > 0);
+		v.matched = tr->per_input && (opt->count_unseen ? seen < tr->n_rows : seen > 0);
 	}
 	tr->verdict = v;
 	return v;
@@ -234,14 +234,14 @@ static int by_key(const void *a, const void *b)
  * listed (--include-zero, -v), else its rows sorted. */
 static void print_block(struct tally_run *tr, struct printer *pr, const char *name)
 {
-	const struct config *cfg = tr->cfg;
-	if (cfg->include_zero || cfg->count_unseen) {
+	const struct run_options *opt = tr->opt;
+	if (opt->include_zero || opt->count_unseen) {
 		for (uint32_t k = 0; k < tr->keys->n_keys; k++) {
 			if (!pattern_keys_is_row(tr->keys, k))
 				continue;
 			const struct tally_row *r = tr->index[k] ? &tr->acc[tr->index[k] - 1] : NULL;
 			uint64_t lines = r ? r->lines : 0;
-			if (listed(cfg, lines))
+			if (listed(opt, lines))
 				print_row(tr, pr, name, k, r ? r->matches : 0, lines, 0);
 		}
 		return;
@@ -258,7 +258,7 @@ void tally_run_report(struct tally_run *tr, struct printer *pr, const char *name
 {
 	if (!tr)
 		return;
-	if (tr->cfg->count_per_pattern && tr->per_input && tr->verdict.qualifies)
+	if (tr->opt->count_per_pattern && tr->per_input && tr->verdict.qualifies)
 		print_block(tr, pr, name);
 	clear_input(tr);
 	tr->failed = false;
@@ -266,15 +266,15 @@ void tally_run_report(struct tally_run *tr, struct printer *pr, const char *name
 
 bool tally_run_finish(struct tally_run *tr, struct printer *pr)
 {
-	const struct config *cfg = tr->cfg;
+	const struct run_options *opt = tr->opt;
 	bool matched = false;
-	if (!cfg->count_per_pattern || tr->per_input)
+	if (!opt->count_per_pattern || tr->per_input)
 		return false;
 	for (uint32_t k = 0; k < tr->keys->n_keys; k++) {
-		if (!pattern_keys_is_row(tr->keys, k) || !listed(cfg, tr->lines[k]))
+		if (!pattern_keys_is_row(tr->keys, k) || !listed(opt, tr->lines[k]))
 			continue;
 		print_row(tr, pr, NULL, k, tr->matches[k], tr->lines[k], tr->files[k]);
-		matched |= cfg->count_unseen || tr->lines[k] > 0;
+		matched |= opt->count_unseen || tr->lines[k] > 0;
 	}
 	return matched;
 }

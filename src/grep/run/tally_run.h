@@ -8,21 +8,21 @@
 
 #include <stdbool.h>
 
-#include "options/config.h"
 #include "match/pattern_keys.h"
+#include "run_options.h"
 #include "search/tally.h"
 
 struct printer;
 struct search_result;
 struct tally_run;
 
-/* The run's bookkeeping for cfg over keys; NULL when out of memory. */
-struct tally_run *tally_run_new(const struct config *cfg, const struct pattern_keys *keys);
+/* The run's bookkeeping for opt over keys; NULL when out of memory. */
+struct tally_run *tally_run_new(const struct run_options *opt, const struct pattern_keys *keys);
 void tally_run_free(struct tally_run *tr);
 
 /* Whether inputs' lines are printed and so held until the verdict
  * (--all-patterns with output of lines: plain, -o). */
-bool tally_holds_output(const struct config *cfg);
+bool tally_holds_output(const struct run_options *opt);
 
 /* An input begins: with tally_holds_output, pr's output buffer holds
  * what is printed from here on until its verdict (outbuf_hold). */

@@ -61,7 +61,7 @@ struct known {
 struct file_merge {
 	struct run *r;
 	const struct scaleout_options *so;
-	const struct config *cfg; /* for the search's context and binary rules */
+	const struct search_options *opt; /* the search's context and binary rules */
 	struct merge_item **rg;  /* its ranges searched, in order */
 	size_t n;
 	intmax_t *base;          /* per range: lines before it, or -1 */
@@ -346,12 +346,12 @@ static uint64_t ring_line_before(void *ctx, uint64_t end)
 static void before_context(struct file_merge *m, const struct known *k)
 {
 	struct ring_walk w = { .m = m, .n = 0 };
-	uint64_t first = context_before_start(&m->context, m->cfg, k->offset, 0, ring_line_before, &w);
+	uint64_t first = context_before_start(&m->context, m->opt, k->offset, 0, ring_line_before, &w);
 	if (first == CONTEXT_NONE) {
 		missing_line(m);
 		return;
 	}
-	if (context_apart(&m->context, m->cfg, first) && m->r->searcher.used)
+	if (context_apart(&m->context, m->opt, first) && m->r->searcher.used)
 		sink_group_break(&m->r->searcher.sink);
 	for (size_t n = w.n; n > 0; n--)
 		output_line(m, &m->ring[(m->ring_head + m->ring_n - n) % m->ring_cap], SINK_CONTEXT);
@@ -369,13 +369,13 @@ static bool unterminated(struct file_merge *m, const struct known *k)
 /* search_lines.c's select_line for k, starting a run of -v or not. */
 static void select_known(struct file_merge *m, const struct known *k, bool run_start)
 {
-	const struct config *cfg = m->cfg;
-	if (context_on(cfg) && run_start)
+	const struct search_options *opt = m->opt;
+	if (context_on(opt) && run_start)
 		before_context(m, k);
 	if (m->done)
 		return;
 	output_line(m, k, SINK_SELECTED);
-	context_selected(&m->context, cfg);
+	context_selected(&m->context, opt);
 	m->r->searcher.used = true;
 	if (context_count_selected(&m->context))
 		m->done = context_finished(&m->context);
@@ -470,7 +470,7 @@ static size_t fold_ranges(const struct scaleout_options *so, const struct group 
 /* Prints file g (its ranges, or its open error) as one run would. */
 static void merge_file(struct run *r, const struct group *g, bool show_name)
 {
-	const struct config *cfg = r->cfg;
+	const struct search_options *opt = r->searcher.opt;
 	const struct scaleout_options *so = r->scaleout;
 	const struct merge_item *first = g->items[0];
 	r->pr.show_name = show_name;
@@ -486,14 +486,14 @@ static void merge_file(struct run *r, const struct group *g, bool show_name)
 	struct search_result res;
 	bool used = false;
 	struct file_merge m = {
-		.r = r, .so = so, .cfg = cfg, .rg = g->items, .last = NONE, .context = context_begin(cfg),
+		.r = r, .so = so, .opt = opt, .rg = g->items, .last = NONE, .context = context_begin(opt),
 		.run_end = NONE,
 		.win_start = NONE, .win_end = NONE, .next_start = NONE, .taken_end = NONE,
 		.file_end = g->items[g->n - 1]->hi == UINT64_MAX ? NONE : g->items[g->n - 1]->size,
 		.may_end_early = first->binary,
 	};
 	m.n = fold_ranges(so, g, &res, &used);
-	binary_begin(&m.bin, cfg, !so->prints_lines);
+	binary_begin(&m.bin, opt, !so->prints_lines);
 	sink_begin(&r->searcher.sink, &(struct sink_begin){
 		.name = first->name,
 		.number_width = so->initial_tab ? search_number_width(first->size, so->line_number) : 0,

@@ -192,13 +192,13 @@ static void search_part(struct run *r, struct input *whole, bool ranged, uint64_
 	const struct scaleout_options *so = r->scaleout;
 	*res = (struct search_result){ .stop_offset = UINT64_MAX, .lines = 0 };
 	struct searcher job = r->searcher, *s = &r->searcher;
-	struct config job_cfg; /* the job's search: see the top of this file */
+	struct search_options job_opt; /* the job's search: see the top of this file */
 	struct records_sink rs;
 	if (so->records) {
-		job_cfg = *r->cfg;
-		job_cfg.only_matching = false;
-		job_cfg.utf8_locale = false;
-		job.cfg = &job_cfg;
+		job_opt = *r->searcher.opt;
+		job_opt.only_matching = false;
+		job_opt.utf8_locale = false;
+		job.opt = &job_opt;
 		job.sink = records_sink(&rs, &r->out, so->line_number);
 		rs.before = rw ? records_windows_line : NULL;
 		rs.before_ctx = rw;
@@ -210,7 +210,7 @@ static void search_part(struct run *r, struct input *whole, bool ranged, uint64_
 	if (ranged) {
 		if (lo >= hi)
 			return; /* no line starts in it */
-		struct input_options io = run_input_options(r->cfg);
+		struct input_options io = r->opt->input;
 		if (input_open_range(&part, whole, lo, hi, &io) != 0) {
 			note_read_error(res, errno);
 			return;
@@ -239,8 +239,10 @@ static void record_input(struct run *r, struct input *whole, bool ranged, uint64
 	r->records++;
 	struct records_windows rw;
 	bool windows = records_windows_wanted(so) && whole->is_regular && lo < hi;
-	uint64_t first = windows ? records_windows_begin(&rw, r->cfg, &r->out, whole->fd,
-							 whole->size_at_open, lo) : WINDOW_NONE;
+	size_t chunk = input_read_size(&r->opt->input);
+	uint64_t first = windows ? records_windows_begin(&rw, r->searcher.opt, chunk, &r->out, whole->fd,
+							 whole->size_at_open, lo)
+				 : WINDOW_NONE;
 	struct range_lines around = { .offset = lo };
 	int err = 0;
 	if (context && so->before > 0 && lo > 0 && lo < hi &&
@@ -300,7 +302,7 @@ int range_search_path(const char *path, bool command_line, void *ctx)
 {
 	struct run *r = ctx;
 	const struct scaleout_options *so = r->scaleout;
-	const char *name = run_display_name(r->cfg, path);
+	const char *name = run_display_name(r->opt, path);
 	struct input whole;
 	int err;
 	enum open_outcome outcome = run_open(r, path, command_line, &whole, &err);
@@ -323,7 +325,7 @@ int range_search_path(const char *path, bool command_line, void *ctx)
 	if (so->records) {
 		record_input(r, &whole, so->has_range, lo, hi, name, command_line, &res);
 	} else {
-		r->pr.show_name = run_shows_name(r->cfg, command_line);
+		r->pr.show_name = run_shows_name(r->opt, command_line);
 		search_part(r, &whole, true, lo, hi, name, NULL, &res);
 	}
 	input_close(&whole);

@@ -134,15 +134,14 @@ bool records_windows_wanted(const struct scaleout_options *so)
 	return so->encoding_checked && so->after > 0 && so->prints_lines;
 }
 
-uint64_t records_windows_begin(struct records_windows *rw, const struct config *cfg,
-			       struct outbuf *out, int fd, uint64_t size, uint64_t lo)
+uint64_t records_windows_begin(struct records_windows *rw, const struct search_options *opt,
+			       size_t chunk, struct outbuf *out, int fd, uint64_t size, uint64_t lo)
 {
 	*rw = (struct records_windows){
-		.out = out, .fd = fd, .eol = config_eol(cfg), .size = size, .lo = lo,
-		.chunk = input_read_size(&(struct input_options){ .read_chunk = cfg->read_chunk }),
-		.counted = cfg->line_number, .after = cfg->after,
+		.out = out, .fd = fd, .eol = opt->eol, .size = size, .lo = lo, .chunk = chunk,
+		.counted = opt->line_number, .after = opt->after,
 	};
-	binary_begin(&rw->bin, cfg, false);
+	binary_begin(&rw->bin, opt, false);
 	if (lo >= size)
 		return WINDOW_NONE;
 	uint64_t start = 0;

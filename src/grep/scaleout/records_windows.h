@@ -24,10 +24,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "options/config.h"
 #include "output/outbuf.h"
 #include "scaleout_options.h"
 #include "search/binary.h"
+#include "search/search_options.h"
 #include "search/sink.h"
 
 /* No window (records_windows_begin's result when none is written). */
@@ -58,13 +58,14 @@ struct records_windows {
  * printing lines, and not -a. */
 bool records_windows_wanted(const struct scaleout_options *so);
 
-/* Starts the windows of the regular file open on fd (size bytes), whose
+/* Starts the windows of the regular file open on fd (size bytes), read
+ * `chunk` bytes at a time as the whole file's search reads it, whose
  * range's first line starts at lo.  Returns the start of one run's window
  * holding lo when that window is not valid UTF-8 (its lines before lo, from
  * the returned offset, are the caller's to write as 'n' records, with
  * records_windows_mark at the returned offset), else WINDOW_NONE. */
-uint64_t records_windows_begin(struct records_windows *rw, const struct config *cfg,
-			       struct outbuf *out, int fd, uint64_t size, uint64_t lo);
+uint64_t records_windows_begin(struct records_windows *rw, const struct search_options *opt,
+			       size_t chunk, struct outbuf *out, int fd, uint64_t size, uint64_t lo);
 
 /* Writes the B record of the first window (the caller's lines reached
  * the offset records_windows_begin returned). */

@@ -5,7 +5,7 @@
  * scale-out folder reads of a --range or --records job and of a --merge,
  * built once from the config by the CLI (src/cli/narrow.c).  The search a
  * job drives, and the context and binary rules a merge follows, take the
- * config (search/): range.c and merge.c hand it on.
+ * search's options (search_options.h), the run's searcher's.
  */
 #ifndef ACGREP_SCALEOUT_OPTIONS_H
 #define ACGREP_SCALEOUT_OPTIONS_H

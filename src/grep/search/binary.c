@@ -10,16 +10,16 @@
 #include <string.h>
 #include <wchar.h>
 
-void binary_begin(struct binary_policy *b, const struct config *cfg, bool quiet)
+void binary_begin(struct binary_policy *b, const struct search_options *opt, bool quiet)
 {
 	*b = (struct binary_policy){
-		.mode = cfg->binary,
-		.detect_nul = cfg->binary != BINARY_TEXT && !cfg->null_data,
+		.mode = opt->binary,
+		.detect_nul = opt->binary != BINARY_TEXT && opt->eol != '\0',
 		/* JSON carries any bytes (base64), so no line is kept back for them */
-		.check_encoding = cfg->utf8_locale && cfg->binary != BINARY_TEXT && !cfg->json,
-		.counting = cfg->count || cfg->count_matches || cfg->count_per_pattern,
+		.check_encoding = opt->utf8_locale && opt->binary != BINARY_TEXT && !opt->json,
+		.counting = opt->count || opt->count_matches || opt->count_per_pattern,
 		.reports = !quiet,
-		.eol = config_eol(cfg),
+		.eol = opt->eol,
 		.selected_at_nul = -1,
 	};
 }

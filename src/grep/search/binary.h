@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "options/config.h"
+#include "search_options.h"
 
 struct binary_policy {
 	enum binary_mode mode;   /* --binary-files */
@@ -43,9 +43,9 @@ enum binary_next {
 	BINARY_COUNT_ON,    /* lines are counted on (-c), nothing printed */
 };
 
-/* Starts the rule for an input searched with cfg; `quiet`: its lines are
+/* Starts the rule for an input searched with opt; `quiet`: its lines are
  * not printed (-c, -l, -L, -q, or stdout is /dev/null). */
-void binary_begin(struct binary_policy *b, const struct config *cfg, bool quiet);
+void binary_begin(struct binary_policy *b, const struct search_options *opt, bool quiet);
 
 /* Whether NUL bytes still matter: the caller asks input.h where they are
  * and calls binary_nul_found at the first. */

@@ -31,7 +31,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "options/config.h"
+#include "search_options.h"
 
 /* No line output yet. */
 #define CONTEXT_NONE UINT64_MAX
@@ -43,18 +43,18 @@ struct context {
 };
 
 /* Whether -A, -B or -C was given (even as 0): groups part. */
-static inline bool context_on(const struct config *cfg)
+static inline bool context_on(const struct search_options *opt)
 {
-	return cfg->before >= 0 || cfg->after >= 0;
+	return opt->before >= 0 || opt->after >= 0;
 }
 
 /* An input's state before its first line. */
-static inline struct context context_begin(const struct config *cfg)
+static inline struct context context_begin(const struct search_options *opt)
 {
 	return (struct context){
 		.lastout = CONTEXT_NONE,
 		.pending = 0,
-		.outleft = cfg->max_count < 0 ? INTMAX_MAX : cfg->max_count,
+		.outleft = opt->max_count < 0 ? INTMAX_MAX : opt->max_count,
 	};
 }
 
@@ -63,18 +63,18 @@ static inline struct context context_begin(const struct config *cfg)
 typedef uint64_t (*context_line_before_fn)(void *ctx, uint64_t end);
 
 /* Where the before-context of the selected line starting at `at` starts:
- * up to cfg->before lines back (line_before steps back one), none before
+ * up to opt->before lines back (line_before steps back one), none before
  * the last line output nor before `floor` (the first line the caller
  * holds).  `at` itself when there is none; CONTEXT_NONE when line_before
  * did not know a line the rule needs.  Pass a function's name as
  * line_before, so that it is inlined. */
-static inline uint64_t context_before_start(const struct context *c, const struct config *cfg,
-					    uint64_t at, uint64_t floor,
+static inline uint64_t context_before_start(const struct context *c,
+					    const struct search_options *opt, uint64_t at, uint64_t floor,
 					    context_line_before_fn line_before, void *ctx)
 {
 	uint64_t lo = c->lastout != CONTEXT_NONE && c->lastout > floor ? c->lastout : floor;
 	uint64_t p = at;
-	for (intmax_t n = 0; n < cfg->before && p > lo; n++)
+	for (intmax_t n = 0; n < opt->before && p > lo; n++)
 		if ((p = line_before(ctx, p)) == CONTEXT_NONE)
 			return CONTEXT_NONE;
 	return p;
@@ -83,9 +83,10 @@ static inline uint64_t context_before_start(const struct context *c, const struc
 /* Whether a group that starts at input offset `first` is apart from the
  * output before it: then a group separator comes before it, when anything
  * was output before (the caller's to tell: a search asks its run). */
-static inline bool context_apart(const struct context *c, const struct config *cfg, uint64_t first)
+static inline bool context_apart(const struct context *c, const struct search_options *opt,
+				 uint64_t first)
 {
-	return context_on(cfg) && cfg->group_separator && first != c->lastout;
+	return context_on(opt) && opt->group_separator && first != c->lastout;
 }
 
 /* A line was output, ending at input offset `end`. */
@@ -96,9 +97,9 @@ static inline void context_output(struct context *c, uint64_t end)
 
 /* A selected line was output or left out for its encoding: its
  * after-context is owed. */
-static inline void context_selected(struct context *c, const struct config *cfg)
+static inline void context_selected(struct context *c, const struct search_options *opt)
 {
-	c->pending = cfg->after > 0 ? cfg->after : 0;
+	c->pending = opt->after > 0 ? opt->after : 0;
 }
 
 /* Where owed after-context resumes in a read window whose first new line

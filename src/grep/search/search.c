@@ -5,9 +5,10 @@
  * loop over its windows (search_lines.c searches each), the turn to binary
  * when the binary rule (binary.h) says so and what it changes here (NUL
  * ends lines, nothing more is output, reads of only NULs are dropped), the
- * long lines handed out in pieces, and its state at the input's
- * checkpoints (input_rollback): a search of a mapped file that shrank
- * (SIGBUS) goes back to the last one, and the input reads on from there.
+ * long lines handed out in pieces, and where its checkpoints are (the
+ * input keeps its state there: input_rollback): a search of a mapped file
+ * that shrank (SIGBUS) goes back to the last one, and the input reads on
+ * from there.
  */
 #include "search_internal.h"
 
@@ -16,25 +17,16 @@
 #include <string.h>
 
 /* Everything before input offset `at` is done, `lines` line terminators
- * before it: a SIGBUS from here on goes back to this point
- * (back_to_checkpoint). */
+ * before it: a SIGBUS from here on goes back to this point, the search's
+ * state as it is now (back_to_checkpoint). */
 static void keep_checkpoint(struct file_search *f, uint64_t at, intmax_t lines)
 {
+	f->state.lines_done = lines;
 	input_checkpoint(&f->rollback, at);
-	f->ck = (struct checkpoint){
-		.out_mark = f->out_mark,
-		.stop_offset = f->res->stop_offset,
-		.context = f->context,
-		.lines = lines,
-		.done = f->done,
-		.run_open = f->run_open,
-		.used = f->s->used,
-		.encoding_error = f->bin.encoding_error,
-	};
 	summary_keep(&f->sum);
 	/* nothing of what follows is handed on before the next checkpoint:
 	 * the way back to this one stays open (sink_keep_from) */
-	sink_keep_from(f->sink, f->out_mark);
+	sink_keep_from(f->sink, f->state.out_mark);
 }
 
 void search_checkpoint_mapped(struct file_search *f, size_t ls, size_t pos)
@@ -47,25 +39,18 @@ void search_checkpoint_mapped(struct file_search *f, size_t ls, size_t pos)
 	keep_checkpoint(f, f->base + pos, lines);
 }
 
-/* input_rollback's back, after a SIGBUS: the output since the last
- * checkpoint is taken back and the state goes back to it.  False when that
- * output was handed on already (a line longer than what the printer holds
- * was being copied); the search then ends as the file shrank. */
+/* input_rollback's back, after a SIGBUS, the search's state (f->state,
+ * the binary rule's encoding_error) back as it was at the last checkpoint:
+ * the output since is taken back, and the summary's counts.  False when
+ * that output was handed on already (a line longer than what the printer
+ * holds was being copied); the search then ends as the file shrank. */
 static bool back_to_checkpoint(void *ctx)
 {
 	struct file_search *f = ctx;
-	const struct checkpoint *c = &f->ck;
-	if (!sink_rewind(f->sink, c->out_mark))
+	if (!sink_rewind(f->sink, f->state.out_mark))
 		return false;
-	f->res->stop_offset = c->stop_offset;
 	summary_back(&f->sum);
-	f->context = c->context;
-	f->cnt_lines = c->lines; /* cnt_pos: the next window's start */
-	f->done = c->done;
-	f->run_open = c->run_open;
-	f->s->used = c->used;
-	f->bin.encoding_error = c->encoding_error;
-	f->out_mark = c->out_mark;
+	f->cnt_lines = f->state.lines_done; /* cnt_pos: the next window's start */
 	f->guarded = false;
 	return true;
 }
@@ -74,7 +59,7 @@ static bool back_to_checkpoint(void *ctx)
 static bool empty_line_selected(const struct file_search *f)
 {
 	size_t ms, me;
-	return matcher_find(f->s->matcher, &f->eol, 1, 0, false, &ms, &me) != f->cfg->invert;
+	return matcher_find(f->s->matcher, &f->eol, 1, 0, false, &ms, &me) != f->opt->invert;
 }
 
 /* The input turned binary in grep's buffer holding window w (NULL: from
@@ -117,24 +102,24 @@ int search_number_width(uint64_t size, bool line_number)
 static struct file_search *begin_search(struct searcher *s, struct input *in, const char *name,
 					bool binary_from_start, struct search_result *res)
 {
-	const struct config *cfg = s->cfg;
+	const struct search_options *opt = s->opt;
 	struct file_search *f = calloc(1, sizeof *f);
 	if (!f)
 		return NULL;
-	bool quiet = !config_prints_lines(cfg) || cfg->count_per_pattern || s->dev_null;
+	bool quiet = !opt->prints_lines || opt->count_per_pattern || s->dev_null;
 	*f = (struct file_search){
-		.cfg = cfg,
+		.opt = opt,
 		.s = s,
 		.in = in,
 		.sink = &s->sink,
-		.eol = config_eol(cfg),
+		.eol = opt->eol,
 		.quiet = quiet,
-		.context = context_begin(cfg),
 		.used_at_start = s->used,
 		.res = res,
-		.counting = stats_wanted(cfg),
-		.count_lines = cfg->line_number || stats_wanted(cfg),
+		.counting = opt->stats,
+		.count_lines = opt->line_number || opt->stats,
 		.binary_offset = UINT64_MAX,
+		.state = { .context = context_begin(opt), .stop_offset = UINT64_MAX, .used = s->used },
 		.rollback = { .back = back_to_checkpoint, .ctx = f },
 	};
 	struct summary_hook stats = { .ctx = f };
@@ -142,14 +127,16 @@ static struct file_search *begin_search(struct searcher *s, struct input *in, co
 		stats = (struct summary_hook){
 			.selected = search_stats_line, .keep = search_stats_keep, .back = search_stats_back, .ctx = f,
 		};
-	f->sum = summary_begin(cfg, s->matcher, s->tally, stats, config_reports_files(cfg) || s->dev_null);
-	binary_begin(&f->bin, cfg, quiet);
+	f->sum = summary_begin(opt, s->matcher, s->tally, stats, opt->reports_files || s->dev_null);
+	binary_begin(&f->bin, opt, quiet);
+	input_rollback_keeps(&f->rollback, &f->state, sizeof f->state);
+	input_rollback_keeps(&f->rollback, &f->bin.encoding_error, sizeof f->bin.encoding_error);
 	uint64_t size = in->is_regular ? in->size_at_open : UINT64_MAX; /* -T's width */
 	sink_begin(f->sink, &(struct sink_begin){
 		.name = name,
-		.number_width = cfg->initial_tab ? search_number_width(size, cfg->line_number) : 0,
+		.number_width = opt->initial_tab ? search_number_width(size, opt->line_number) : 0,
 	});
-	f->out_mark = sink_mark(f->sink);
+	f->state.out_mark = sink_mark(f->sink);
 	/* a hole makes grep take the file as binary from its first buffer */
 	if (binary_watches_nul(&f->bin) && (binary_from_start || input_has_hole(in)))
 		turn_binary(f, in, NULL);
@@ -162,7 +149,7 @@ static struct file_search *begin_search(struct searcher *s, struct input *in, co
 	}
 	/* the context output after a line suppressed for its encoding starts
 	 * at its read()'s start, as grep's at its buffer's */
-	if (f->bin.check_encoding && context_on(cfg) && !f->quiet)
+	if (f->bin.check_encoding && context_on(opt) && !f->quiet)
 		input_read_windows(in);
 	/* where the input stands: a mapping faulting in the first input_next */
 	keep_checkpoint(f, in->mapped ? in->map_offset + in->map_pos : in->offset + in->consumed, 0);
@@ -186,7 +173,7 @@ static void search_one_window(struct file_search *f, struct input *in, const str
 		search_pieces(f, w->partial, w->last);
 	else
 		search_window(f);
-	if (!f->done && f->count_lines)
+	if (!f->state.done && f->count_lines)
 		search_lineno_at(f, f->len);
 	if (f->counting)
 		search_stats_window(f);
@@ -206,8 +193,8 @@ static void search_windows(void *ctx)
 	const struct searcher *s = f->s;
 	struct window w;
 	int rc;
-	while (!f->bin.dropped && !context_finished(&f->context)) {
-		if (f->done || (s->cancel && atomic_load_explicit(s->cancel, memory_order_relaxed)) ||
+	while (!f->bin.dropped && !context_finished(&f->state.context)) {
+		if (f->state.done || (s->cancel && atomic_load_explicit(s->cancel, memory_order_relaxed)) ||
 		    sink_failed(f->sink))
 			return;
 		if ((rc = input_next(in, &w)) == 0) {
@@ -244,7 +231,9 @@ void search_input(struct searcher *s, struct input *in, const char *name, bool b
 	res->selected = binary_reported_count(&f->bin, f->sum.selected);
 	res->binary = f->bin.binary;
 	res->without_match = f->bin.dropped;
-	res->done = f->done || f->context.outleft <= 0;
+	res->done = f->state.done || f->state.context.outleft <= 0;
+	res->stop_offset = f->state.stop_offset;
+	s->used = f->state.used;
 	res->used = s->used && !f->used_at_start;
 	res->binary_matched = binary_file_matches(&f->bin, f->sum.selected);
 	if (s->tally) {

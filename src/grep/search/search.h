@@ -23,14 +23,14 @@
 #include "input/input.h"
 #include "match/matcher.h"
 #include "match/pattern_keys.h"
-#include "options/config.h"
+#include "search_options.h"
 #include "sink.h"
 #include "stats.h"
 #include "tally.h"
 
 /* State shared by the inputs one thread searches. */
 struct searcher {
-	const struct config *cfg;
+	const struct search_options *opt;
 	const struct matcher *matcher;
 	const struct pattern_keys *keys; /* NULL unless pattern_keys_wanted */
 	struct tally *tally; /* this thread's per-key counts, NULL unless tally_wanted */
@@ -46,7 +46,7 @@ struct searcher {
 	/* Set by another thread when the result is no longer wanted: the search
 	 * stops at its next window.  NULL: never. */
 	const atomic_bool *cancel;
-	/* When statistics are kept (stats_wanted): this thread's set of the
+	/* When statistics are kept (opt->stats): this thread's set of the
 	 * patterns named in the input being searched (empty between inputs);
 	 * NULL otherwise. */
 	struct patterns_seen *seen;
@@ -71,7 +71,7 @@ struct search_result {
 	intmax_t lines;        /* the input's line terminators (-n; 0 without it)
 				  when the search read it to its end, else -1 */
 	struct tally_rows tally; /* with searcher.tally: the keys' rows (owned) */
-	struct search_stats stats; /* when stats_wanted (stats.h) */
+	struct search_stats stats; /* when opt->stats (stats.h) */
 	struct pattern_ids seen;   /* ... the patterns its matches named; the
 				      caller frees it (pattern_ids_free) */
 };

@@ -17,18 +17,21 @@
 #include "sink.h"
 #include "summary.h"
 
-/* What a search has decided up to a line end (the input's checkpoint,
- * input_rollback): after a SIGBUS (a mapped file shrank) the search goes
- * back to it and the input reads on from there with read(), as if the
- * lines after it had never been looked at.  Taken after each line output
- * or selected in a mapped window (read() windows cannot fault), and at the
- * start and after each window. */
-struct checkpoint {
-	uint64_t out_mark;    /* the sink's mark there */
-	uint64_t stop_offset;
-	struct context context;
-	intmax_t lines;       /* -n: line terminators before it */
-	bool done, run_open, used, encoding_error;
+/* What a search has decided up to where it stands: with the binary
+ * rule's encoding_error, the state the input keeps at each checkpoint
+ * (input_rollback) and puts back after a SIGBUS (a mapped file shrank),
+ * when the input reads on from there with read(), as if the lines after
+ * it had never been looked at.  Checkpoints come after each line output
+ * or selected in a mapped window (read() windows cannot fault), and at
+ * the start and after each window. */
+struct search_state {
+	uint64_t out_mark;      /* the sink's mark after the last event */
+	uint64_t stop_offset;   /* search_result's, until the search ends */
+	struct context context; /* the last output, -A owed, -m left (context.h) */
+	intmax_t lines_done;    /* line terminators before the last checkpoint */
+	bool done;
+	bool run_open;          /* -v: the last window ended in a run of selected lines */
+	bool used;              /* searcher.used, until the search ends */
 };
 
 /* The statistics at the last checkpoint (search_stats_keep). */
@@ -67,18 +70,16 @@ struct line_hits {
 };
 
 struct file_search {
-	const struct config *cfg;
+	const struct search_options *opt;
 	struct searcher *s;
 	struct input *in;    /* the input searched */
 	const struct sink *sink;
 	struct binary_policy bin;
-	uint64_t out_mark;   /* the sink's mark after the last event */
 	char eol;
 	bool zap_nul;        /* binary: NUL ends lines too */
 	bool quiet;          /* no lines are output */
-	bool done;
+	struct search_state state;
 	struct summary sum;  /* counts, tallies, statistics; whether to stop */
-	struct context context; /* the last output, -A owed, -m left (context.h) */
 	/* the current window: new lines in buf[start..len), earlier lines
 	 * kept for -B in buf[0..start); base is the input offset of buf[0] */
 	const char *buf;
@@ -87,15 +88,13 @@ struct file_search {
 	/* line numbering: cnt_lines eols lie before buf[cnt_pos] */
 	size_t cnt_pos;
 	intmax_t cnt_lines;
-	bool run_open;       /* -v: the last window ended in a run of selected lines */
 	/* a line handed out in pieces (input_stream_long_lines) goes on:
 	 * it starts at input offset cont_from; cont_matched: a match in it */
 	bool cont, cont_matched;
 	uint64_t cont_from;
 	bool used_at_start;  /* searcher.used when this input began */
 	bool guarded;        /* the window is mapped: a checkpoint after each line */
-	struct checkpoint ck;
-	struct input_rollback rollback; /* the input's way back to ck */
+	struct input_rollback rollback; /* the input's way back to the last checkpoint */
 	struct search_result *res;
 	/* statistics (stats.h), kept when `counting` (search_stats.c) */
 	bool counting;
@@ -122,7 +121,7 @@ static inline bool search_failed(struct file_search *f)
 	f->res->read_error = true;
 	f->res->read_errno = ENOMEM;
 	f->res->read_why = "memory exhausted";
-	f->done = true;
+	f->state.done = true;
 	return true;
 }
 

@@ -126,18 +126,18 @@ static bool output_matches(struct file_search *f, size_t ls, size_t le, enum sin
 {
 	struct match_output o = {
 		.matcher = f->s->matcher,
-		.overlapping = f->cfg->overlapping,
-		.invert = f->cfg->invert,
+		.overlapping = f->opt->overlapping,
+		.invert = f->opt->invert,
 		.eol = f->eol,
 		.bin = &f->bin,
 		.sink = f->sink,
 		.lineno = lineno,
 		.offset = f->base + ls,
 		.kind = kind,
-		.mark = f->out_mark,
+		.mark = f->state.out_mark,
 	};
 	bool admitted = match_output_line(&o, f->buf + ls, le - ls);
-	f->out_mark = o.mark;
+	f->state.out_mark = o.mark;
 	search_failed(f);
 	return admitted;
 }
@@ -148,14 +148,14 @@ static bool output_matches(struct file_search *f, size_t ls, size_t le, enum sin
 static bool output_line(struct file_search *f, size_t ls, size_t le, enum sink_line_kind kind)
 {
 	intmax_t lineno = f->count_lines ? search_lineno_at(f, ls) : 0;
-	if (f->cfg->only_matching) {
+	if (f->opt->only_matching) {
 		if (!output_matches(f, ls, le, kind, lineno))
 			return false;
 	} else {
 		if (!binary_admits_line(&f->bin, f->buf + ls, le - ls))
 			return false;
 		struct sink_hits hits;
-		f->out_mark = sink_line(f->sink, &(struct sink_line){
+		f->state.out_mark = sink_line(f->sink, &(struct sink_line){
 			.bytes = f->buf + ls,
 			.len = le - ls,
 			.lineno = lineno,
@@ -164,14 +164,14 @@ static bool output_line(struct file_search *f, size_t ls, size_t le, enum sink_l
 			.hits = kind == SINK_SELECTED && f->counting ? search_stats_hits(f, ls, le, &hits) : NULL,
 		});
 	}
-	context_output(&f->context, f->base + le);
+	context_output(&f->state.context, f->base + le);
 	return true;
 }
 
 /* Outputs pending after-context lines that start before window position upto. */
 static void flush_pending(struct file_search *f, size_t upto)
 {
-	struct context *c = &f->context;
+	struct context *c = &f->state.context;
 	size_t p = (size_t)(context_pending_from(c, f->base + f->start) - f->base);
 	while (c->pending > 0 && p < upto && p < f->len) {
 		size_t le = line_end(f, p);
@@ -188,7 +188,7 @@ static void flush_pending(struct file_search *f, size_t upto)
  * in earlier ones)? */
 static bool output_before(struct file_search *f)
 {
-	if (f->s->used)
+	if (f->state.used)
 		return true;
 	return f->s->output_before && f->s->output_before(f->s->output_before_ctx);
 }
@@ -198,7 +198,7 @@ static bool output_before(struct file_search *f)
 static uint64_t window_line_before(void *ctx, uint64_t end)
 {
 	struct file_search *f = ctx;
-	uint64_t lastout = f->context.lastout;
+	uint64_t lastout = f->state.context.lastout;
 	size_t lo = lastout != CONTEXT_NONE && lastout > f->base ? (size_t)(lastout - f->base) : 0;
 	return f->base + line_start(f, lo, (size_t)(end - f->base) - 1);
 }
@@ -207,11 +207,11 @@ static uint64_t window_line_before(void *ctx, uint64_t end)
  * preceded by the group separator when the output is not adjacent. */
 static void output_before_context(struct file_search *f, size_t ls)
 {
-	uint64_t first = context_before_start(&f->context, f->cfg, f->base + ls, f->base,
+	uint64_t first = context_before_start(&f->state.context, f->opt, f->base + ls, f->base,
 					      window_line_before, f);
 	size_t p = (size_t)(first - f->base);
-	if (context_apart(&f->context, f->cfg, first) && output_before(f))
-		f->out_mark = sink_group_break(f->sink);
+	if (context_apart(&f->state.context, f->opt, first) && output_before(f))
+		f->state.out_mark = sink_group_break(f->sink);
 	while (p < ls) {
 		size_t le = line_end(f, p);
 		output_line(f, p, le, SINK_CONTEXT);
@@ -234,29 +234,29 @@ static struct summary_line summary_line_of(const struct file_search *f, size_t l
  * matters when a line of the run was suppressed (encoding error). */
 static void select_line(struct file_search *f, size_t ls, size_t le, bool run_start)
 {
-	const struct config *cfg = f->cfg;
+	const struct search_options *opt = f->opt;
 	if (!f->quiet) {
-		if (context_on(cfg) && run_start)
+		if (context_on(opt) && run_start)
 			output_before_context(f, ls);
 		/* Even when the line is suppressed (encoding error), grep 3.8
 		 * starts its after-context and counts it as output. */
 		output_line(f, ls, le, SINK_SELECTED);
-		context_selected(&f->context, cfg);
+		context_selected(&f->state.context, opt);
 	}
 	/* summed up after its output: a checkpoint between its context
 	 * lines (output_before_context) must not hold its counts */
 	struct summary_line line = summary_line_of(f, ls, le);
 	bool settled = summary_selected(&f->sum, &line);
 	search_failed(f);
-	bool last = context_count_selected(&f->context);
-	f->s->used = true; /* as grep: even unprinted output parts groups */
+	bool last = context_count_selected(&f->state.context);
+	f->state.used = true; /* as grep: even unprinted output parts groups */
 	if (settled) {
-		f->done = true;
+		f->state.done = true;
 		return;
 	}
 	if (last) {
-		f->res->stop_offset = f->base + le;
-		f->done = context_finished(&f->context);
+		f->state.stop_offset = f->base + le;
+		f->state.done = context_finished(&f->state.context);
 	}
 	search_checkpoint(f, ls, le);
 }
@@ -264,7 +264,7 @@ static void select_line(struct file_search *f, size_t ls, size_t le, bool run_st
 /* Non-selected lines before window position `to`: pending after-context. */
 static void skip_lines(struct file_search *f, size_t to)
 {
-	if (f->context.pending > 0 && !f->quiet)
+	if (f->state.context.pending > 0 && !f->quiet)
 		flush_pending(f, to);
 }
 
@@ -272,10 +272,10 @@ void search_window(struct file_search *f)
 {
 	const struct matcher *m = f->s->matcher;
 	size_t p = f->start, ms, me;
-	while (p < f->len && !f->done) {
-		if (f->context.outleft <= 0) { /* -m reached: trailing context only */
+	while (p < f->len && !f->state.done) {
+		if (f->state.context.outleft <= 0) { /* -m reached: trailing context only */
 			flush_pending(f, f->len);
-			f->done = context_finished(&f->context);
+			f->state.done = context_finished(&f->state.context);
 			return;
 		}
 		bool found = matcher_find(m, f->buf, f->len, p, m->spans_eol, &ms, &me);
@@ -286,7 +286,7 @@ void search_window(struct file_search *f)
 		size_t stop = found ? line_start(f, p, ms) : f->len;
 		/* a match spanning lines selects them as one (matcher.spans_eol) */
 		size_t match_last = m->spans_eol && me > ms ? me - 1 : ms;
-		if (!f->cfg->invert) {
+		if (!f->opt->invert) {
 			if (!found)
 				break;
 			skip_lines(f, stop);
@@ -300,27 +300,27 @@ void search_window(struct file_search *f)
 		/* a run goes on across windows, as within one of grep's buffers,
 		 * but not into a final line without terminator: grep searches
 		 * that one on its own */
-		for (bool run_start = !f->run_open; p < stop && !f->done && f->context.outleft > 0; run_start = false) {
+		for (bool run_start = !f->state.run_open; p < stop && !f->state.done && f->state.context.outleft > 0; run_start = false) {
 			size_t le = line_end(f, p);
-			f->run_open = true; /* for a checkpoint inside the run */
+			f->state.run_open = true; /* for a checkpoint inside the run */
 			select_line(f, p, le, run_start || !is_eol(f, f->buf[le - 1]));
 			p = le;
 		}
-		f->run_open = !found;
+		f->state.run_open = !found;
 		if (p < stop) /* -m ended the selection inside the run */
 			continue;
 		if (!found)
 			break;
 		size_t le = line_end(f, match_last);
-		if (f->context.outleft > 0) { /* -m: the lines after the last selected are not read */
+		if (f->state.context.outleft > 0) { /* -m: the lines after the last selected are not read */
 			struct summary_line line = summary_line_of(f, stop, le);
 			bool settled = summary_passed_over(&f->sum, &line);
-			f->done = search_failed(f) || f->done || settled;
+			f->state.done = search_failed(f) || f->state.done || settled;
 		}
 		skip_lines(f, le);
 		p = le;
 	}
-	if (!f->done)
+	if (!f->state.done)
 		skip_lines(f, f->len);
 }
 
@@ -335,7 +335,7 @@ size_t search_piece_margin(const struct file_search *f)
  * starting within search_piece_margin of hi are the next piece's to judge. */
 static bool piece_has_match(struct file_search *f, size_t from, size_t hi, bool line_ends)
 {
-	if (f->cfg->line_regexp)
+	if (f->opt->line_regexp)
 		return false; /* a line kept in pieces is longer than any match */
 	size_t ms, me;
 	if (!matcher_find(f->s->matcher, f->buf, hi, from, false, &ms, &me)) {
@@ -364,7 +364,7 @@ void search_pieces(struct file_search *f, bool partial, bool last)
 		if (!ends)
 			return;
 		f->cont = false;
-		if (f->cont_matched != f->cfg->invert)
+		if (f->cont_matched != f->opt->invert)
 			select_line(f, f->start, le, true);
 		f->start = le;
 	}
@@ -372,10 +372,10 @@ void search_pieces(struct file_search *f, bool partial, bool last)
 	size_t whole_end = partial ? line_start(f, f->start, f->len) : f->len;
 	size_t len = f->len;
 	f->len = whole_end;
-	if (!f->done && f->start < whole_end)
+	if (!f->state.done && f->start < whole_end)
 		search_window(f);
 	f->len = len;
-	if (partial && !f->done) {
+	if (partial && !f->state.done) {
 		f->cont = true;
 		f->cont_from = f->base + whole_end;
 		f->cont_matched = piece_has_match(f, whole_end, len, false);

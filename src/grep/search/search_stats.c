@@ -27,7 +27,7 @@
 void search_stats_begin(struct file_search *f)
 {
 	f->started = stats_now();
-	f->start_mark = f->out_mark;
+	f->start_mark = f->state.out_mark;
 	f->origin = f->rollback.at;
 	f->hits.at = UINT64_MAX;
 }
@@ -119,7 +119,7 @@ static void find_hits(struct file_search *f, size_t ls, size_t le)
 	f->hits.n = 0;
 	f->hits.whole = true;
 	f->hits.at = f->base + ls;
-	if (f->cfg->invert)
+	if (f->opt->invert)
 		return;
 	a->off |= f->s->matcher->spans_eol;
 	struct printed_line line = printed_line_of(f->s->matcher, f->buf + ls, le - ls, f->eol, false);
@@ -169,7 +169,7 @@ void search_stats_line(void *ctx, size_t ls, size_t le)
 		f->res->read_error = true;
 		f->res->read_errno = ENOMEM;
 		f->res->read_why = "memory exhausted";
-		f->done = true;
+		f->state.done = true;
 	}
 }
 
@@ -206,10 +206,10 @@ void search_stats_back(void *ctx)
 void search_stats_window(struct file_search *f)
 {
 	uint64_t end = f->base + f->len;
-	if (f->done) {
+	if (f->state.done) {
 		end = f->seen_end;
-		if (f->context.lastout != CONTEXT_NONE && f->context.lastout > end)
-			end = f->context.lastout;
+		if (f->state.context.lastout != CONTEXT_NONE && f->state.context.lastout > end)
+			end = f->state.context.lastout;
 		if (end > f->base + f->len)
 			end = f->base + f->len;
 	}

@@ -49,7 +49,7 @@ struct sink_line {
 	uint64_t offset;      /* input offset of bytes[0] (grep -b) */
 	enum sink_line_kind kind;
 	/* A selected line's matches when the search found them (statistics
-	 * are kept: stats_wanted), else NULL: a receiver that needs them asks
+	 * are kept: search_options.stats), else NULL: a receiver that needs them asks
 	 * the matcher. */
 	const struct sink_hits *hits;
 };
@@ -70,7 +70,7 @@ struct sink_match {
 struct sink_end {
 	intmax_t selected;    /* selected lines (-c's count, --count-matches's) */
 	bool binary;          /* the input was binary by its end */
-	/* What the search counted (stats_wanted), else NULL. */
+	/* What the search counted (search_options.stats), else NULL. */
 	const struct search_stats *stats;
 	/* With stats: the input offset of the NUL byte that made the input
 	 * binary (input_first_nul); UINT64_MAX when it did not turn binary. */

@@ -18,7 +18,6 @@
 #include <stdint.h>
 
 #include "match/matcher.h"
-#include "options/config.h"
 
 /* What the search of one input (or segment) counted.  The counts cover
  * what was searched: a search that stops early (-l, -L, -q, -m, a binary
@@ -94,12 +93,6 @@ struct run_stats {
 	struct patterns_seen seen;    /* the patterns of the inputs added */
 	struct patterns_seen main_seen; /* the main thread's searcher's (search.h) */
 };
-
-/* Whether cfg asks for statistics: --stats, or --json's records. */
-static inline bool stats_wanted(const struct config *cfg)
-{
-	return cfg->stats || cfg->json;
-}
 
 /* A monotonic clock, in nanoseconds. */
 uint64_t stats_now(void);

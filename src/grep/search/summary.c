@@ -7,17 +7,17 @@
 
 #include "only_matching.h"
 
-struct summary summary_begin(const struct config *cfg, const struct matcher *m, struct tally *tally,
-			     struct summary_hook stats, bool decides)
+struct summary summary_begin(const struct search_options *opt, const struct matcher *m,
+			     struct tally *tally, struct summary_hook stats, bool decides)
 {
 	return (struct summary){
 		.matcher = m,
 		.tally = tally,
-		.invert = cfg->invert,
-		.count_matches = cfg->count_matches && !cfg->invert,
-		.overlapping = cfg->overlapping,
+		.invert = opt->invert,
+		.count_matches = opt->count_matches && !opt->invert,
+		.overlapping = opt->overlapping,
 		.decides = decides,
-		.whole_lines = cfg->count_matches || tally || stats.selected,
+		.whole_lines = opt->count_matches || tally || stats.selected,
 		.stats = stats,
 	};
 }

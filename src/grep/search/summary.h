@@ -23,7 +23,7 @@
 #include <stdint.h>
 
 #include "match/matcher.h"
-#include "options/config.h"
+#include "search_options.h"
 #include "tally.h"
 
 /* A line told to the summary: buf[ls, le), with its terminator if it has
@@ -58,12 +58,12 @@ struct summary {
 	intmax_t kept_selected;     /* ... at summary_keep */
 };
 
-/* The summary of an input searched with cfg by matcher m: tally is the
+/* The summary of an input searched with opt by matcher m: tally is the
  * thread's (NULL unless tally_wanted), stats the statistics' hook (its
- * .selected NULL unless stats_wanted), decides whether the first selected
+ * .selected NULL unless opt->stats), decides whether the first selected
  * line settles the input. */
-struct summary summary_begin(const struct config *cfg, const struct matcher *m, struct tally *tally,
-			     struct summary_hook stats, bool decides);
+struct summary summary_begin(const struct search_options *opt, const struct matcher *m,
+			     struct tally *tally, struct summary_hook stats, bool decides);
 
 /* --count-matches: the non-empty leftmost-longest matches of the line
  * (every occurrence with --overlapping). */

@@ -69,7 +69,7 @@ size_t tally_key_rows(const struct pattern_keys *keys)
 	return n;
 }
 
-struct tally *tally_new(const struct config *cfg, const struct pattern_keys *keys)
+struct tally *tally_new(const struct search_options *opt, const struct pattern_keys *keys)
 {
 	struct tally *t = calloc(1, sizeof *t);
 	if (!t)
@@ -77,9 +77,9 @@ struct tally *tally_new(const struct config *cfg, const struct pattern_keys *key
 	*t = (struct tally){
 		.keys = keys,
 		.tag_of = keys->tags->of,
-		.count = cfg->count_per_pattern,
-		.overlapping = cfg->overlapping,
-		.all = cfg->all_patterns,
+		.count = opt->count_per_pattern,
+		.overlapping = opt->overlapping,
+		.all = opt->all_patterns,
 		.index = calloc(keys->n_keys ? keys->n_keys : 1, sizeof *t->index),
 		.line = 1,
 		.ck_line = 1,

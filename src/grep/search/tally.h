@@ -34,7 +34,7 @@
 
 #include "match/matcher.h"
 #include "match/pattern_keys.h"
-#include "options/config.h"
+#include "search_options.h"
 
 /* One key's counts in an input or a segment. */
 struct tally_row {
@@ -53,11 +53,11 @@ struct tally_rows {
 	size_t n;
 };
 
-/* Whether cfg's options count per key: --count-per-pattern or
+/* Whether opt counts per key: --count-per-pattern or
  * --all-patterns. */
-static inline bool tally_wanted(const struct config *cfg)
+static inline bool tally_wanted(const struct search_options *opt)
 {
-	return cfg->count_per_pattern || cfg->all_patterns;
+	return opt->count_per_pattern || opt->all_patterns;
 }
 
 /* The keys that are rows of a report (pattern_keys_is_row): what
@@ -68,9 +68,9 @@ size_t tally_key_rows(const struct pattern_keys *keys);
 
 struct tally;
 
-/* A tally for searches with cfg's options over keys (linked).  NULL when
+/* A tally for searches with opt's options over keys (linked).  NULL when
  * out of memory. */
-struct tally *tally_new(const struct config *cfg, const struct pattern_keys *keys);
+struct tally *tally_new(const struct search_options *opt, const struct pattern_keys *keys);
 void tally_free(struct tally *t);
 
 /* Credits the keys of the line buf[ls, le) (its terminator included, if
