@@ -3,7 +3,7 @@
  * files) for the acgrep Python module: _engine.load_image and _engine.save.
  *
  * Owns: which of a compiled set's options the module can honour, and the
- * config that stands for a Set when it is saved.  The file's format and
+ * options (struct matcher_spec) that stand for a Set when it is saved.  The file's format and
  * its checks are src/grep/compiled's (matcher_save, matcher_load_image),
  * linked into the extension with the grep layer's matcher under it; the
  * set that scans is libacgrep's acgrep_load over the same checked image.
@@ -45,15 +45,14 @@ static const char *options_refused(const struct file_meta *mt)
 	return NULL;
 }
 
-/* The config a search with the options of mt has (what matcher_load_image
+/* The options of a search with those of mt (what matcher_load_image
  * checks the file against). */
-static struct config config_of(const struct file_meta *mt)
+static struct matcher_spec spec_of(const struct file_meta *mt)
 {
-	return (struct config){
-		.syntax = SYNTAX_FIXED, .ignore_case = mt->ignore_case != 0, .word_regexp = mt->word != 0,
-		.line_regexp = mt->line != 0, .null_data = mt->null_data != 0,
-		.binary = mt->binary_text ? BINARY_TEXT : BINARY_BINARY, .engine = ENGINE_AC,
-		.utf8_locale = mt->utf8 != 0,
+	return (struct matcher_spec){
+		.syntax = SYNTAX_FIXED, .engine = ENGINE_AC, .ignore_case = mt->ignore_case != 0,
+		.word = mt->word != 0, .line = mt->line != 0, .utf8 = mt->utf8 != 0,
+		.eol = mt->null_data ? '\0' : '\n', .binary_text = mt->binary_text != 0,
 	};
 }
 
@@ -191,10 +190,10 @@ static PyObject *load_image(PyObject *module, PyObject *args)
 	struct pattern_tags tags;
 	if (raw) {
 		memcpy(&mt, raw, sizeof mt);
-		struct config cfg = config_of(&mt);
+		struct matcher_spec spec = spec_of(&mt);
 		refused = options_refused(&mt);
 		if (!refused)
-			m = matcher_load_image(&cfg, image, size, &list, &tags, why, sizeof why);
+			m = matcher_load_image(&spec, image, size, &list, &tags, why, sizeof why);
 	}
 	if (!m) {
 		free(image);
@@ -263,31 +262,33 @@ static PyObject *save(PyObject *module, PyObject *args)
 	if (!PyArg_ParseTuple(args, "O&O!ppOz*", PyUnicode_FSConverter, &path, &PyList_Type,
 			      &patterns, &fold_ascii, &words, &names, &tag_of))
 		return NULL;
-	struct config cfg = {.syntax = SYNTAX_FIXED, .ignore_case = fold_ascii, .word_regexp = words,
-			     .engine = ENGINE_AC};
-	bool ok = set_of_list(patterns, &cfg.patterns);
+	struct pattern_set list = {.storage = NULL};
+	struct pattern_tags tags = {.of = NULL};
+	bool ok = set_of_list(patterns, &list);
 	if (ok && names != Py_None) {
-		ok = PyList_Check(names) && tag_of.buf &&
-		     (size_t)tag_of.len == cfg.patterns.count * sizeof(uint32_t);
+		ok = PyList_Check(names) && tag_of.buf && (size_t)tag_of.len == list.count * sizeof(uint32_t);
 		if (!ok)
 			PyErr_SetString(PyExc_ValueError, "names: a list; tag_of: one uint32 per pattern");
-		ok = ok && set_of_list(names, &cfg.tags.names);
-		cfg.tags.of = ok ? tag_of.buf : NULL;
+		ok = ok && set_of_list(names, &tags.names);
+		tags.of = ok ? tag_of.buf : NULL;
 	}
-	cfg.binary = cfg.patterns.holds_nul ? BINARY_TEXT : BINARY_BINARY;
+	const struct matcher_spec spec = {
+		.syntax = SYNTAX_FIXED, .engine = ENGINE_AC, .ignore_case = fold_ascii, .word = words,
+		.eol = '\n', .binary_text = list.holds_nul,
+	};
 	char why[256];
 	int rc = 0;
 	if (ok) {
 		Py_BEGIN_ALLOW_THREADS
-		rc = matcher_save(&cfg, 1, PyBytes_AsString(path), why, sizeof why);
+		rc = matcher_save(&spec, &list, &tags, 1, PyBytes_AsString(path), why, sizeof why);
 		Py_END_ALLOW_THREADS
 		if (rc != 0)
 			PyErr_Format(PyExc_OSError, "%s: %s", PyBytes_AsString(path), why);
 	}
-	free(cfg.patterns.storage);
-	free(cfg.patterns.end);
-	free(cfg.tags.names.storage);
-	free(cfg.tags.names.end);
+	free(list.storage);
+	free(list.end);
+	free(tags.names.storage);
+	free(tags.names.end);
 	if (tag_of.buf)
 		PyBuffer_Release(&tag_of);
 	Py_DECREF(path);
