@@ -23,8 +23,10 @@
  * matcher is built, on one thread) takes them rather than parsing again.
  * Not for a list grep searches as -F (never expanded), and trees are kept
  * only while they hold at most KEEP_PER_BYTE times the list's bytes (plus
- * KEEP_SLACK): the rest are parsed again. */
-#define KEEP_PER_BYTE 6
+ * KEEP_SLACK): the rest are parsed again.  Words joined by | hold about
+ * 6 to 7 bytes of tree per byte of list (per 8-byte word: a 40-byte node,
+ * its place in the alternation and its text), inside the budget. */
+#define KEEP_PER_BYTE 8
 #define KEEP_SLACK ((size_t)256 << 10)
 static struct checked_list {
 	struct regex_tree **trees; /* NULL: none kept; trees[i] NULL: pattern i not kept */
@@ -91,12 +93,11 @@ struct literals {
 	bool anchored;    /* some literal has anchors */
 };
 
-static int add_literal(void *ctx, const char *bytes, size_t len, unsigned anchors)
+/* Grows l's arrays to hold one more literal of len bytes: 0, or -1 when
+ * out of memory. */
+static int literals_room(struct literals *l, size_t len)
 {
-	struct literals *l = ctx;
 	struct pattern_set *ps = l->out;
-	if (l->len + len + 1 > UINT32_MAX)
-		return -1;
 	char *nb = grow_array(ps->storage, &l->cap, l->len + len + 1, 1, 4096);
 	if (nb)
 		ps->storage = nb;
@@ -110,6 +111,19 @@ static int add_literal(void *ctx, const char *bytes, size_t len, unsigned anchor
 	if (!na)
 		return -1;
 	ps->anchors = na;
+	return 0;
+}
+
+static int add_literal(void *ctx, const char *bytes, size_t len, unsigned anchors)
+{
+	struct literals *l = ctx;
+	struct pattern_set *ps = l->out;
+	if (l->len + len + 1 > UINT32_MAX)
+		return -1;
+	bool full = l->len + len + 1 > l->cap || ps->count + 1 > l->ncap || ps->count + 1 > l->gcap ||
+		    ps->count + 1 > l->acap;
+	if (full && literals_room(l, len) != 0)
+		return -1;
 	memcpy(ps->storage + l->len, bytes, len);
 	ps->storage[l->len + len] = '\0';
 	ps->holds_nul = ps->holds_nul || memchr(bytes, '\0', len);
