@@ -141,7 +141,9 @@ _regex_same() {
 		'[[.ab.]]' '[[==]]' '[[=é=]]'; do
 		in_both_locales re_same "" -E "$p" in
 	done
-	for p in '\(a' 'a\)' 'a\{1' 'a\{x\}' '\1'; do
+	# \1 inside its own group is invalid; a closed group inside an open one
+	# is not (groups are numbered by their opening)
+	for p in '\(a' 'a\)' 'a\{1' 'a\{x\}' '\1' '\(a\1\)' '\(\(a\)\)\3'; do
 		in_both_locales re_same "" -G "$p" in
 	done
 	re_same "" -E -F x in
@@ -163,6 +165,7 @@ _regex_same() {
 		'a{2,}' 'byte 2: {n,} (unbounded repetition)' "$infinite"
 		'a{,}' 'byte 2: {n,} (unbounded repetition)' "$infinite"
 		'(a)\1' 'byte 4: a back-reference' 'acgrep does not expand back-references'
+		'(a(b)\2)' 'byte 6: a back-reference' 'acgrep does not expand back-references'
 		'\<a' 'byte 1: \< (a word or buffer anchor or class)' "$context"
 		'a\b' 'byte 2: \b (a word or buffer anchor or class)' "$context"
 		'\w' 'byte 1: \w (a word or buffer anchor or class)' "$context"

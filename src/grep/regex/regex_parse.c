@@ -221,7 +221,7 @@ static uint32_t escape(struct parser *ps, size_t at)
 		return fail_syntax(ps, "Trailing backslash");
 	unsigned char c = ps->p[ps->i + 1];
 	if (c >= '1' && c <= '9') {
-		if ((unsigned)(c - '0') > ps->groups)
+		if (!(ps->closed >> (c - '0') & 1))
 			return fail_syntax(ps, "Invalid back reference");
 		return regex_refuse(ps, at, "a back-reference", REFUSE_BACKREF);
 	}
@@ -251,6 +251,7 @@ static uint32_t atom(struct parser *ps, bool branch_start)
 		ps->i += op_len(ps);
 		if (++ps->depth > REGEX_MAX_NESTING)
 			return regex_refuse(ps, at, "groups nested more than 1,000 deep", REFUSE_NESTING);
+		unsigned number = ++ps->groups;
 		uint32_t sub = parse_alternation(ps);
 		if (sub == NO_NODE)
 			return NO_NODE;
@@ -258,7 +259,8 @@ static uint32_t atom(struct parser *ps, bool branch_start)
 			return fail_syntax(ps, "Unmatched ( or \\(");
 		ps->i += op_len(ps);
 		ps->depth--;
-		ps->groups++;
+		if (number <= 9)
+			ps->closed |= 1u << number;
 		return sub;
 	}
 	if (c == '[')

@@ -17,7 +17,8 @@ struct parser {
 	struct regex_tree *t;
 	struct regex_error *err;
 	unsigned depth;  /* open groups */
-	unsigned groups; /* groups closed so far (back-references may name them) */
+	unsigned groups; /* groups opened so far: a group's number is its opening's */
+	unsigned closed; /* bit n: group n (1-9) has closed, so \n may name it */
 	size_t anchors;  /* anchors (^ and $ as operators) parsed so far */
 	size_t anchor_at; /* the byte of the last of them */
 	uint32_t *alts;   /* the alternatives of the alternations open, innermost last */
