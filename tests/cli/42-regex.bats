@@ -149,6 +149,20 @@ _regex_same() {
 	re_same "" -E -F x in
 }
 
+@test "regex: range ends: collating symbols yes, classes and equivalence classes no" {
+	skip_if_grep
+	fixture in 'a\n[\n-\nb\n%%\n'
+	local p
+	# GNU grep's posix-bracket cases among them
+	for p in '[a-[.a.]]' '[[.a.]-[.a.]]' '[a-[.b.]]' '[%-[.-.]]' '[[.-.]-b]' '[Z-[]' '[a-[]' \
+		'[a-[=a=]]' '[[=a=]-a]' '[[=a=]-]' '[a-[:alpha:]]' '[[:alpha:]-a]' '[a-[.[.]]' \
+		'[[.a.]-[=b=]]' '[a-[.ab.]]'; do
+		in_both_locales re_same "" -G "$p" in
+		in_both_locales re_same "" -E "$p" in
+	done
+	LC_ALL=C re_same "" -G '[^a-[.a.]]' in
+}
+
 @test "regex: each refused construct, its position and message, exit 2" {
 	skip_if_grep
 	fixture in 'a\n'

@@ -192,6 +192,16 @@ static uint32_t bracket_item(struct parser *ps, struct members *m, size_t at, ui
 	return 0;
 }
 
+/* Which item starts at ps->i: ':' ([:class:]), '=' ([=c=]), '.'
+ * ([.c.]), or 0 for a character ('[' alone is one). */
+static char item_at(const struct parser *ps)
+{
+	if (ps->p[ps->i] != '[' || ps->i + 1 >= ps->len)
+		return 0;
+	char kind = (char)ps->p[ps->i + 1];
+	return kind == ':' || kind == '=' || kind == '.' ? kind : 0;
+}
+
 uint32_t regex_bracket(struct parser *ps)
 {
 	size_t at = ps->i++;
@@ -219,8 +229,8 @@ uint32_t regex_bracket(struct parser *ps)
 		}
 		uint32_t lo = 0;
 		bool is_char = true;
-		if (ps->p[ps->i] == '[' && ps->i + 1 < ps->len && strchr(":=.", ps->p[ps->i + 1]) &&
-		    ps->p[ps->i + 1]) {
+		char lo_item = item_at(ps);
+		if (lo_item) {
 			if (bracket_item(ps, &m, at, &lo, &is_char) == NO_NODE)
 				break;
 		} else {
@@ -238,11 +248,18 @@ uint32_t regex_bracket(struct parser *ps)
 			continue;
 		}
 		ps->i++; /* the '-' */
-		if (!is_char || ps->p[ps->i] == '[') {
+		/* glibc: a range runs between characters or collating symbols
+		 * ([.c.]), never from or to a class or an equivalence class */
+		char hi_item = item_at(ps);
+		if (lo_item == ':' || lo_item == '=' || hi_item == ':' || hi_item == '=') {
 			node = bracket_syntax(ps, "Invalid range end");
 			break;
 		}
-		uint32_t hi = regex_take_char(ps);
+		uint32_t hi = 0;
+		if (!hi_item)
+			hi = regex_take_char(ps);
+		else if (bracket_item(ps, &m, at, &hi, &is_char) == NO_NODE)
+			break;
 		if ((lo | hi) & RAW_BYTE) {
 			node = regex_refuse(ps, at, "a range of bytes that are not characters",
 					    REFUSE_CHARACTERS);
