@@ -9,8 +9,9 @@
  * new end, or to nothing past that line).  An unchanged file's unfinished
  * last line is handed out from the mapping.  Every case on several read
  * sizes and with and without kept lines.  input_read_guarded takes a
- * reader that faults on a truncated mapping back to its checkpoint and
- * runs it again on read(), or reports the way back closed.
+ * reader that faults on a truncated mapping back to where it said it was
+ * done (input_done_to: its undo log's pieces and keepers) and runs it
+ * again on read(), or reports the way back closed.
  */
 #include "input/input.h"
 
@@ -218,28 +219,41 @@ static void unfinished_tail(void)
 }
 
 /* input_read_guarded's reader: the first run takes the mapped window,
- * keeps a checkpoint after its first line (its state 1 there, 2 after),
- * truncates the file there and touches the window's last byte (a page
- * past the new end: SIGBUS); a run after the way back drains the input
- * from the checkpoint. */
+ * is done with its first line (its state 1 there, 2 after), truncates the
+ * file there and touches the window's last byte (a page past the new end:
+ * SIGBUS); a run after the way back drains the input from that line's
+ * end. */
 struct guarded_read {
 	struct input *in;
-	struct input_rollback rb;
+	struct input_undo undo;
 	const char *text;
-	size_t at;            /* the checkpoint: just past the first line */
-	int runs, backs;
-	bool refuse;          /* back refuses (output handed on already) */
+	size_t at;            /* where it is done: just past the first line */
+	int runs, backs, saves, releases;
+	uint64_t saved_at;    /* the keeper's last save */
+	bool refuse;          /* the keeper refuses (output handed on already) */
 	long drained;
-	int state;            /* the reader's state the rollback keeps */
-	int state_at_back;    /* ... as back found it */
+	int state;            /* the reader's state the undo log copies */
+	int state_at_back;    /* ... as the keeper's restore found it */
 };
 
-static bool guarded_back(void *ctx)
+static void guarded_save(void *ctx, uint64_t at)
+{
+	struct guarded_read *g = ctx;
+	g->saves++;
+	g->saved_at = at;
+}
+
+static bool guarded_restore(void *ctx)
 {
 	struct guarded_read *g = ctx;
 	g->backs++;
 	g->state_at_back = g->state;
 	return !g->refuse;
+}
+
+static void guarded_release(void *ctx)
+{
+	((struct guarded_read *)ctx)->releases++;
 }
 
 static void guarded_reader(void *ctx)
@@ -255,7 +269,8 @@ static void guarded_reader(void *ctx)
 		return;
 	}
 	g->state = 1;
-	input_checkpoint(&g->rb, g->at);
+	input_done_to(g->in, g->at);
+	CHECK(g->saved_at == g->at, "guarded: saved at %llu", (unsigned long long)g->saved_at);
 	g->state = 2;
 	if (truncate(path, (off_t)g->at) != 0)
 		CHECK(0, "guarded: truncate: %s", strerror(errno));
@@ -279,14 +294,20 @@ static void guarded(void)
 			.at = (size_t)((const char *)memchr(text, '\n', len) - text) + 1,
 			.refuse = refuse,
 		};
-		g.rb = (struct input_rollback){ .back = guarded_back, .ctx = &g };
-		input_rollback_keeps(&g.rb, &g.state, sizeof g.state);
-		bool whole = input_read_guarded(&in, &g.rb, guarded_reader, &g);
+		input_undo_keeps(&g.undo, &g.state, sizeof g.state);
+		input_undo_calls(&g.undo, (struct input_keeper){
+			.save = guarded_save, .restore = guarded_restore, .release = guarded_release, .ctx = &g,
+		});
+		bool whole = input_read_guarded(&in, &g.undo, guarded_reader, &g);
+		/* where it stood, before the window, where it was done; and read
+		 * on: before each window and at the end */
+		CHECK(g.saves >= 3, "guarded refuse %d: %d saves", refuse, g.saves);
+		CHECK(g.releases >= 1 && !in.undo && !in.undo_armed, "guarded refuse %d: released", refuse);
 		CHECK(whole == !refuse, "guarded refuse %d: returned %d", refuse, whole);
 		CHECK(g.backs == 1, "guarded refuse %d: back called %d times", refuse, g.backs);
 		CHECK(g.runs == 2 - refuse, "guarded refuse %d: reader ran %d times", refuse, g.runs);
 		CHECK(refuse || !in.mapped, "guarded: read on with read()");
-		CHECK(g.state_at_back == 1, "guarded refuse %d: state %d back at the checkpoint", refuse,
+		CHECK(g.state_at_back == 1, "guarded refuse %d: state %d back where it was done", refuse,
 		      g.state_at_back);
 		CHECK(g.state == (refuse ? 2 : 1), "guarded refuse %d: state %d after", refuse, g.state);
 		input_close(&in);

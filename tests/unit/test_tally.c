@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /* test_tally.c - tests of the searching thread's per-key counts
- * (src/grep/search/tally.c) and of a search that keeps them (search.c's
- * checkpoints).
+ * (src/grep/search/tally.c) and of a search that keeps them (saved and
+ * restored with the search by the input's undo log).
  *
  * - rows: a pattern list, options and lines credited one by one
  *   (tally_line) give the rows expected: leftmost-longest or every
  *   occurrence, the empty pattern, duplicates, -w, -x, tags; and
  *   --all-patterns's keys seen;
- * - checkpoints: what was credited after tally_checkpoint is taken back
- *   by tally_rewind, rows made since forgotten, older rows restored;
+ * - saves: what was credited after tally_save is taken back by
+ *   tally_restore, rows made since forgotten, older rows restored;
  * - a mapped file truncated between its opening and its search faults
  *   in the middle of the counts: the rows must be those of a read()
  *   search of the shorter file, for cuts inside lines and at page ends.
@@ -197,26 +197,26 @@ static void tags(void)
 	pattern_list_free(&r.cfg.tags.names);
 }
 
-/* What tally_rewind takes back. */
-static void checkpoints(void)
+/* What tally_restore takes back. */
+static void saves(void)
 {
 	struct pattern pats[] = { P("a"), P("b"), P("c") };
 	struct rig r;
 	if (!rig_up(&r, "", pats, 3, 0))
 		return;
 	credit_text(&r, "a b\n");
-	tally_checkpoint(r.t);
+	tally_save(r.t);
 	credit_text(&r, "a a c\n");
 	credit_text(&r, "b\n");
-	tally_rewind(r.t);
+	tally_restore(r.t);
 	credit_text(&r, "a\n");
-	tally_checkpoint(r.t);
+	tally_save(r.t);
 	credit_text(&r, "c c\n");
-	tally_rewind(r.t);
-	tally_rewind(r.t); /* twice: nothing more */
+	tally_restore(r.t);
+	tally_restore(r.t); /* twice: nothing more */
 	struct tally_rows rows = tally_take(r.t);
 	struct want_row want[] = { { 0, 2, 2 }, { 1, 1, 1 } };
-	CHECK(rows_are(&rows, want, 2), "checkpoints: rows after rewinds (%zu)", rows.n);
+	CHECK(rows_are(&rows, want, 2), "saves: rows after restores (%zu)", rows.n);
 	tally_rows_free(&rows);
 	rig_down(&r);
 }
@@ -313,7 +313,7 @@ int main(void)
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
 		run_case(&cases[i]);
 	tags();
-	checkpoints();
+	saves();
 	if (TRUNCATION_TESTED && mkdtemp(tmpdir)) {
 		input_guard_install();
 		shrinking();

@@ -380,13 +380,14 @@ void input_read_windows(struct input *in)
 
 int input_next(struct input *in, struct window *w)
 {
+	input_next_saves(in);
 	if (in->fd < 0 || in->error) {
 		errno = in->fd < 0 ? EBADF : EIO;
 		return -1;
 	}
-	if (in->mapped)
-		return input_next_mapped(in, w);
-	return input_next_read(in, w);
+	int rc = in->mapped ? input_next_mapped(in, w) : input_next_read(in, w);
+	input_next_arms(in, rc);
+	return rc;
 }
 
 const char *input_error(const struct input *in)

@@ -5,11 +5,12 @@
  * length: docs/perf.md "I/O policy"), mmap (with madvise) for regular files,
  * read() into a page-aligned buffer reused from file to file, carrying an
  * unfinished line from one chunk to the next, and the SIGBUS guard for
- * files that shrink while mapped.  Knows nothing of patterns or output.
+ * files that shrink while mapped, with its reader's way back (its undo
+ * log: where it is done, what it saves and restores).  Knows nothing of patterns or output.
  * Behind the same header: input.c opens and maps, input_read.c reads,
  * input_nul.c reports NUL bytes where grep's buffers would see them and
  * holes (what they mean is binary.h's), input_guard.c holds the SIGBUS
- * guard; input_internal.h is what they share.
+ * guard and the undo log; input_internal.h is what they share.
  *
  * Invariant: every window handed out ends just after a line terminator
  * (the `eol` byte), or at end of input; a line is never split across two
@@ -56,6 +57,8 @@ struct input_options {
 	bool decode_ahead;  /* ... a compressed regular file on a thread of its own */
 	bool any_length;    /* the path may be PATH_MAX bytes or longer (path_open.h) */
 };
+
+struct input_undo;
 
 struct input {
 	int fd;
@@ -106,6 +109,8 @@ struct input {
 	uint64_t first_read; /* file position of the first read() */
 	uint64_t zap_from;  /* file position from which the reads of grep's
 			       buffer size may be dropped (input_grep_drops) */
+	struct input_undo *undo; /* the reader's way back, under input_read_guarded */
+	bool undo_armed;    /* ... the window out is mapped: it may fault */
 };
 
 /* A run of complete lines. data[0..len) is valid; offset is the input offset
@@ -217,57 +222,93 @@ void input_guard_install(void);
 void input_guard_arm(sigjmp_buf *target);
 void input_guard_disarm(void);
 
-/* The most pieces of state, and bytes in all, a reader's rollback keeps. */
-#define INPUT_ROLLBACK_PIECES 2
-#define INPUT_ROLLBACK_BYTES 128
+/* The most pieces of memory, bytes in all, and keepers an undo log holds. */
+#define INPUT_UNDO_PIECES 2
+#define INPUT_UNDO_BYTES 128
+#define INPUT_UNDO_KEEPERS 2
 
-/* The way back for a reader of a mapped input that shrank: the input
- * offset of its last checkpoint (input_checkpoint), and a copy of the
- * reader's state there.  The reader names that state once
- * (input_rollback_keeps: pieces of memory of its own, which the input
- * copies at each checkpoint); after a SIGBUS the input puts the copy back
- * and asks `back` to take back what lies outside it (what the reader
- * output since, what it counted): true, or false when it cannot be
- * (output handed on already), and then the state is as the fault left it.
- * Zeroed, with `back` and `ctx` set, it keeps no state. */
-struct input_rollback {
-	uint64_t at;
-	bool (*back)(void *ctx);
+/* A part of a reader's state that its owner saves and restores itself
+ * (an input_undo calls it with ctx). */
+struct input_keeper {
+	/* What it holds now stands: everything before input offset `at` is
+	 * done. */
+	void (*save)(void *ctx, uint64_t at);
+	/* Back to what it held at the last save: true.  False when that
+	 * cannot be (only the first keeper may refuse), nothing changed. */
+	bool (*restore)(void *ctx);
+	/* Until the next save nothing will be restored (the window out was
+	 * read(), which cannot fault); NULL when there is nothing to let go. */
+	void (*release)(void *ctx);
 	void *ctx;
-	size_t n_pieces;
+};
+
+/* The way back for a reader of a mapped input that shrank (SIGBUS): the
+ * input offset of its last save, a copy of the pieces of memory the reader
+ * named (input_undo_keeps) as they were there, and the keepers of the rest
+ * (input_undo_calls).  The input saves where it stands before each window
+ * and, within a mapped window, where the reader says it is done
+ * (input_done_to); after a fault it puts the copy back, has the keepers
+ * restore theirs and reads on with read() from there.  Zeroed, it keeps
+ * nothing. */
+struct input_undo {
+	uint64_t at;
+	size_t n_pieces, n_keepers;
 	struct {
 		void *state;
 		size_t size;
-	} piece[INPUT_ROLLBACK_PIECES];
-	_Alignas(max_align_t) unsigned char copy[INPUT_ROLLBACK_BYTES];
+	} piece[INPUT_UNDO_PIECES];
+	struct input_keeper keeper[INPUT_UNDO_KEEPERS];
+	_Alignas(max_align_t) unsigned char copy[INPUT_UNDO_BYTES];
 };
 
-/* Adds state[0..size) to what rb keeps (at most INPUT_ROLLBACK_PIECES
- * pieces of INPUT_ROLLBACK_BYTES in all, a limit of the program's own
- * readers), before the first checkpoint. */
-void input_rollback_keeps(struct input_rollback *rb, void *state, size_t size);
+/* Adds state[0..size) to what u copies (at most INPUT_UNDO_PIECES pieces
+ * of INPUT_UNDO_BYTES in all, a limit of the program's own readers), before
+ * the reader runs. */
+void input_undo_keeps(struct input_undo *u, void *state, size_t size);
 
-/* Everything the reader got before input offset `at` (a line start, or
- * where the input stands) is done, its state as it stands now: a SIGBUS
- * from here on comes back to it. */
-static inline void input_checkpoint(struct input_rollback *rb, uint64_t at)
+/* Adds k (save and restore set) to u's keepers (at most
+ * INPUT_UNDO_KEEPERS), before the reader runs; restored in this order. */
+void input_undo_calls(struct input_undo *u, struct input_keeper k);
+
+/* Saves u at input offset `at`: the keepers' save, then the pieces copied
+ * (inline: a mapped search saves after each line). */
+static inline void input_undo_save(struct input_undo *u, uint64_t at)
 {
-	rb->at = at;
-	unsigned char *to = rb->copy;
-	for (size_t i = 0; i < rb->n_pieces; i++) {
-		memcpy(to, rb->piece[i].state, rb->piece[i].size);
-		to += rb->piece[i].size;
+	for (size_t i = 0; i < u->n_keepers; i++)
+		u->keeper[i].save(u->keeper[i].ctx, at);
+	u->at = at;
+	unsigned char *to = u->copy;
+	for (size_t i = 0; i < u->n_pieces; i++) {
+		memcpy(to, u->piece[i].state, u->piece[i].size);
+		to += u->piece[i].size;
 	}
 }
 
-/* Runs reader(ctx), which takes windows of `in`, under the SIGBUS guard.
- * When a mapped page vanishes (the file shrank), the reader goes back to
- * its last checkpoint (its kept state put back, then rb->back), the input
- * goes on with read() from there (input_reread_from) and reader runs
- * again.  Returns false when that way
- * back was closed (rb->back refused, or the input could not be read on):
- * reader was left at the fault, and the file "shrank while being searched". */
-bool input_read_guarded(struct input *in, struct input_rollback *rb, void (*reader)(void *ctx),
+/* The input offset where the next window starts: where the input stands. */
+static inline uint64_t input_at(const struct input *in)
+{
+	return in->mapped ? in->map_offset + in->map_pos : in->offset + in->consumed;
+}
+
+/* The reader of in (under input_read_guarded) is done with everything
+ * before input offset `at`, a line end in the window last handed out:
+ * when that window is mapped, a SIGBUS from here on comes back to here. */
+static inline void input_done_to(struct input *in, uint64_t at)
+{
+	if (in->undo_armed)
+		input_undo_save(in->undo, at);
+}
+
+/* Runs reader(ctx), which takes windows of `in`, under the SIGBUS guard,
+ * with u as its way back (saved where the input stands first, and before
+ * each window).  When a mapped page vanishes (the file shrank), the reader
+ * goes back to u's last save (its pieces put back, then its keepers'
+ * restore), the input goes on with read() from there (input_reread_from)
+ * and reader runs again.  Returns false when that way back was closed (a
+ * keeper refused, or the input could not be read on): reader was left at
+ * the fault, and the file "shrank while being searched".  The keepers'
+ * release is called at the end. */
+bool input_read_guarded(struct input *in, struct input_undo *u, void (*reader)(void *ctx),
 			void *ctx);
 
 /* True when the first n bytes of the input hold a NUL byte, looked at

@@ -2,15 +2,17 @@
 /* input_guard.c - the SIGBUS guard for mapped inputs (see input.h).
  *
  * Owns: the process-wide SIGBUS handler, each thread's armed jump target,
- * the reader's state kept at its checkpoints (input_rollback_keeps), and
- * the way back after a fault (input_read_guarded).  A mapped file that
- * shrinks under a search raises SIGBUS in the thread that touches a
- * vanished page; the handler jumps back into input_read_guarded, which
- * has the reader go back to its last checkpoint (input_rollback) and the
- * input go on with read() from there (input_reread_from).  What may run
+ * the checkpoints of a reader under the guard (its undo log, struct
+ * input_undo: pieces of memory copied, keepers called, where the input
+ * stands before each window and where the reader is done within a mapped
+ * one), and the way back after a fault (input_read_guarded).  A mapped
+ * file that shrinks under a search raises SIGBUS in the thread that
+ * touches a vanished page; the handler jumps back into input_read_guarded,
+ * which puts the reader back at its last checkpoint and has the input go
+ * on with read() from there (input_reread_from).  What may run
  * while armed: DESIGN.md, "What may run under the SIGBUS guard".
  */
-#include "input.h"
+#include "input_internal.h"
 
 #include <assert.h>
 #include <signal.h>
@@ -66,55 +68,100 @@ void input_guard_disarm(void)
 	guard_target = NULL;
 }
 
-void input_rollback_keeps(struct input_rollback *rb, void *state, size_t size)
+void input_undo_keeps(struct input_undo *u, void *state, size_t size)
 {
 	size_t used = 0;
-	for (size_t i = 0; i < rb->n_pieces; i++)
-		used += rb->piece[i].size;
-	assert(rb->n_pieces < INPUT_ROLLBACK_PIECES && size <= INPUT_ROLLBACK_BYTES - used);
-	rb->piece[rb->n_pieces].state = state;
-	rb->piece[rb->n_pieces++].size = size;
+	for (size_t i = 0; i < u->n_pieces; i++)
+		used += u->piece[i].size;
+	assert(u->n_pieces < INPUT_UNDO_PIECES && size <= INPUT_UNDO_BYTES - used);
+	u->piece[u->n_pieces].state = state;
+	u->piece[u->n_pieces++].size = size;
 }
 
-/* Exchanges the reader's state with the copy kept at the checkpoint. */
-static void swap_state(struct input_rollback *rb)
+void input_undo_calls(struct input_undo *u, struct input_keeper k)
 {
-	unsigned char *kept = rb->copy, tmp[INPUT_ROLLBACK_BYTES];
-	for (size_t i = 0; i < rb->n_pieces; i++) {
-		size_t n = rb->piece[i].size;
-		memcpy(tmp, rb->piece[i].state, n);
-		memcpy(rb->piece[i].state, kept, n);
+	assert(u->n_keepers < INPUT_UNDO_KEEPERS && k.save && k.restore);
+	u->keeper[u->n_keepers++] = k;
+}
+
+/* Nothing is to be restored until the next save. */
+static void release(struct input_undo *u)
+{
+	for (size_t i = 0; i < u->n_keepers; i++)
+		if (u->keeper[i].release)
+			u->keeper[i].release(u->keeper[i].ctx);
+}
+
+/* Exchanges the reader's pieces with the copy kept at the last save. */
+static void swap_state(struct input_undo *u)
+{
+	unsigned char *kept = u->copy, tmp[INPUT_UNDO_BYTES];
+	for (size_t i = 0; i < u->n_pieces; i++) {
+		size_t n = u->piece[i].size;
+		memcpy(tmp, u->piece[i].state, n);
+		memcpy(u->piece[i].state, kept, n);
 		memcpy(kept, tmp, n);
 		kept += n;
 	}
 }
 
-/* After a SIGBUS: the reader back at its checkpoint (its state put back,
- * and the rest by rb->back; refused, its state as the fault left it), the
- * input read on from there. */
-static bool go_back(struct input *in, struct input_rollback *rb)
+/* After a SIGBUS: the reader back at its last save (its pieces put back,
+ * then its keepers' restore; refused, its pieces as the fault left them),
+ * the input read on from there. */
+static bool go_back(struct input *in, struct input_undo *u)
 {
+	in->undo_armed = false;
 	if (!in->mapped)
 		return false;
-	swap_state(rb);
-	if (!rb->back(rb->ctx)) {
-		swap_state(rb);
-		return false;
-	}
-	return input_reread_from(in, rb->at) == 0;
+	swap_state(u);
+	for (size_t i = 0; i < u->n_keepers; i++)
+		if (!u->keeper[i].restore(u->keeper[i].ctx)) {
+			assert(i == 0); /* what the others restored cannot be undone */
+			swap_state(u);
+			return false;
+		}
+	return input_reread_from(in, u->at) == 0;
 }
 
-bool input_read_guarded(struct input *in, struct input_rollback *rb, void (*reader)(void *ctx),
+/* The guarded read is over: nothing is kept for it any more. */
+static void end_guarded(struct input *in, struct input_undo *u)
+{
+	input_guard_disarm();
+	in->undo = NULL;
+	in->undo_armed = false;
+	release(u);
+}
+
+void input_next_saves(struct input *in)
+{
+	in->undo_armed = false;
+	if (in->undo)
+		input_undo_save(in->undo, input_at(in));
+}
+
+void input_next_arms(struct input *in, int rc)
+{
+	if (!in->undo)
+		return;
+	in->undo_armed = rc == 1 && in->mapped;
+	if (!in->undo_armed)
+		release(in->undo);
+}
+
+bool input_read_guarded(struct input *in, struct input_undo *u, void (*reader)(void *ctx),
 			void *ctx)
 {
 	sigjmp_buf jb;
+	in->undo = u;
+	in->undo_armed = false;
+	input_undo_save(u, input_at(in));
 	/* after a jump that found the way back, the reader runs again */
-	if (sigsetjmp(jb, 0) && !go_back(in, rb)) {
-		input_guard_disarm();
+	if (sigsetjmp(jb, 0) && !go_back(in, u)) {
+		end_guarded(in, u);
 		return false;
 	}
 	input_guard_arm(&jb);
 	reader(ctx);
-	input_guard_disarm();
+	end_guarded(in, u);
 	return true;
 }

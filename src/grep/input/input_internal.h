@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* input_internal.h - what the parts of the input module share behind
  * input.h: input.c (opening, the mapping, leaving it), input_read.c (the
- * read() path and its buffer) and input_nul.c (where grep's buffers see
- * NUL bytes).  Nothing outside the input module includes it.
+ * read() path and its buffer), input_nul.c (where grep's buffers see
+ * NUL bytes) and input_guard.c (the SIGBUS guard and its undo log).
+ * Nothing outside the input module includes it.
  */
 #ifndef ACGREP_INPUT_INTERNAL_H
 #define ACGREP_INPUT_INTERNAL_H
@@ -39,6 +40,16 @@ int input_next_mapped(struct input *in, struct window *w);
  * on.  Call after input_compact, so buf[0] is the first kept byte.
  * Returns true when the input is mapped now. */
 bool input_switch_to_map(struct input *in);
+
+/* input_guard.c: input_next's part in a guarded read (input_read_guarded). */
+
+/* Before a window: the reader's undo log, if any, saved where the input
+ * stands (everything before it was done with). */
+void input_next_saves(struct input *in);
+
+/* After input_next's answer rc: whether the window out may fault (mapped);
+ * when not, the undo log's keepers let go until the next save. */
+void input_next_arms(struct input *in, int rc);
 
 /* input_read.c */
 

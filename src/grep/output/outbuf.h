@@ -4,12 +4,13 @@
  * Owns: the buffer (large writes, no per-line stdio), where its bytes are
  * handed on (stdout, or a worker thread's output held until its turn),
  * the process's write error, positions in the output and rewinds to them,
- * output held until a verdict (outbuf_hold), output kept since a mapped
- * search's last checkpoint (outbuf_keep_from), --line-buffered's flush
- * after each line, and the sink operations that are the buffer's own
- * (sink.h: mark, rewind, keep_from, failed).  Knows nothing of what the
- * bytes say: grep's formats (print.h), --json's records (json.h) and a
- * --records job's records (records.h) are writers over an outbuf.
+ * output held until a verdict (outbuf_hold), output kept since the last
+ * checkpoint of a mapped input's search (outbuf_keep_from),
+ * --line-buffered's flush after each line, and the sink operations that
+ * are the buffer's own (sink.h: mark, rewind, keep_from, failed).  Knows
+ * nothing of what the bytes say: grep's formats (print.h), --json's
+ * records (json.h) and a --records job's records (records.h) are writers
+ * over an outbuf.
  */
 #ifndef ACGREP_OUTBUF_H
 #define ACGREP_OUTBUF_H
@@ -139,7 +140,8 @@ void outbuf_settle(struct outbuf *ob, bool keep);
  * (OUTBUF_KEEP_NONE: everything may go), so that outbuf_rewind(ob, pos)
  * succeeds; nor is anything handed on while bytes are appended: the
  * buffer grows, and is flushed by the next call once it grew.  A search
- * of a mapped file calls it at each checkpoint: the file shrinking under
+ * of a mapped file calls it at each of the input's checkpoints (its
+ * keeper's save, input.h's struct input_undo): the file shrinking under
  * the line being written (SIGBUS) never leaves the line half written (it
  * is taken back and read again), and no write blocks between the
  * search's reading of a line and the copy of it.  Memory: that output (a

@@ -5,10 +5,10 @@
  * loop over its windows (search_lines.c searches each), the turn to binary
  * when the binary rule (binary.h) says so and what it changes here (NUL
  * ends lines, nothing more is output, reads of only NULs are dropped), the
- * long lines handed out in pieces, and where its checkpoints are (the
- * input keeps its state there: input_rollback): a search of a mapped file
- * that shrank (SIGBUS) goes back to the last one, and the input reads on
- * from there.
+ * long lines handed out in pieces, and what of it the input's undo log
+ * saves and restores (input_undo): a search of a mapped file that shrank
+ * (SIGBUS) goes back to where it last told the input it was done, and
+ * the input reads on from there.
  */
 #include "search_internal.h"
 
@@ -16,43 +16,37 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Everything before input offset `at` is done, `lines` line terminators
- * before it: a SIGBUS from here on goes back to this point, the search's
- * state as it is now (back_to_checkpoint). */
-static void keep_checkpoint(struct file_search *f, uint64_t at, intmax_t lines)
+/* The search's keeper (input_keeper, ctx the file_search): its line count
+ * brought up to input offset `at` (f->state, which the input copies after
+ * this), the summary saved, the output since kept for a restore. */
+static void search_save(void *ctx, uint64_t at)
 {
-	f->state.lines_done = lines;
-	input_checkpoint(&f->rollback, at);
-	summary_keep(&f->sum);
-	/* nothing of what follows is handed on before the next checkpoint:
-	 * the way back to this one stays open (sink_keep_from) */
+	struct file_search *f = ctx;
+	if (f->count_lines && f->buf && at - f->base != f->cnt_pos)
+		search_lineno_at(f, (size_t)(at - f->base));
+	summary_save(&f->sum);
 	sink_keep_from(f->sink, f->state.out_mark);
 }
 
-void search_checkpoint_mapped(struct file_search *f, size_t ls, size_t pos)
-{
-	intmax_t lines = 0;
-	if (f->count_lines && f->cnt_pos == ls) /* outputting it counted up to ls */
-		lines = f->cnt_lines + (pos > ls && f->buf[pos - 1] == f->eol);
-	else if (f->count_lines)
-		lines = search_lineno_at(f, pos) - 1;
-	keep_checkpoint(f, f->base + pos, lines);
-}
-
-/* input_rollback's back, after a SIGBUS, the search's state (f->state,
- * the binary rule's encoding_error) back as it was at the last checkpoint:
- * the output since is taken back, and the summary's counts.  False when
- * that output was handed on already (a line longer than what the printer
- * holds was being copied); the search then ends as the file shrank. */
-static bool back_to_checkpoint(void *ctx)
+/* f->state back as it was saved (input_undo's copy): the output since is
+ * taken back, and the summary's counts.  False when that output was
+ * handed on already (a line longer than what the printer holds was being
+ * copied); the search then ends as the file shrank. */
+static bool search_restore(void *ctx)
 {
 	struct file_search *f = ctx;
 	if (!sink_rewind(f->sink, f->state.out_mark))
 		return false;
-	summary_back(&f->sum);
-	f->cnt_lines = f->state.lines_done; /* cnt_pos: the next window's start */
-	f->guarded = false;
+	summary_restore(&f->sum);
+	f->buf = NULL; /* unmapped: nothing more is counted there */
 	return true;
+}
+
+/* The window out was read() (it cannot fault): output is handed on. */
+static void search_release(void *ctx)
+{
+	struct file_search *f = ctx;
+	sink_keep_from(f->sink, SINK_KEEP_NONE);
 }
 
 /* Whether an empty line would be selected. */
@@ -120,17 +114,16 @@ static struct file_search *begin_search(struct searcher *s, struct input *in, co
 		.count_lines = opt->line_number || opt->stats,
 		.binary_offset = UINT64_MAX,
 		.state = { .context = context_begin(opt), .stop_offset = UINT64_MAX, .used = s->used },
-		.rollback = { .back = back_to_checkpoint, .ctx = f },
 	};
-	struct summary_hook stats = { .ctx = f };
-	if (f->counting)
-		stats = (struct summary_hook){
-			.selected = search_stats_line, .keep = search_stats_keep, .back = search_stats_back, .ctx = f,
-		};
+	struct summary_hook stats = { .selected = f->counting ? search_stats_line : NULL, .ctx = f };
 	f->sum = summary_begin(opt, s->matcher, s->tally, stats, opt->reports_files || s->dev_null);
 	binary_begin(&f->bin, opt, quiet);
-	input_rollback_keeps(&f->rollback, &f->state, sizeof f->state);
-	input_rollback_keeps(&f->rollback, &f->bin.encoding_error, sizeof f->bin.encoding_error);
+	input_undo_keeps(&f->undo, &f->state, sizeof f->state);
+	input_undo_keeps(&f->undo, &f->bin.encoding_error, sizeof f->bin.encoding_error);
+	/* first: only it may refuse */
+	input_undo_calls(&f->undo, (struct input_keeper){
+		.save = search_save, .restore = search_restore, .release = search_release, .ctx = f,
+	});
 	uint64_t size = in->is_regular ? in->size_at_open : UINT64_MAX; /* -T's width */
 	sink_begin(f->sink, &(struct sink_begin){
 		.name = name,
@@ -151,24 +144,19 @@ static struct file_search *begin_search(struct searcher *s, struct input *in, co
 	 * at its read()'s start, as grep's at its buffer's */
 	if (f->bin.check_encoding && context_on(opt) && !f->quiet)
 		input_read_windows(in);
-	/* where the input stands: a mapping faulting in the first input_next */
-	keep_checkpoint(f, in->mapped ? in->map_offset + in->map_pos : in->offset + in->consumed, 0);
 	if (f->counting)
 		search_stats_begin(f);
 	return f;
 }
 
 /* Searches window w (whole lines, maybe a piece of a long one). */
-static void search_one_window(struct file_search *f, struct input *in, const struct window *w)
+static void search_one_window(struct file_search *f, const struct window *w)
 {
 	f->buf = w->data - w->before;
 	f->start = w->before;
 	f->len = w->before + w->len;
 	f->base = w->offset - w->before;
 	f->cnt_pos = f->start;
-	f->guarded = in->mapped;
-	if (!f->guarded) /* read() bytes cannot fault: hand on as usual */
-		sink_keep_from(f->sink, SINK_KEEP_NONE);
 	if (w->partial || f->cont)
 		search_pieces(f, w->partial, w->last);
 	else
@@ -177,10 +165,6 @@ static void search_one_window(struct file_search *f, struct input *in, const str
 		search_lineno_at(f, f->len);
 	if (f->counting)
 		search_stats_window(f);
-	/* also after a read() window: the next may be mapped, AUTO switching
-	 * at a long line */
-	f->guarded = true;
-	search_checkpoint(f, f->len, f->len);
 }
 
 /* The window loop (input_read_guarded's reader, ctx the search): until
@@ -198,7 +182,7 @@ static void search_windows(void *ctx)
 		    sink_failed(f->sink))
 			return;
 		if ((rc = input_next(in, &w)) == 0) {
-			f->res->lines = f->cnt_lines; /* every window counted */
+			f->res->lines = f->state.cnt_lines; /* every window counted */
 			return;
 		}
 		if (rc < 0) {
@@ -209,7 +193,7 @@ static void search_windows(void *ctx)
 		}
 		if (binary_watches_nul(&f->bin) && input_window_has_nul(in, &w) && turn_binary(f, in, &w))
 			continue; /* the loop ends when the input was dropped */
-		search_one_window(f, in, &w);
+		search_one_window(f, &w);
 		search_failed(f); /* a find of the printer's, or of the window's setup */
 	}
 }
@@ -226,8 +210,7 @@ void search_input(struct searcher *s, struct input *in, const char *name, bool b
 		res->read_errno = ENOMEM;
 		return;
 	}
-	res->truncated = !input_read_guarded(in, &f->rollback, search_windows, f);
-	sink_keep_from(f->sink, SINK_KEEP_NONE);
+	res->truncated = !input_read_guarded(in, &f->undo, search_windows, f);
 	res->selected = binary_reported_count(&f->bin, f->sum.selected);
 	res->binary = f->bin.binary;
 	res->without_match = f->bin.dropped;

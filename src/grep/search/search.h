@@ -59,8 +59,8 @@ struct search_result {
 	int read_errno;
 	const char *read_why;  /* what read_errno cannot say (input_error), or NULL */
 	bool truncated;        /* the mapped file shrank (SIGBUS) where the search
-				  could not go on with read(): output past its
-				  last checkpoint was handed on already */
+				  could not go on with read(): output past
+				  where it was last saved was handed on already */
 	uint64_t stop_offset;  /* -m ended the search: input offset just past the
 				  last selected line; UINT64_MAX otherwise */
 	bool binary;           /* the input was binary by its end */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* search_internal.h - what search.c (an input's windows, binary turns,
- * SIGBUS checkpoints) and search_lines.c (the lines of one window) share:
- * the state of one input's search.  Nothing outside the search includes it.
+ * what it saves and restores) and search_lines.c (the lines of one
+ * window) share: the state of one input's search.  Nothing outside the search includes it.
  */
 #ifndef ACGREP_SEARCH_INTERNAL_H
 #define ACGREP_SEARCH_INTERNAL_H
@@ -18,24 +18,24 @@
 #include "summary.h"
 
 /* What a search has decided up to where it stands: with the binary
- * rule's encoding_error, the state the input keeps at each checkpoint
- * (input_rollback) and puts back after a SIGBUS (a mapped file shrank),
- * when the input reads on from there with read(), as if the lines after
- * it had never been looked at.  Checkpoints come after each line output
- * or selected in a mapped window (read() windows cannot fault), and at
- * the start and after each window. */
+ * rule's encoding_error, the memory the input's undo log copies
+ * (input_undo_keeps) and puts back when a mapped file shrank (SIGBUS),
+ * the input then reading on with read() as if the lines after it had never
+ * been looked at.  The search tells the input where it is done with a
+ * mapped window's lines (input_done_to): after each line output or
+ * selected. */
 struct search_state {
 	uint64_t out_mark;      /* the sink's mark after the last event */
 	uint64_t stop_offset;   /* search_result's, until the search ends */
 	struct context context; /* the last output, -A owed, -m left (context.h) */
-	intmax_t lines_done;    /* line terminators before the last checkpoint */
+	intmax_t cnt_lines;     /* line numbering: line terminators before buf[cnt_pos] */
 	bool done;
 	bool run_open;          /* -v: the last window ended in a run of selected lines */
 	bool used;              /* searcher.used, until the search ends */
 };
 
-/* The statistics at the last checkpoint (search_stats_keep). */
-struct stats_kept {
+/* The statistics as search_stats_save found them. */
+struct stats_saved {
 	struct search_stats stats;
 	size_t seen_ids;      /* patterns listed in the result's seen */
 	uint64_t seen_end;
@@ -85,16 +85,14 @@ struct file_search {
 	const char *buf;
 	size_t start, len;
 	uint64_t base;
-	/* line numbering: cnt_lines eols lie before buf[cnt_pos] */
+	/* line numbering: state.cnt_lines eols lie before buf[cnt_pos] */
 	size_t cnt_pos;
-	intmax_t cnt_lines;
 	/* a line handed out in pieces (input_stream_long_lines) goes on:
 	 * it starts at input offset cont_from; cont_matched: a match in it */
 	bool cont, cont_matched;
 	uint64_t cont_from;
 	bool used_at_start;  /* searcher.used when this input began */
-	bool guarded;        /* the window is mapped: a checkpoint after each line */
-	struct input_rollback rollback; /* the input's way back to the last checkpoint */
+	struct input_undo undo; /* the way back when a mapped input shrinks (input.h) */
 	struct search_result *res;
 	/* statistics (stats.h), kept when `counting` (search_stats.c) */
 	bool counting;
@@ -105,7 +103,7 @@ struct file_search {
 	uint64_t origin;     /* input offset where the search began */
 	uint64_t started;    /* stats_now() then */
 	uint64_t binary_offset; /* where the input turned binary (sink_end) */
-	struct stats_kept stats_kept;
+	struct stats_saved stats_saved;
 	struct line_hits hits;
 	struct ahead_hits ahead;
 };
@@ -150,8 +148,8 @@ intmax_t search_lineno_at(struct file_search *f, size_t pos);
 
 /* search_stats.c: the statistics of one input (stats.h), when counting. */
 
-/* Sets up counting for the search of f, its begin event sent and its
- * first checkpoint (where the search begins) kept. */
+/* Sets up counting for the search of f, its begin event sent, its
+ * counts added to what f->undo saves and restores. */
 void search_stats_begin(struct file_search *f);
 
 /* The summary's statistics hook (summary_hook, ctx the file_search): the
@@ -169,24 +167,8 @@ const struct sink_hits *search_stats_hits(struct file_search *f, size_t ls, size
  * its bytes and lines. */
 void search_stats_window(struct file_search *f);
 
-/* The summary's hooks at a checkpoint (ctx the file_search): the counts
- * kept, and taken back to them, the patterns listed since forgotten. */
-void search_stats_keep(void *ctx);
-void search_stats_back(void *ctx);
-
 /* The search ended: its time and output bytes, a last line without
  * terminator.  Frees what counting holds. */
 void search_stats_end(struct file_search *f);
-
-/* search.c: search_checkpoint's work in a mapped window. */
-void search_checkpoint_mapped(struct file_search *f, size_t ls, size_t pos);
-
-/* The checkpoint after the line [ls, pos) of a mapped window (ls == pos
- * at a window's end); nothing for a read() window, which cannot fault. */
-static inline void search_checkpoint(struct file_search *f, size_t ls, size_t pos)
-{
-	if (f->guarded)
-		search_checkpoint_mapped(f, ls, pos);
-}
 
 #endif

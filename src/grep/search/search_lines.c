@@ -104,9 +104,9 @@ intmax_t search_lineno_at(struct file_search *f, size_t pos)
 {
 	size_t lo = pos < f->cnt_pos ? pos : f->cnt_pos, hi = pos < f->cnt_pos ? f->cnt_pos : pos;
 	intmax_t n = (intmax_t)count_byte(f->buf + lo, hi - lo, f->eol);
-	f->cnt_lines += pos < f->cnt_pos ? -n : n;
+	f->state.cnt_lines += pos < f->cnt_pos ? -n : n;
 	f->cnt_pos = pos;
-	return f->cnt_lines + 1;
+	return f->state.cnt_lines + 1;
 }
 
 /* grep numbers the lines a selected match spans (matcher.spans_eol) as one
@@ -115,7 +115,19 @@ static void number_as_one_line(struct file_search *f, size_t ls, size_t le)
 {
 	size_t inner = le - ls - (le > ls && f->buf[le - 1] == f->eol);
 	search_lineno_at(f, le);
-	f->cnt_lines -= (intmax_t)count_byte(f->buf + ls, inner, f->eol);
+	f->state.cnt_lines -= (intmax_t)count_byte(f->buf + ls, inner, f->eol);
+}
+
+/* The search is done with the line [ls, le) (output, or selected): its
+ * number counted past it, at the cost of a compare where counting stands
+ * at its start (the line just output), and the input told. */
+static inline void line_done(struct file_search *f, size_t ls, size_t le)
+{
+	if (f->count_lines && f->cnt_pos == ls && le > ls) {
+		f->state.cnt_lines += f->buf[le - 1] == f->eol;
+		f->cnt_pos = le;
+	}
+	input_done_to(f->in, f->base + le);
 }
 
 /* -o: the matches of the line [ls, le), when it is a matching one (a
@@ -179,7 +191,7 @@ static void flush_pending(struct file_search *f, size_t upto)
 		context_after_line(c, printed);
 		if (!printed)
 			return;
-		search_checkpoint(f, p, le);
+		line_done(f, p, le);
 		p = le;
 	}
 }
@@ -215,7 +227,7 @@ static void output_before_context(struct file_search *f, size_t ls)
 	while (p < ls) {
 		size_t le = line_end(f, p);
 		output_line(f, p, le, SINK_CONTEXT);
-		search_checkpoint(f, p, le); /* select_line counts the line after this */
+		line_done(f, p, le); /* select_line counts the line after this */
 		p = le;
 	}
 }
@@ -232,7 +244,7 @@ static struct summary_line summary_line_of(const struct file_search *f, size_t l
  * lines between two matching ones in one go: leading context and a group
  * separator come only before the run's first line (run_start), which
  * matters when a line of the run was suppressed (encoding error). */
-static void select_line(struct file_search *f, size_t ls, size_t le, bool run_start)
+static void select_line(struct file_search *f, size_t ls, size_t le, bool run_start, bool spans)
 {
 	const struct search_options *opt = f->opt;
 	if (!f->quiet) {
@@ -243,11 +255,14 @@ static void select_line(struct file_search *f, size_t ls, size_t le, bool run_st
 		output_line(f, ls, le, SINK_SELECTED);
 		context_selected(&f->state.context, opt);
 	}
-	/* summed up after its output: a checkpoint between its context
-	 * lines (output_before_context) must not hold its counts */
+	/* summed up after its output: where the input is told the search is
+	 * done with a context line before it (output_before_context), what
+	 * the summary saves does not hold it yet */
 	struct summary_line line = summary_line_of(f, ls, le);
 	bool settled = summary_selected(&f->sum, &line);
 	search_failed(f);
+	if (spans && f->count_lines) /* numbered as one line from here on */
+		number_as_one_line(f, ls, le);
 	bool last = context_count_selected(&f->state.context);
 	f->state.used = true; /* as grep: even unprinted output parts groups */
 	if (settled) {
@@ -258,7 +273,7 @@ static void select_line(struct file_search *f, size_t ls, size_t le, bool run_st
 		f->state.stop_offset = f->base + le;
 		f->state.done = context_finished(&f->state.context);
 	}
-	search_checkpoint(f, ls, le);
+	line_done(f, ls, le);
 }
 
 /* Non-selected lines before window position `to`: pending after-context. */
@@ -291,9 +306,7 @@ void search_window(struct file_search *f)
 				break;
 			skip_lines(f, stop);
 			size_t le = line_end(f, match_last);
-			select_line(f, stop, le, true);
-			if (m->spans_eol && f->count_lines)
-				number_as_one_line(f, stop, le);
+			select_line(f, stop, le, true, m->spans_eol);
 			p = le;
 			continue;
 		}
@@ -302,8 +315,8 @@ void search_window(struct file_search *f)
 		 * that one on its own */
 		for (bool run_start = !f->state.run_open; p < stop && !f->state.done && f->state.context.outleft > 0; run_start = false) {
 			size_t le = line_end(f, p);
-			f->state.run_open = true; /* for a checkpoint inside the run */
-			select_line(f, p, le, run_start || !is_eol(f, f->buf[le - 1]));
+			f->state.run_open = true; /* for a way back inside the run */
+			select_line(f, p, le, run_start || !is_eol(f, f->buf[le - 1]), false);
 			p = le;
 		}
 		f->state.run_open = !found;
@@ -365,7 +378,7 @@ void search_pieces(struct file_search *f, bool partial, bool last)
 			return;
 		f->cont = false;
 		if (f->cont_matched != f->opt->invert)
-			select_line(f, f->start, le, true);
+			select_line(f, f->start, le, true, false);
 		f->start = le;
 	}
 	/* the whole lines end where the partial last one starts */

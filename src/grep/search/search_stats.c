@@ -12,8 +12,10 @@
  * run adds up only those of inputs it reports.  The matches of a selected
  * line are found when it is output (or counted, if it is not) and kept
  * for the sink (sink_line.hits), so that a JSON record needs no second
- * pass; the line is counted after its output, so that a checkpoint
- * between its context lines does not hold its counts.
+ * pass; the line is counted after its output, so that what is saved
+ * where the search is done with one of its context lines does not hold
+ * its counts.  The counts are saved and restored with the search's state
+ * (a keeper of the input's undo log: search_stats_begin).
  */
 #include "search_internal.h"
 #include "only_matching.h"
@@ -24,12 +26,51 @@
 
 #include "grow.h"
 
+/* The counts as they are now stand (input_keeper's save, ctx the
+ * file_search). */
+static void stats_save(void *ctx, uint64_t at)
+{
+	struct file_search *f = ctx;
+	(void)at;
+	f->stats_saved = (struct stats_saved){
+		.stats = f->res->stats,
+		.seen_ids = f->res->seen.n,
+		.seen_end = f->seen_end,
+		.tail_open = f->tail_open,
+	};
+}
+
+/* The counts back as stats_save found them, the patterns listed since
+ * forgotten. */
+static bool stats_restore(void *ctx)
+{
+	struct file_search *f = ctx;
+	const struct stats_saved *k = &f->stats_saved;
+	size_t n_seen = k->seen_ids;
+	f->res->stats = k->stats;
+	f->seen_end = k->seen_end;
+	f->tail_open = k->tail_open;
+	struct pattern_ids *l = &f->res->seen;
+	if (f->s->seen && n_seen < l->n)
+		patterns_seen_update(f->s->seen, &(struct pattern_ids){ .v = l->v + n_seen, .n = l->n - n_seen },
+				     false);
+	if (n_seen < l->n)
+		l->n = n_seen;
+	/* the bytes read again are taken as new */
+	f->ahead.from = f->ahead.to = 0;
+	f->hits.at = UINT64_MAX;
+	return true;
+}
+
 void search_stats_begin(struct file_search *f)
 {
 	f->started = stats_now();
 	f->start_mark = f->state.out_mark;
-	f->origin = f->rollback.at;
+	f->origin = input_at(f->in);
 	f->hits.at = UINT64_MAX;
+	input_undo_calls(&f->undo, (struct input_keeper){
+		.save = stats_save, .restore = stats_restore, .ctx = f,
+	});
 }
 
 /* Keeps a hit of the line in f->hits (false when out of memory). */
@@ -173,36 +214,6 @@ void search_stats_line(void *ctx, size_t ls, size_t le)
 	}
 }
 
-void search_stats_keep(void *ctx)
-{
-	struct file_search *f = ctx;
-	f->stats_kept = (struct stats_kept){
-		.stats = f->res->stats,
-		.seen_ids = f->res->seen.n,
-		.seen_end = f->seen_end,
-		.tail_open = f->tail_open,
-	};
-}
-
-void search_stats_back(void *ctx)
-{
-	struct file_search *f = ctx;
-	const struct stats_kept *k = &f->stats_kept;
-	size_t n_seen = k->seen_ids;
-	f->res->stats = k->stats;
-	f->seen_end = k->seen_end;
-	f->tail_open = k->tail_open;
-	struct pattern_ids *l = &f->res->seen;
-	if (f->s->seen && n_seen < l->n)
-		patterns_seen_update(f->s->seen, &(struct pattern_ids){ .v = l->v + n_seen, .n = l->n - n_seen },
-				     false);
-	if (n_seen < l->n)
-		l->n = n_seen;
-	/* the bytes read again are taken as new */
-	f->ahead.from = f->ahead.to = 0;
-	f->hits.at = UINT64_MAX;
-}
-
 void search_stats_window(struct file_search *f)
 {
 	uint64_t end = f->base + f->len;
@@ -217,12 +228,12 @@ void search_stats_window(struct file_search *f)
 		return;
 	size_t pos = (size_t)(end - f->base);
 	/* from where the search began, not added up per window: after a
-	 * rewind to a checkpoint inside a window the count is still whole */
+	 * restore to a line inside a window the count is still whole */
 	f->res->stats.bytes_searched = end - f->origin;
 	f->tail_open = f->buf[pos - 1] != f->eol;
 	if (f->count_lines) {
 		search_lineno_at(f, pos);
-		f->res->stats.lines_searched = (uint64_t)f->cnt_lines;
+		f->res->stats.lines_searched = (uint64_t)f->state.cnt_lines;
 	}
 }
 

@@ -78,8 +78,8 @@ struct sink_end {
 };
 
 /* line, match and group_break return the mark after them, as mark would:
- * a search that keeps a mark after every line (a mapped input's
- * checkpoints) needs no second call per line for it. */
+ * a search that keeps a mark after every line (what it saves where it is
+ * done with a mapped input's line) needs no second call per line for it. */
 struct sink_ops {
 	void (*begin)(void *ctx, const struct sink_begin *begin);
 	uint64_t (*line)(void *ctx, const struct sink_line *line);

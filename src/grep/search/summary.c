@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* summary.c - the summary of one input's search (see summary.h): its
- * setup from the options, --count-matches' count of a line, its state
- * kept and taken back at the search's checkpoints.
+ * setup from the options, --count-matches' count of a line, its counts
+ * saved and restored.
  */
 #include "summary.h"
 
@@ -54,20 +54,9 @@ intmax_t summary_count_matches(const struct summary *s, const struct summary_lin
 	return c.n;
 }
 
-void summary_keep(struct summary *s)
+void summary_restore(struct summary *s)
 {
-	s->kept_selected = s->selected;
+	s->selected = s->saved_selected;
 	if (s->tally)
-		tally_checkpoint(s->tally);
-	if (s->stats.keep)
-		s->stats.keep(s->stats.ctx);
-}
-
-void summary_back(struct summary *s)
-{
-	s->selected = s->kept_selected;
-	if (s->tally)
-		tally_rewind(s->tally);
-	if (s->stats.back)
-		s->stats.back(s->stats.ctx);
+		tally_restore(s->tally);
 }

@@ -9,11 +9,11 @@
  * line settles the input (-l, -L, -q, stdout /dev/null, a binary input
  * whose output stopped), the per-key tallies (tally.h: --count-per-pattern,
  * --all-patterns) and the statistics (a hook: search_stats.c, --stats and
- * --json; its state is the search's).  The search tells the summary of each line it selects (after
- * the line's output) and, under -v, of each matching line it passes over;
- * the answer says whether the search may stop there.  Knows nothing of
- * windows, context or output; the search keeps a summary's state at its
- * checkpoints and takes it back with summary_keep and summary_back.
+ * --json; its state is the search's).  The search tells the summary of
+ * each line it selects (after the line's output) and, under -v, of each
+ * matching line it passes over; the answer says whether the search may
+ * stop there.  Its counts can be saved and restored (summary_save,
+ * summary_restore).  Knows nothing of windows, context or output.
  */
 #ifndef ACGREP_SUMMARY_H
 #define ACGREP_SUMMARY_H
@@ -35,13 +35,11 @@ struct summary_line {
 	bool zap_nul;         /* NUL ends lines too (a binary input) */
 };
 
-/* A consumer of the selected lines that keeps its state elsewhere: told
- * (with ctx) of each line by its bounds in the window being searched, and
- * of summary_keep and summary_back, to keep and take back its state. */
+/* A consumer of the selected lines that keeps its state elsewhere (and
+ * saves and restores it itself): told (with ctx) of each line by its
+ * bounds in the window being searched. */
 struct summary_hook {
 	void (*selected)(void *ctx, size_t ls, size_t le);
-	void (*keep)(void *ctx);
-	void (*back)(void *ctx);
 	void *ctx;
 };
 
@@ -55,7 +53,7 @@ struct summary {
 	bool whole_lines;           /* a selected line is needed whole (not in pieces) */
 	struct summary_hook stats;  /* .selected NULL: no statistics */
 	intmax_t selected;          /* selected lines, or their matches */
-	intmax_t kept_selected;     /* ... at summary_keep */
+	intmax_t saved_selected;    /* ... at summary_save */
 };
 
 /* The summary of an input searched with opt by matcher m: tally is the
@@ -106,10 +104,16 @@ static inline void summary_decide_on_select(struct summary *s)
 	s->decides = true;
 }
 
-/* What was added up so far stands: summary_back comes back to here. */
-void summary_keep(struct summary *s);
+/* What was added up so far stands (the tally's too): summary_restore
+ * comes back to here.  Inline: a mapped search saves after each line. */
+static inline void summary_save(struct summary *s)
+{
+	s->saved_selected = s->selected;
+	if (s->tally)
+		tally_save(s->tally);
+}
 
-/* Forgets what was added up since summary_keep. */
-void summary_back(struct summary *s);
+/* Forgets what was added up since summary_save. */
+void summary_restore(struct summary *s);
 
 #endif

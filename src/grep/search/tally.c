@@ -6,9 +6,9 @@
  * tally_take resets through the rows: memory is the index (4 bytes a
  * key, per thread) and one row per key met.  A key is credited a line
  * once: its row remembers the serial of the line it last occurred in.
- * A checkpoint remembers how many rows there were; the first change of
- * an older row after it writes the row's old values to a journal, so
- * that tally_rewind restores them and forgets the newer rows.
+ * A save remembers how many rows there were; the first change of an
+ * older row after it writes the row's old values to an undo list, so
+ * that tally_restore puts them back and forgets the newer rows.
  */
 #include "tally.h"
 
@@ -26,7 +26,7 @@
  * of a batch, then its rows, are asked of memory together, so that their
  * cache misses overlap instead of following one another (a huge list's
  * index and rows do not stay in cache while its automaton is stepped).
- * A batch is credited before a checkpoint and before the rows are taken. */
+ * A batch is credited before a save and before the rows are taken. */
 #define BATCH 256
 
 /* A match waiting in the batch. */
@@ -36,8 +36,8 @@ struct pending {
 	uint64_t line;     /* the serial of its line */
 };
 
-/* An older row's values before its first change since the checkpoint. */
-struct journal_entry {
+/* An older row's values before its first change since the save. */
+struct row_undo {
 	size_t row;
 	uint64_t matches, lines, last_line;
 };
@@ -53,10 +53,10 @@ struct tally {
 	struct tally_row *row;
 	size_t n, cap;
 	uint64_t line;               /* serial of the line being credited */
-	uint64_t ck_line;            /* the first serial after the checkpoint */
-	size_t ck_rows;              /* rows at the checkpoint */
-	struct journal_entry *journal;
-	size_t n_journal, cap_journal;
+	uint64_t saved_line;         /* the first serial after the save */
+	size_t saved_rows;           /* rows at the save */
+	struct row_undo *undo;
+	size_t n_undo, cap_undo;
 	struct pending batch[BATCH];
 	size_t n_batch;
 };
@@ -82,7 +82,7 @@ struct tally *tally_new(const struct search_options *opt, const struct pattern_k
 		.all = opt->all_patterns,
 		.index = calloc(keys->n_keys ? keys->n_keys : 1, sizeof *t->index),
 		.line = 1,
-		.ck_line = 1,
+		.saved_line = 1,
 	};
 	if (!t->index) {
 		free(t);
@@ -98,7 +98,7 @@ void tally_free(struct tally *t)
 		return;
 	free(t->index);
 	free(t->row);
-	free(t->journal);
+	free(t->undo);
 	free(t);
 }
 
@@ -124,21 +124,20 @@ static uint32_t row_of(struct tally *t, uint32_t key)
 	return t->index[key] = (uint32_t)++t->n;
 }
 
-/* Keeps row r's values as they were at the checkpoint.  False when out
- * of memory (noted). */
-static bool keep_for_rewind(struct tally *t, size_t r)
+/* Keeps row r's values as they were at the save.  False when out of
+ * memory (noted). */
+static bool keep_for_restore(struct tally *t, size_t r)
 {
-	if (t->n_journal == t->cap_journal) {
-		struct journal_entry *j = grow_array(t->journal, &t->cap_journal, t->n_journal + 1,
-						     sizeof *j, 64);
-		if (!j) {
+	if (t->n_undo == t->cap_undo) {
+		struct row_undo *u = grow_array(t->undo, &t->cap_undo, t->n_undo + 1, sizeof *u, 64);
+		if (!u) {
 			matcher_note_failure();
 			return false;
 		}
-		t->journal = j;
+		t->undo = u;
 	}
 	const struct tally_row *row = &t->row[r];
-	t->journal[t->n_journal++] = (struct journal_entry){
+	t->undo[t->n_undo++] = (struct row_undo){
 		.row = r, .matches = row->matches, .lines = row->lines, .last_line = row->last_line,
 	};
 	return true;
@@ -161,7 +160,7 @@ static bool credit_batch(struct tally *t)
 		const struct pending *p = &t->batch[k];
 		struct tally_row *r = &t->row[p->id];
 		if (r->last_line != p->line) {
-			if (r->last_line < t->ck_line && p->id < t->ck_rows && !keep_for_rewind(t, p->id))
+			if (r->last_line < t->saved_line && p->id < t->saved_rows && !keep_for_restore(t, p->id))
 				return false;
 			r->last_line = p->line;
 			r->lines++;
@@ -246,28 +245,28 @@ bool tally_pending(const struct tally *t)
 	return t->count || (t->all && t->n < t->n_rows);
 }
 
-void tally_checkpoint(struct tally *t)
+void tally_save(struct tally *t)
 {
 	if (t->n_batch > 0)
 		credit_batch(t);
-	t->ck_line = t->line + 1;
-	t->ck_rows = t->n;
-	t->n_journal = 0;
+	t->saved_line = t->line + 1;
+	t->saved_rows = t->n;
+	t->n_undo = 0;
 }
 
-void tally_rewind(struct tally *t)
+void tally_restore(struct tally *t)
 {
-	t->n_batch = 0; /* all of it after the checkpoint */
-	while (t->n_journal > 0) {
-		const struct journal_entry *j = &t->journal[--t->n_journal];
+	t->n_batch = 0; /* all of it after the save */
+	while (t->n_undo > 0) {
+		const struct row_undo *j = &t->undo[--t->n_undo];
 		t->row[j->row].matches = j->matches;
 		t->row[j->row].lines = j->lines;
 		t->row[j->row].last_line = j->last_line;
 	}
-	while (t->n > t->ck_rows)
+	while (t->n > t->saved_rows)
 		t->index[t->row[--t->n].key] = 0;
 	t->line++; /* a fresh serial: the lines read again are new lines */
-	t->ck_line = t->line;
+	t->saved_line = t->line;
 }
 
 struct tally_rows tally_take(struct tally *t)
@@ -279,7 +278,7 @@ struct tally_rows tally_take(struct tally *t)
 		t->index[t->row[i].key] = 0;
 	t->row = NULL;
 	t->n = t->cap = 0;
-	tally_checkpoint(t);
+	tally_save(t);
 	if (rows.n == 0) {
 		free(rows.row);
 		rows.row = NULL;

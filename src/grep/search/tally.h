@@ -9,7 +9,7 @@
  * - struct tally (tally.c), one per searching thread, reused from input
  *   to input: the counts of the input (or segment) being searched, per
  *   key in a sparse table (a dense key -> row index, reset through the
- *   rows touched), taken back to a checkpoint when a mapped file shrank,
+ *   rows touched), saved and restored (a mapped file that shrank),
  *   and handed out as rows in the input's search_result.
  * - struct tally_run (tally_run.c), on the main thread, in input order:
  *   the rows of an input's segments folded into one input, the verdict
@@ -86,10 +86,10 @@ void tally_line(struct tally *t, const struct matcher *m, const char *buf, size_
  * still to be seen (--all-patterns). */
 bool tally_pending(const struct tally *t);
 
-/* The search's checkpoint (search_internal.h): what was counted so far
- * stands.  tally_rewind takes back what was counted since. */
-void tally_checkpoint(struct tally *t);
-void tally_rewind(struct tally *t);
+/* What was counted so far stands: tally_restore takes back what was
+ * counted since. */
+void tally_save(struct tally *t);
+void tally_restore(struct tally *t);
 
 /* The rows of the input searched since the last take, the tally left
  * empty for the next one. */
