@@ -250,6 +250,9 @@ static void parsed_once(void)
 	CHECK(strcmp(got, "ab$ ad$") == 0, "another list: %s", got);
 	got = list_str(NULL, "x|^y", 4);
 	CHECK(strcmp(got, "x ^y") == 0, "unchecked list: %s", got);
+	/* words where the pattern has them, a group's copied after the text */
+	got = list_str("one|two|x(th)ree|$", "one|two|x(th)ree|$", 18);
+	CHECK(strcmp(got, "one two xthree $") == 0, "words: %s", got);
 }
 
 /* A refusal shows at most REGEX_EXCERPT_BYTES of its pattern, around the

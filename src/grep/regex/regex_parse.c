@@ -299,23 +299,39 @@ static bool branch_ends(const struct parser *ps)
 /* Is byte c a literal character wherever it stands in a branch (the
  * first byte of no operator, escape or bracket)?  Bytes above 0x7f are
  * left to regex_take_char, which reads whole UTF-8 characters. */
+enum { SPECIAL_BOTH = 1, SPECIAL_ERE = 2 };
+static const unsigned char special[0x80] = {
+	['\\'] = SPECIAL_BOTH, ['['] = SPECIAL_BOTH, ['.'] = SPECIAL_BOTH, ['^'] = SPECIAL_BOTH,
+	['$'] = SPECIAL_BOTH, ['*'] = SPECIAL_BOTH, ['('] = SPECIAL_ERE, [')'] = SPECIAL_ERE,
+	['|'] = SPECIAL_ERE, ['+'] = SPECIAL_ERE, ['?'] = SPECIAL_ERE, ['{'] = SPECIAL_ERE,
+};
+
+static unsigned special_mask(const struct parser *ps)
+{
+	return ere(ps) ? SPECIAL_BOTH | SPECIAL_ERE : SPECIAL_BOTH;
+}
+
 static bool plain_byte(const struct parser *ps, unsigned char c)
 {
-	enum { BOTH = 1, ERE = 2 };
-	static const unsigned char special[0x80] = {
-		['\\'] = BOTH, ['['] = BOTH, ['.'] = BOTH, ['^'] = BOTH, ['$'] = BOTH, ['*'] = BOTH,
-		['('] = ERE, [')'] = ERE, ['|'] = ERE, ['+'] = ERE, ['?'] = ERE, ['{'] = ERE,
-	};
-	return c < 0x80 && !(special[c] & (ere(ps) ? BOTH | ERE : BOTH));
+	return c < 0x80 && !(special[c] & special_mask(ps));
+}
+
+/* The end of the plain bytes from byte `at` on. */
+static size_t plain_end(const struct parser *ps, size_t at)
+{
+	size_t end = at, len = ps->len;
+	const unsigned char *p = ps->p;
+	unsigned mask = special_mask(ps); /* the loop's per byte: a load, two tests */
+	while (end < len && p[end] < 0x80 && !(special[p[end]] & mask))
+		end++;
+	return end;
 }
 
 /* The plain bytes at ps->i, but the last when a repetition follows it,
  * added to the end of b as one string.  Returns false on an error. */
 static bool plain_run(struct parser *ps, struct branch *b)
 {
-	size_t at = ps->i, end = at, n;
-	while (end < ps->len && plain_byte(ps, ps->p[end]))
-		end++;
+	size_t at = ps->i, end = plain_end(ps, at), n;
 	ps->i = end;
 	if (quantifier_at(ps, &n))
 		end--;
@@ -330,8 +346,33 @@ static bool plain_run(struct parser *ps, struct branch *b)
 	return regex_branch_string(ps, b, off, end - at, at, true);
 }
 
+/* Is the branch at ps->i one run of plain bytes (a word of a list joined
+ * by |)?  Then *node is its string node, made at once (NO_NODE on
+ * error), its text where the pattern has it (the tree's text starts with
+ * the pattern), and ps->i is past it; the general path makes the same
+ * node in more steps.  A run past the bound on bytes takes that path,
+ * which refuses it at its byte. */
+static bool plain_branch(struct parser *ps, uint32_t *node)
+{
+	size_t at = ps->i, end = plain_end(ps, at);
+	if (end == at || end - at > REGEX_MAX_BYTES)
+		return false;
+	ps->i = end;
+	if (!branch_ends(ps)) {
+		ps->i = at;
+		return false;
+	}
+	*node = regex_node(ps, (struct node){ .kind = NODE_STRING, .a = (uint32_t)at,
+					      .b = (uint32_t)(end - at), .count = 1,
+					      .bytes = (uint32_t)(end - at) }, at);
+	return true;
+}
+
 static uint32_t parse_branch(struct parser *ps)
 {
+	uint32_t plain;
+	if (plain_branch(ps, &plain))
+		return plain;
 	struct branch b = { .head = NO_NODE, .run = NO_NODE };
 	bool start = true; /* at the branch's start, or just after its ^ */
 	size_t begin = ps->i;
@@ -401,6 +442,15 @@ struct regex_tree *regex_parse(const char *p, size_t len, const struct regex_opt
 		return NULL;
 	}
 	t->utf8 = o->utf8;
+	t->text = len ? malloc(len) : NULL;
+	if (len && !t->text) {
+		free(t);
+		*err = (struct regex_error){ .text = "memory exhausted", .syntax = true };
+		return NULL;
+	}
+	if (len)
+		memcpy(t->text, p, len);
+	t->text_len = t->text_cap = t->pattern_len = len;
 	struct parser ps = {
 		.p = (const unsigned char *)p, .len = len, .o = o, .t = t, .err = err,
 	};
