@@ -16,6 +16,8 @@ enum node_kind {
 	NODE_CAT,   /* a then b */
 	NODE_ALT,   /* one of kids[a .. a+b), leftmost first */
 	NODE_REP,   /* a, min to max times */
+	NODE_WORDS, /* one of the words of text[a .. a+b), parted by word_op: an alternation's
+		     * branches that are each one run of plain bytes (a list's words) */
 };
 
 /* A raw byte (an encoding error in a UTF-8 pattern) rather than a code
@@ -55,6 +57,7 @@ struct regex_tree {
 	size_t n_kids, cap_kids;
 	uint32_t root;
 	bool utf8;
+	char word_op; /* what parts the words of a NODE_WORDS: '|' (ERE), '\\' (BRE's \|) */
 };
 
 /* The bytes of character c (a range bound) into out (4 bytes at most);

@@ -346,22 +346,28 @@ static bool plain_run(struct parser *ps, struct branch *b)
 	return regex_branch_string(ps, b, off, end - at, at, true);
 }
 
-/* Is the branch at ps->i one run of plain bytes (a word of a list joined
- * by |)?  Then *node is its string node, made at once (NO_NODE on
- * error), its text where the pattern has it (the tree's text starts with
- * the pattern), and ps->i is past it; the general path makes the same
- * node in more steps.  A run past the bound on bytes takes that path,
- * which refuses it at its byte. */
-static bool plain_branch(struct parser *ps, uint32_t *node)
+/* The end of the branch at ps->i when it is one run of plain bytes (a
+ * word of a list joined by |), else 0.  A run past the bound on bytes is
+ * not one: the general path refuses it at its byte. */
+static size_t plain_branch_end(struct parser *ps)
 {
 	size_t at = ps->i, end = plain_end(ps, at);
-	if (end == at || end - at > REGEX_MAX_BYTES)
+	ps->i = end;
+	bool whole = end > at && end - at <= REGEX_MAX_BYTES && branch_ends(ps);
+	ps->i = at;
+	return whole ? end : 0;
+}
+
+/* Is the branch at ps->i one run of plain bytes?  Then *node is its
+ * string node, made at once (NO_NODE on error), its text where the
+ * pattern has it (the tree's text starts with the pattern), and ps->i is
+ * past it; the general path makes the same node in more steps. */
+static bool plain_branch(struct parser *ps, uint32_t *node)
+{
+	size_t at = ps->i, end = plain_branch_end(ps);
+	if (!end)
 		return false;
 	ps->i = end;
-	if (!branch_ends(ps)) {
-		ps->i = at;
-		return false;
-	}
 	*node = regex_node(ps, (struct node){ .kind = NODE_STRING, .a = (uint32_t)at,
 					      .b = (uint32_t)(end - at), .count = 1,
 					      .bytes = (uint32_t)(end - at) }, at);
@@ -416,7 +422,8 @@ static uint32_t parse_branch(struct parser *ps)
 	return b.head != NO_NODE ? b.head : empty_node(ps, NODE_EMPTY, begin);
 }
 
-/* Branches joined by |: one node for them all. */
+/* Branches joined by |: one node for them all; those after the first
+ * that are one run of plain bytes are words, with no node each. */
 static uint32_t parse_alternation(struct parser *ps)
 {
 	uint32_t first = parse_branch(ps);
@@ -427,6 +434,12 @@ static uint32_t parse_alternation(struct parser *ps)
 	while (ok && op_at(ps, ps->i, '|')) {
 		size_t at = ps->i;
 		ps->i += op_len(ps);
+		size_t from = ps->i, to = plain_branch_end(ps);
+		if (to) {
+			ps->i = to;
+			ok = regex_alternative_word(ps, &x, from, to, at);
+			continue;
+		}
 		uint32_t b = parse_branch(ps);
 		ok = b != NO_NODE && regex_alternative(ps, &x, b, at);
 	}
@@ -451,6 +464,7 @@ struct regex_tree *regex_parse(const char *p, size_t len, const struct regex_opt
 	if (len)
 		memcpy(t->text, p, len);
 	t->text_len = t->text_cap = t->pattern_len = len;
+	t->word_op = o->syntax == REGEX_EXTENDED ? '|' : '\\';
 	struct parser ps = {
 		.p = (const unsigned char *)p, .len = len, .o = o, .t = t, .err = err,
 	};

@@ -4,8 +4,9 @@
  *
  * Owns: appending nodes with their expansion sizes (saturating), the
  * bound and the nesting checked on each; the strings' text; runs of
- * literal characters as one string node, lengthened in place; the
- * refusals' messages, each with its true reason.
+ * literal characters as one string node, lengthened in place; an
+ * alternation's consecutive branches that are plain words as one
+ * NODE_WORDS; the refusals' messages, each with its true reason.
  */
 #include "regex_parse.h"
 
@@ -97,16 +98,23 @@ uint32_t regex_cat(struct parser *ps, uint32_t a, uint32_t b, size_t at)
 	}, at);
 }
 
-bool regex_alternative(struct parser *ps, struct alternation *x, uint32_t a, size_t at)
+/* Adds an alternative's sizes to x's, refusing it (made for the | at
+ * byte `at`) when they pass the bound. */
+static bool alternation_sizes(struct parser *ps, struct alternation *x, uint64_t count,
+			      uint64_t bytes, uint32_t nesting, size_t at)
 {
-	const struct node *n = node_at(ps, a);
-	x->count = sat_add(x->count, n->count);
-	x->bytes = sat_add(x->bytes, n->bytes);
-	x->nesting = n->nesting > x->nesting ? n->nesting : x->nesting;
+	x->count = sat_add(x->count, count);
+	x->bytes = sat_add(x->bytes, bytes);
+	x->nesting = nesting > x->nesting ? nesting : x->nesting;
 	if (x->count > REGEX_MAX_LITERALS || x->bytes > REGEX_MAX_BYTES) {
 		regex_refuse(ps, at, "an expansion past the bound", REFUSE_BOUND);
 		return false;
 	}
+	return true;
+}
+
+static bool push_alternative(struct parser *ps, uint32_t a)
+{
 	if (ps->n_alts == ps->cap_alts) {
 		uint32_t *na = grow_array(ps->alts, &ps->cap_alts, ps->n_alts + 1, sizeof *na, 64);
 		if (!na) {
@@ -119,9 +127,49 @@ bool regex_alternative(struct parser *ps, struct alternation *x, uint32_t a, siz
 	return true;
 }
 
-uint32_t regex_alt(struct parser *ps, const struct alternation *x)
+/* Makes x's pending words one alternative, a NODE_WORDS (sized in x
+ * already). */
+static bool flush_words(struct parser *ps, struct alternation *x)
+{
+	if (!x->words)
+		return true;
+	uint32_t w = regex_node(ps, (struct node){
+		.kind = NODE_WORDS, .a = (uint32_t)x->words_from,
+		.b = (uint32_t)(x->words_to - x->words_from), .count = x->words,
+		.bytes = x->words_bytes,
+	}, x->words_from);
+	x->words = x->words_bytes = 0;
+	return w != NO_NODE && push_alternative(ps, w);
+}
+
+bool regex_alternative(struct parser *ps, struct alternation *x, uint32_t a, size_t at)
+{
+	const struct node *n = node_at(ps, a);
+	return alternation_sizes(ps, x, n->count, n->bytes, n->nesting, at) && flush_words(ps, x) &&
+	       push_alternative(ps, a);
+}
+
+bool regex_alternative_word(struct parser *ps, struct alternation *x, size_t from, size_t to,
+			    size_t at)
+{
+	if (!alternation_sizes(ps, x, 1, to - from, 0, at))
+		return false;
+	size_t op = ps->o->syntax == REGEX_EXTENDED ? 1 : 2; /* | or \| between words */
+	if (x->words && x->words_to + op != from && !flush_words(ps, x))
+		return false;
+	if (!x->words)
+		x->words_from = from;
+	x->words_to = to;
+	x->words++;
+	x->words_bytes += (uint32_t)(to - from);
+	return true;
+}
+
+uint32_t regex_alt(struct parser *ps, struct alternation *x)
 {
 	struct regex_tree *t = ps->t;
+	if (!flush_words(ps, x))
+		return NO_NODE;
 	size_t n = ps->n_alts - x->base;
 	if (x->base == 0 && t->n_kids == 0) { /* the first one (a list's words): the stack, kept */
 		free(t->kids);
