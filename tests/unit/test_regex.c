@@ -201,6 +201,12 @@ static void runs(void)
 	CHECK(nodes_of(word, sizeof word - 1) == 1, "10,000 letters: %zu nodes",
 	      nodes_of(word, sizeof word - 1));
 	CHECK(nodes_of("hello|world", 11) == 3, "hello|world: %zu", nodes_of("hello|world", 11));
+	/* the first branch, the words after it, the alternation */
+	CHECK(nodes_of("a|bc|d|ef|g", 11) == 3, "a|bc|d|ef|g: %zu", nodes_of("a|bc|d|ef|g", 11));
+	const char *words = expand_str("a\\|b|c\\|d\\(e\\)\\|f\\|gh\\|i", G, false, false);
+	CHECK(strcmp(words, "a b|c de f gh i") == 0, "BRE words: %s", words);
+	words = expand_str("a|bc|d(e|f)|g|h|i?|j", E, false, false);
+	CHECK(strcmp(words, "a bc de df g h  i j") == 0, "ERE words: %s", words);
 	/* a, b, b?, a b?, cd (the run "c" lengthened), the whole */
 	CHECK(nodes_of("ab?cd", 5) == 6, "ab?cd: %zu", nodes_of("ab?cd", 5));
 	CHECK(nodes_of("x(ab)(c)y", 9) == 1, "x(ab)(c)y: %zu", nodes_of("x(ab)(c)y", 9));
@@ -250,6 +256,9 @@ static void parsed_once(void)
 	CHECK(strcmp(got, "ab$ ad$") == 0, "another list: %s", got);
 	got = list_str(NULL, "x|^y", 4);
 	CHECK(strcmp(got, "x ^y") == 0, "unchecked list: %s", got);
+	/* words where the pattern has them, a group's copied after the text */
+	got = list_str("one|two|x(th)ree|$", "one|two|x(th)ree|$", 18);
+	CHECK(strcmp(got, "one two xthree $") == 0, "words: %s", got);
 }
 
 /* A refusal shows at most REGEX_EXCERPT_BYTES of its pattern, around the

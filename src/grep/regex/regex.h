@@ -71,6 +71,9 @@ void regex_tree_free(struct regex_tree *t);
  * returns the bytes t holds. */
 size_t regex_tree_trim(struct regex_tree *t);
 
+/* Was t parsed from the pattern p[0..len)?  (t holds a copy of it.) */
+bool regex_tree_is_of(const struct regex_tree *t, const char *p, size_t len);
+
 /* Would GNU grep search this list (patterns joined by newlines) with its
  * fixed-string matcher, as if -F (grep's try_fgrep_pattern)?  Then the
  * literals are the patterns with their backslashes dropped. */

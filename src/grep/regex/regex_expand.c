@@ -130,6 +130,31 @@ static void set_product(struct strset *out, struct strset *sets, size_t n)
 	set_free(&acc);
 }
 
+/* Calls emit for each word of NODE_WORDS n, leftmost first: the runs of
+ * text[a .. a+b) between its word_op (and the | after a BRE's \).
+ * Returns 0 or emit's first non-zero value. */
+static int each_word(const struct regex_tree *t, const struct node *n, regex_emit_fn emit,
+		     void *ctx)
+{
+	const char *w = t->text + n->a, *end = w + n->b;
+	size_t gap = t->word_op == '|' ? 1 : 2;
+	int rc = 0;
+	for (const char *e = w; rc == 0 && e < end; w = e + gap) {
+		e = memchr(w, t->word_op, (size_t)(end - w));
+		e = e ? e : end;
+		rc = emit(ctx, w, (size_t)(e - w), 0);
+	}
+	return rc;
+}
+
+/* regex_emit_fn into a strset (ctx). */
+static int set_emit(void *ctx, const char *bytes, size_t len, unsigned anchors)
+{
+	struct strset *s = ctx;
+	set_add2(s, bytes, len, NULL, 0, anchors);
+	return s->oom ? -1 : 0;
+}
+
 static void expand_into(struct strset *out, const struct regex_tree *t, uint32_t i);
 
 static struct strset expand(const struct regex_tree *t, uint32_t i)
@@ -243,6 +268,9 @@ static void expand_into(struct strset *out, const struct regex_tree *t, uint32_t
 	case NODE_REP:
 		expand_rep(out, t, n);
 		return;
+	case NODE_WORDS:
+		(void)each_word(t, n, set_emit, out);
+		return;
 	}
 }
 
@@ -253,6 +281,8 @@ static int emit_alternative(const struct regex_tree *t, uint32_t i, regex_emit_f
 	const struct node *n = &t->nodes[i];
 	if (n->kind == NODE_STRING)
 		return emit(ctx, t->text + n->a, n->b, 0);
+	if (n->kind == NODE_WORDS)
+		return each_word(t, n, emit, ctx);
 	if (n->kind == NODE_EMPTY || n->kind == NODE_BOL || n->kind == NODE_EOL)
 		return emit(ctx, "", 0, n->kind == NODE_BOL ? REGEX_BOL
 					: n->kind == NODE_EOL ? REGEX_EOL : 0);

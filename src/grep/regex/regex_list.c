@@ -17,21 +17,22 @@
 
 #include "grow.h"
 
-/* The trees of the list regex_list_check last accepted, with a copy of
- * its bytes and its options: regex_list_expand of the same list (the
- * program's, checked before any input is read and expanded once the
- * matcher is built, on one thread) takes them rather than parsing again.
- * Not for a list grep searches as -F (never expanded), and trees are kept
- * only while they hold at most KEEP_PER_BYTE times the list's bytes (plus
- * KEEP_SLACK): the rest are parsed again.  Words joined by | hold about
- * 6 to 7 bytes of tree per byte of list (per 8-byte word: a 40-byte node,
- * its place in the alternation and its text), inside the budget. */
+/* The trees of the list regex_list_check last accepted (each holds a
+ * copy of its pattern), with the list's options and the size of its
+ * expansion: regex_list_expand of the same list (the program's, checked
+ * before any input is read and expanded once the matcher is built, on
+ * one thread) takes them rather than parsing again.  Not for a list grep
+ * searches as -F (never expanded), and trees are kept only while they
+ * hold at most KEEP_PER_BYTE times the list's bytes (plus KEEP_SLACK):
+ * the rest are parsed again.  Words joined by | hold about 4 bytes of
+ * tree per byte of list (per 9-byte word and its |: a 24-byte node, its
+ * place in the alternation and the pattern's copy), inside the budget. */
 #define KEEP_PER_BYTE 8
 #define KEEP_SLACK ((size_t)256 << 10)
 static struct checked_list {
 	struct regex_tree **trees; /* NULL: none kept; trees[i] NULL: pattern i not kept */
 	size_t count, len, held;
-	char *bytes;
+	uint64_t literals, bytes; /* the expansion's, at most (anchors drop some) */
 	struct regex_options o;
 } checked;
 
@@ -40,7 +41,6 @@ static void checked_free(void)
 	for (size_t i = 0; checked.trees && i < checked.count; i++)
 		regex_tree_free(checked.trees[i]);
 	free(checked.trees);
-	free(checked.bytes);
 	checked = (struct checked_list){ .trees = NULL };
 }
 
@@ -63,55 +63,56 @@ static bool list_is_fixed(const struct pattern_set *ps, enum regex_syntax syntax
 /* Starts keeping the trees of list ps (when memory allows). */
 static void checked_start(const struct pattern_set *ps, const struct regex_options *o)
 {
-	size_t len = list_bytes(ps);
 	checked.trees = calloc(ps->count ? ps->count : 1, sizeof *checked.trees);
-	checked.bytes = malloc(len ? len : 1);
-	if (!checked.trees || !checked.bytes) {
-		checked_free();
+	if (!checked.trees)
 		return;
-	}
-	memcpy(checked.bytes, ps->storage, len);
 	checked.count = ps->count;
-	checked.len = len;
+	checked.len = list_bytes(ps);
 	checked.o = *o;
 }
 
-/* Are the kept trees those of list ps under options o? */
+/* Are the kept trees those of list ps under options o?  (The others are
+ * parsed again from ps.) */
 static bool checked_is(const struct pattern_set *ps, const struct regex_options *o)
 {
-	return checked.trees && checked.count == ps->count && checked.len == list_bytes(ps) &&
-	       checked.o.syntax == o->syntax && checked.o.utf8 == o->utf8 &&
-	       checked.o.ignore_case == o->ignore_case && checked.o.eol == o->eol &&
-	       memcmp(checked.bytes, ps->storage, checked.len) == 0;
+	bool same = checked.trees && checked.count == ps->count && checked.len == list_bytes(ps) &&
+		    checked.o.syntax == o->syntax && checked.o.utf8 == o->utf8 &&
+		    checked.o.ignore_case == o->ignore_case && checked.o.eol == o->eol;
+	for (size_t i = 0; same && i < ps->count; i++) {
+		struct pattern p = pattern_at(ps, i);
+		same = !checked.trees[i] || regex_tree_is_of(checked.trees[i], p.bytes, p.len);
+	}
+	return same;
 }
 
-/* The literal list as it grows. */
+/* The literal list as it grows.  Its anchors are made with the first
+ * literal that has any (NULL while none has). */
 struct literals {
 	struct pattern_set *out;
 	size_t cap, ncap, gcap, acap, len;
 	uint32_t pattern; /* the pattern whose literals come now */
-	bool anchored;    /* some literal has anchors */
 };
 
-/* Grows l's arrays to hold one more literal of len bytes: 0, or -1 when
- * out of memory. */
-static int literals_room(struct literals *l, size_t len)
+/* Grows l's arrays to hold `bytes` bytes (with the NULs) and `count`
+ * literals in all: from that size when empty (an expansion whose size is
+ * known), else doubling.  0, or -1 when out of memory. */
+static int literals_room(struct literals *l, size_t bytes, size_t count)
 {
 	struct pattern_set *ps = l->out;
-	char *nb = grow_array(ps->storage, &l->cap, l->len + len + 1, 1, 4096);
+	size_t first_bytes = bytes > 4096 ? bytes : 4096, first = count > 256 ? count : 256;
+	char *nb = grow_array(ps->storage, &l->cap, bytes, 1, first_bytes);
 	if (nb)
 		ps->storage = nb;
-	uint32_t *ne = nb ? grow_array(ps->end, &l->ncap, ps->count + 1, sizeof *ne, 256) : NULL;
+	uint32_t *ne = nb ? grow_array(ps->end, &l->ncap, count, sizeof *ne, first) : NULL;
 	if (ne)
 		ps->end = ne;
-	uint32_t *ng = ne ? grow_array(ps->given, &l->gcap, ps->count + 1, sizeof *ng, 256) : NULL;
+	uint32_t *ng = ne ? grow_array(ps->given, &l->gcap, count, sizeof *ng, first) : NULL;
 	if (ng)
 		ps->given = ng;
-	uint8_t *na = ng ? grow_array(ps->anchors, &l->acap, ps->count + 1, 1, 256) : NULL;
-	if (!na)
-		return -1;
-	ps->anchors = na;
-	return 0;
+	uint8_t *na = ng && ps->anchors ? grow_array(ps->anchors, &l->acap, count, 1, first) : NULL;
+	if (na)
+		ps->anchors = na;
+	return ng && (na || !ps->anchors) ? 0 : -1;
 }
 
 static int add_literal(void *ctx, const char *bytes, size_t len, unsigned anchors)
@@ -121,17 +122,24 @@ static int add_literal(void *ctx, const char *bytes, size_t len, unsigned anchor
 	if (l->len + len + 1 > UINT32_MAX)
 		return -1;
 	bool full = l->len + len + 1 > l->cap || ps->count + 1 > l->ncap || ps->count + 1 > l->gcap ||
-		    ps->count + 1 > l->acap;
-	if (full && literals_room(l, len) != 0)
+		    (ps->anchors && ps->count + 1 > l->acap);
+	if (full && literals_room(l, l->len + len + 1, ps->count + 1) != 0)
 		return -1;
+	if (anchors && !ps->anchors) { /* the literals before it have none */
+		ps->anchors = calloc(l->ncap, 1);
+		if (!ps->anchors)
+			return -1;
+		l->acap = l->ncap;
+	}
 	memcpy(ps->storage + l->len, bytes, len);
 	ps->storage[l->len + len] = '\0';
 	ps->holds_nul = ps->holds_nul || memchr(bytes, '\0', len);
 	l->len += len;
 	ps->end[ps->count] = (uint32_t)l->len++;
 	ps->given[ps->count] = l->pattern;
-	ps->anchors[ps->count++] = (uint8_t)anchors;
-	l->anchored = l->anchored || anchors;
+	if (ps->anchors)
+		ps->anchors[ps->count] = (uint8_t)anchors;
+	ps->count++;
 	return 0;
 }
 
@@ -196,6 +204,8 @@ int regex_list_check(const struct pattern_set *ps, const struct regex_options *o
 		}
 		count += c;
 		bytes += b;
+		checked.literals = count;
+		checked.bytes = bytes;
 		if (count > REGEX_MAX_LITERALS || bytes > REGEX_MAX_BYTES) {
 			snprintf(err->text, sizeof err->text, "the patterns expand to more than "
 				 "1,000,000 strings or 64 MiB, acgrep's bound; grep %s can search them",
@@ -240,6 +250,8 @@ int regex_list_expand(struct pattern_set *ps, const struct regex_options *o, boo
 	}
 	struct pattern_set out = { .storage = NULL };
 	struct literals l = { .out = &out };
+	if (parsed && checked.literals) /* at once; a failure leaves it to grow */
+		(void)literals_room(&l, checked.bytes + checked.literals, checked.literals);
 	int rc = 0;
 	for (size_t i = 0; i < ps->count && rc == 0; i++) {
 		struct pattern p = pattern_at(ps, i);
@@ -258,11 +270,8 @@ int regex_list_expand(struct pattern_set *ps, const struct regex_options *o, boo
 	free(ps->end);
 	free(ps->given);
 	free(ps->anchors);
-	if (!l.anchored || rc != 0) {
-		free(out.anchors);
-		out.anchors = NULL;
-	}
 	if (rc != 0) {
+		free(out.anchors);
 		free(out.storage);
 		free(out.end);
 		free(out.given);

@@ -301,23 +301,39 @@ static bool branch_ends(const struct parser *ps)
 /* Is byte c a literal character wherever it stands in a branch (the
  * first byte of no operator, escape or bracket)?  Bytes above 0x7f are
  * left to regex_take_char, which reads whole UTF-8 characters. */
+enum { SPECIAL_BOTH = 1, SPECIAL_ERE = 2 };
+static const unsigned char special[0x80] = {
+	['\\'] = SPECIAL_BOTH, ['['] = SPECIAL_BOTH, ['.'] = SPECIAL_BOTH, ['^'] = SPECIAL_BOTH,
+	['$'] = SPECIAL_BOTH, ['*'] = SPECIAL_BOTH, ['('] = SPECIAL_ERE, [')'] = SPECIAL_ERE,
+	['|'] = SPECIAL_ERE, ['+'] = SPECIAL_ERE, ['?'] = SPECIAL_ERE, ['{'] = SPECIAL_ERE,
+};
+
+static unsigned special_mask(const struct parser *ps)
+{
+	return ere(ps) ? SPECIAL_BOTH | SPECIAL_ERE : SPECIAL_BOTH;
+}
+
 static bool plain_byte(const struct parser *ps, unsigned char c)
 {
-	enum { BOTH = 1, ERE = 2 };
-	static const unsigned char special[0x80] = {
-		['\\'] = BOTH, ['['] = BOTH, ['.'] = BOTH, ['^'] = BOTH, ['$'] = BOTH, ['*'] = BOTH,
-		['('] = ERE, [')'] = ERE, ['|'] = ERE, ['+'] = ERE, ['?'] = ERE, ['{'] = ERE,
-	};
-	return c < 0x80 && !(special[c] & (ere(ps) ? BOTH | ERE : BOTH));
+	return c < 0x80 && !(special[c] & special_mask(ps));
+}
+
+/* The end of the plain bytes from byte `at` on. */
+static size_t plain_end(const struct parser *ps, size_t at)
+{
+	size_t end = at, len = ps->len;
+	const unsigned char *p = ps->p;
+	unsigned mask = special_mask(ps); /* the loop's per byte: a load, two tests */
+	while (end < len && p[end] < 0x80 && !(special[p[end]] & mask))
+		end++;
+	return end;
 }
 
 /* The plain bytes at ps->i, but the last when a repetition follows it,
  * added to the end of b as one string.  Returns false on an error. */
 static bool plain_run(struct parser *ps, struct branch *b)
 {
-	size_t at = ps->i, end = at, n;
-	while (end < ps->len && plain_byte(ps, ps->p[end]))
-		end++;
+	size_t at = ps->i, end = plain_end(ps, at), n;
 	ps->i = end;
 	if (quantifier_at(ps, &n))
 		end--;
@@ -332,8 +348,39 @@ static bool plain_run(struct parser *ps, struct branch *b)
 	return regex_branch_string(ps, b, off, end - at, at, true);
 }
 
+/* The end of the branch at ps->i when it is one run of plain bytes (a
+ * word of a list joined by |), else 0.  A run past the bound on bytes is
+ * not one: the general path refuses it at its byte. */
+static size_t plain_branch_end(struct parser *ps)
+{
+	size_t at = ps->i, end = plain_end(ps, at);
+	ps->i = end;
+	bool whole = end > at && end - at <= REGEX_MAX_BYTES && branch_ends(ps);
+	ps->i = at;
+	return whole ? end : 0;
+}
+
+/* Is the branch at ps->i one run of plain bytes?  Then *node is its
+ * string node, made at once (NO_NODE on error), its text where the
+ * pattern has it (the tree's text starts with the pattern), and ps->i is
+ * past it; the general path makes the same node in more steps. */
+static bool plain_branch(struct parser *ps, uint32_t *node)
+{
+	size_t at = ps->i, end = plain_branch_end(ps);
+	if (!end)
+		return false;
+	ps->i = end;
+	*node = regex_node(ps, (struct node){ .kind = NODE_STRING, .a = (uint32_t)at,
+					      .b = (uint32_t)(end - at), .count = 1,
+					      .bytes = (uint32_t)(end - at) }, at);
+	return true;
+}
+
 static uint32_t parse_branch(struct parser *ps)
 {
+	uint32_t plain;
+	if (plain_branch(ps, &plain))
+		return plain;
 	struct branch b = { .head = NO_NODE, .run = NO_NODE };
 	bool start = true; /* at the branch's start, or just after its ^ */
 	size_t begin = ps->i;
@@ -377,7 +424,8 @@ static uint32_t parse_branch(struct parser *ps)
 	return b.head != NO_NODE ? b.head : empty_node(ps, NODE_EMPTY, begin);
 }
 
-/* Branches joined by |: one node for them all. */
+/* Branches joined by |: one node for them all; those after the first
+ * that are one run of plain bytes are words, with no node each. */
 static uint32_t parse_alternation(struct parser *ps)
 {
 	uint32_t first = parse_branch(ps);
@@ -388,6 +436,12 @@ static uint32_t parse_alternation(struct parser *ps)
 	while (ok && op_at(ps, ps->i, '|')) {
 		size_t at = ps->i;
 		ps->i += op_len(ps);
+		size_t from = ps->i, to = plain_branch_end(ps);
+		if (to) {
+			ps->i = to;
+			ok = regex_alternative_word(ps, &x, from, to, at);
+			continue;
+		}
 		uint32_t b = parse_branch(ps);
 		ok = b != NO_NODE && regex_alternative(ps, &x, b, at);
 	}
@@ -403,6 +457,16 @@ struct regex_tree *regex_parse(const char *p, size_t len, const struct regex_opt
 		return NULL;
 	}
 	t->utf8 = o->utf8;
+	t->text = len ? malloc(len) : NULL;
+	if (len && !t->text) {
+		free(t);
+		*err = (struct regex_error){ .text = "memory exhausted", .syntax = true };
+		return NULL;
+	}
+	if (len)
+		memcpy(t->text, p, len);
+	t->text_len = t->text_cap = t->pattern_len = len;
+	t->word_op = o->syntax == REGEX_EXTENDED ? '|' : '\\';
 	struct parser ps = {
 		.p = (const unsigned char *)p, .len = len, .o = o, .t = t, .err = err,
 	};

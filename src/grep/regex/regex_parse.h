@@ -34,18 +34,25 @@ uint32_t regex_node(struct parser *ps, struct node n, size_t at);
 uint32_t regex_cat(struct parser *ps, uint32_t a, uint32_t b, size_t at);
 
 /* An alternation as it is parsed: its alternatives are ps->alts[base ..],
- * their sizes summed so far. */
+ * then the words p[words_from .. words_to) not yet a node (words of
+ * them), their sizes summed so far. */
 struct alternation {
 	size_t base;
 	uint64_t count, bytes;
 	uint32_t nesting;
+	size_t words_from, words_to;
+	uint32_t words, words_bytes;
 };
 
 /* Adds alternative a (after the | at byte `at`) to alternation x,
- * refusing it when the sum passes the bound.  Then the alternation's one
+ * refusing it when the sum passes the bound; or the word p[from .. to),
+ * a branch that is one run of plain bytes, with no node of its own
+ * (consecutive words are one NODE_WORDS).  Then the alternation's one
  * node, its alternatives taken off ps->alts.  NO_NODE (false) on error. */
 bool regex_alternative(struct parser *ps, struct alternation *x, uint32_t a, size_t at);
-uint32_t regex_alt(struct parser *ps, const struct alternation *x);
+bool regex_alternative_word(struct parser *ps, struct alternation *x, size_t from, size_t to,
+			    size_t at);
+uint32_t regex_alt(struct parser *ps, struct alternation *x);
 uint32_t regex_repeat(struct parser *ps, uint32_t a, uint32_t min, uint32_t max, size_t at);
 
 /* Appends bytes[0..len) to the tree's text; returns their offset there,

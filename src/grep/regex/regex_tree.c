@@ -4,8 +4,9 @@
  *
  * Owns: appending nodes with their expansion sizes (saturating), the
  * bound and the nesting checked on each; the strings' text; runs of
- * literal characters as one string node, lengthened in place; the
- * refusals' messages, each with its true reason.
+ * literal characters as one string node, lengthened in place; an
+ * alternation's consecutive branches that are plain words as one
+ * NODE_WORDS; the refusals' messages, each with its true reason.
  */
 #include "regex_parse.h"
 
@@ -54,6 +55,12 @@ static uint64_t sat_mul(uint64_t a, uint64_t b)
 	return a && b > UINT64_MAX / a ? UINT64_MAX : a * b;
 }
 
+/* A size as a node holds it (struct node). */
+static uint32_t sat32(uint64_t a)
+{
+	return a > UINT32_MAX ? UINT32_MAX : (uint32_t)a;
+}
+
 uint32_t regex_node(struct parser *ps, struct node n, size_t at)
 {
 	if (n.count > REGEX_MAX_LITERALS || n.bytes > REGEX_MAX_BYTES)
@@ -61,16 +68,19 @@ uint32_t regex_node(struct parser *ps, struct node n, size_t at)
 	struct regex_tree *t = ps->t;
 	if (n.kind == NODE_REP || n.kind == NODE_CAT) {
 		uint32_t a = t->nodes[n.a].nesting, b = n.kind == NODE_REP ? 0 : t->nodes[n.b].nesting;
-		n.nesting = (a > b ? a : b) + (n.kind == NODE_REP);
-		if (n.nesting > REGEX_MAX_NESTING)
+		uint32_t nesting = (a > b ? a : b) + (n.kind == NODE_REP);
+		if (nesting > REGEX_MAX_NESTING)
 			return regex_refuse(ps, at, "repetitions nested more than 1,000 deep",
 					    REFUSE_NESTING);
+		n.nesting = (uint16_t)nesting;
 	}
-	struct node *nn = grow_array(t->nodes, &t->cap, t->n + 1, sizeof *nn, 8);
-	if (!nn)
-		return regex_oom(ps);
-	t->nodes = nn;
-	nn[t->n] = n;
+	if (t->n == t->cap) { /* grown only when full: a node per word of a list */
+		struct node *nn = grow_array(t->nodes, &t->cap, t->n + 1, sizeof *nn, 8);
+		if (!nn)
+			return regex_oom(ps);
+		t->nodes = nn;
+	}
+	t->nodes[t->n] = n;
 	return (uint32_t)t->n++;
 }
 
@@ -83,45 +93,103 @@ uint32_t regex_cat(struct parser *ps, uint32_t a, uint32_t b, size_t at)
 {
 	const struct node *x = node_at(ps, a), *y = node_at(ps, b);
 	return regex_node(ps, (struct node){
-		.kind = NODE_CAT, .a = a, .b = b, .count = sat_mul(x->count, y->count),
-		.bytes = sat_add(sat_mul(x->bytes, y->count), sat_mul(y->bytes, x->count)),
+		.kind = NODE_CAT, .a = a, .b = b, .count = sat32(sat_mul(x->count, y->count)),
+		.bytes = sat32(sat_add(sat_mul(x->bytes, y->count), sat_mul(y->bytes, x->count))),
 	}, at);
+}
+
+/* Adds an alternative's sizes to x's, refusing it (made for the | at
+ * byte `at`) when they pass the bound. */
+static bool alternation_sizes(struct parser *ps, struct alternation *x, uint64_t count,
+			      uint64_t bytes, uint32_t nesting, size_t at)
+{
+	x->count = sat_add(x->count, count);
+	x->bytes = sat_add(x->bytes, bytes);
+	x->nesting = nesting > x->nesting ? nesting : x->nesting;
+	if (x->count > REGEX_MAX_LITERALS || x->bytes > REGEX_MAX_BYTES) {
+		regex_refuse(ps, at, "an expansion past the bound", REFUSE_BOUND);
+		return false;
+	}
+	return true;
+}
+
+static bool push_alternative(struct parser *ps, uint32_t a)
+{
+	if (ps->n_alts == ps->cap_alts) {
+		uint32_t *na = grow_array(ps->alts, &ps->cap_alts, ps->n_alts + 1, sizeof *na, 64);
+		if (!na) {
+			regex_oom(ps);
+			return false;
+		}
+		ps->alts = na;
+	}
+	ps->alts[ps->n_alts++] = a;
+	return true;
+}
+
+/* Makes x's pending words one alternative, a NODE_WORDS (sized in x
+ * already). */
+static bool flush_words(struct parser *ps, struct alternation *x)
+{
+	if (!x->words)
+		return true;
+	uint32_t w = regex_node(ps, (struct node){
+		.kind = NODE_WORDS, .a = (uint32_t)x->words_from,
+		.b = (uint32_t)(x->words_to - x->words_from), .count = x->words,
+		.bytes = x->words_bytes,
+	}, x->words_from);
+	x->words = x->words_bytes = 0;
+	return w != NO_NODE && push_alternative(ps, w);
 }
 
 bool regex_alternative(struct parser *ps, struct alternation *x, uint32_t a, size_t at)
 {
 	const struct node *n = node_at(ps, a);
-	x->count = sat_add(x->count, n->count);
-	x->bytes = sat_add(x->bytes, n->bytes);
-	x->nesting = n->nesting > x->nesting ? n->nesting : x->nesting;
-	if (x->count > REGEX_MAX_LITERALS || x->bytes > REGEX_MAX_BYTES) {
-		regex_refuse(ps, at, "an expansion past the bound", REFUSE_BOUND);
+	return alternation_sizes(ps, x, n->count, n->bytes, n->nesting, at) && flush_words(ps, x) &&
+	       push_alternative(ps, a);
+}
+
+bool regex_alternative_word(struct parser *ps, struct alternation *x, size_t from, size_t to,
+			    size_t at)
+{
+	if (!alternation_sizes(ps, x, 1, to - from, 0, at))
 		return false;
-	}
-	uint32_t *na = grow_array(ps->alts, &ps->cap_alts, ps->n_alts + 1, sizeof *na, 64);
-	if (!na) {
-		regex_oom(ps);
+	size_t op = ps->o->syntax == REGEX_EXTENDED ? 1 : 2; /* | or \| between words */
+	if (x->words && x->words_to + op != from && !flush_words(ps, x))
 		return false;
-	}
-	ps->alts = na;
-	na[ps->n_alts++] = a;
+	if (!x->words)
+		x->words_from = from;
+	x->words_to = to;
+	x->words++;
+	x->words_bytes += (uint32_t)(to - from);
 	return true;
 }
 
-uint32_t regex_alt(struct parser *ps, const struct alternation *x)
+uint32_t regex_alt(struct parser *ps, struct alternation *x)
 {
 	struct regex_tree *t = ps->t;
+	if (!flush_words(ps, x))
+		return NO_NODE;
 	size_t n = ps->n_alts - x->base;
-	uint32_t *nk = grow_array(t->kids, &t->cap_kids, t->n_kids + n, sizeof *nk, 8);
-	if (!nk)
-		return regex_oom(ps);
-	t->kids = nk;
-	memcpy(nk + t->n_kids, ps->alts + x->base, n * sizeof *nk);
-	t->n_kids += n;
+	if (x->base == 0 && t->n_kids == 0) { /* the first one (a list's words): the stack, kept */
+		free(t->kids);
+		t->kids = ps->alts;
+		t->cap_kids = ps->cap_alts;
+		t->n_kids = n;
+		ps->alts = NULL;
+		ps->cap_alts = 0;
+	} else {
+		uint32_t *nk = grow_array(t->kids, &t->cap_kids, t->n_kids + n, sizeof *nk, 8);
+		if (!nk)
+			return regex_oom(ps);
+		t->kids = nk;
+		memcpy(nk + t->n_kids, ps->alts + x->base, n * sizeof *nk);
+		t->n_kids += n;
+	}
 	ps->n_alts = x->base;
 	return regex_node(ps, (struct node){
 		.kind = NODE_ALT, .a = (uint32_t)(t->n_kids - n), .b = (uint32_t)n,
-		.count = x->count, .bytes = x->bytes, .nesting = x->nesting,
+		.count = sat32(x->count), .bytes = sat32(x->bytes), .nesting = (uint16_t)x->nesting,
 	}, 0);
 }
 
@@ -144,7 +212,8 @@ uint32_t regex_repeat(struct parser *ps, uint32_t a, uint32_t min, uint32_t max,
 			break;
 	}
 	return regex_node(ps, (struct node){
-		.kind = NODE_REP, .a = a, .min = min, .max = max, .count = count, .bytes = bytes,
+		.kind = NODE_REP, .a = a, .min = min, .max = max, .count = sat32(count),
+		.bytes = sat32(bytes),
 	}, at);
 }
 
@@ -153,12 +222,15 @@ uint32_t regex_repeat(struct parser *ps, uint32_t a, uint32_t min, uint32_t max,
 uint32_t regex_add_text(struct parser *ps, const void *bytes, size_t len)
 {
 	struct regex_tree *t = ps->t;
-	char *nt = t->text_len + len < UINT32_MAX
-		   ? grow_array(t->text, &t->text_cap, t->text_len + len, 1, 64) : NULL;
-	if (!nt)
+	if (t->text_len + len >= UINT32_MAX)
 		return UINT32_MAX;
-	t->text = nt;
-	memcpy(nt + t->text_len, bytes, len);
+	if (t->text_len + len > t->text_cap) {
+		char *nt = grow_array(t->text, &t->text_cap, t->text_len + len, 1, 64);
+		if (!nt)
+			return UINT32_MAX;
+		t->text = nt;
+	}
+	memcpy(t->text + t->text_len, bytes, len);
 	t->text_len += len;
 	return (uint32_t)(t->text_len - len);
 }
@@ -195,7 +267,7 @@ static bool lengthen_run(struct parser *ps, struct branch *b, size_t len, size_t
 		return false;
 	}
 	run->b += (uint32_t)len;
-	run->bytes += len;
+	run->bytes += (uint32_t)len;
 	return true;
 }
 
@@ -232,6 +304,13 @@ bool regex_branch_add(struct parser *ps, struct branch *b, uint32_t a, size_t at
 	if (n->kind == NODE_STRING && a + 1 == t->n) {
 		uint32_t off = n->a, len = n->b;
 		t->n--; /* its text joins b's run, or starts one */
+		if (off < t->pattern_len) { /* a group's plain branch: after the text, as any string */
+			off = regex_add_text(ps, ps->p + off, len);
+			if (off == UINT32_MAX) {
+				regex_oom(ps);
+				return false;
+			}
+		}
 		return regex_branch_string(ps, b, off, len, at, false);
 	}
 	if (b->run != NO_NODE && !regex_branch_end(ps, b, at))
@@ -249,6 +328,11 @@ void regex_tree_free(struct regex_tree *t)
 	free(t->text);
 	free(t->kids);
 	free(t);
+}
+
+bool regex_tree_is_of(const struct regex_tree *t, const char *p, size_t len)
+{
+	return t->pattern_len == len && (len == 0 || memcmp(t->text, p, len) == 0);
 }
 
 /* Shrinks the realloc'd array *p of *cap elements to n (at least one);
