@@ -297,7 +297,7 @@ static void offer_work(struct pool *p)
 static void open_job(struct worker *w, struct job *j)
 {
 	struct pool *p = w->pool;
-	enum open_outcome outcome = run_open(p->run, j->path, j->command_line, &j->whole, &j->err);
+	enum open_outcome outcome = run_open(p->run, j->path, j->command_line, j->plain, &j->whole, &j->err);
 	if (outcome == OPEN_SEARCH)
 		split_job(p, j);
 	pthread_mutex_lock(&p->mu);
@@ -395,7 +395,7 @@ struct pool *pool_new(struct run *r, unsigned threads, uint64_t segment_size)
 }
 
 /* Queues a job; false when the path could not be copied. */
-static bool add_job(struct pool *p, const char *path, bool command_line, int walk_err)
+static bool add_job(struct pool *p, const char *path, bool command_line, bool plain, int walk_err)
 {
 	while (p->tail - p->head == POOL_RING)
 		pool_make_room(p);
@@ -406,6 +406,7 @@ static bool add_job(struct pool *p, const char *path, bool command_line, int wal
 	struct job *j = job_at(p, p->tail);
 	j->path = copy;
 	j->command_line = command_line;
+	j->plain = plain;
 	j->walk_err = walk_err;
 	j->state = walk_err ? JOB_READY : JOB_QUEUED;
 	p->tail++;
@@ -427,25 +428,25 @@ static bool workers_running(struct pool *p, bool start)
 	return running;
 }
 
-int pool_add_path(const char *path, bool command_line, void *ctx)
+int pool_add_path(const char *path, bool command_line, bool plain, void *ctx)
 {
 	struct pool *p = ctx;
 	if (!workers_running(p, true)) /* no thread could start: search it here */
-		return run_search_path(path, command_line, p->run);
+		return run_search_path(path, command_line, plain, p->run);
 	if (strcmp(path, "-") == 0) { /* one reader of stdin at a time, in order */
 		while (p->head < p->last_stdin)
 			pool_commit_head(p);
 		p->last_stdin = p->tail + 1;
 	}
-	if (!add_job(p, path, command_line, 0))
-		return run_search_path(path, command_line, p->run);
+	if (!add_job(p, path, command_line, plain, 0))
+		return run_search_path(path, command_line, plain, p->run);
 	return p->run->stop;
 }
 
 void pool_walk_error(const char *path, int err, void *ctx)
 {
 	struct pool *p = ctx;
-	if (!workers_running(p, false) || !add_job(p, path, false, err))
+	if (!workers_running(p, false) || !add_job(p, path, false, false, err))
 		run_walk_error(path, err, p->run);
 }
 

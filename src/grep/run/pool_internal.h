@@ -40,6 +40,7 @@ enum job_state { JOB_QUEUED, JOB_OPENING, JOB_READY };
 struct job {
 	char *path;
 	bool command_line;
+	bool plain;             /* walk_file_fn's */
 	int walk_err;           /* non-zero: a walk error to report, no input */
 	enum job_state state;
 	enum open_outcome outcome;
