@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* walk_floor.c - what `acgrep -r` cannot do faster than: the same walk
- * (acgrep's own walk_operand, as -r), then open, fstat, read and close of
- * every file found, with no search, on acgrep's thread layout.
+ * (acgrep's own walk_operand, as -r), then open, read and close of every
+ * file found (and fstat where acgrep's input_open makes one: not for a
+ * file the walk found plain whose first read came back short), with no
+ * search, on acgrep's thread layout.
  *
  * Usage: walk_floor [--threads=N] DIR...
  *
@@ -48,20 +50,25 @@ static void fail(const char *what)
 	exit(2);
 }
 
-/* Opens, reads whole and closes one file with the thread's buffer. */
-static void read_file(const char *path, char *buf)
+/* Opens, reads whole and closes one file with the thread's buffer; a
+ * plain one (walk_file_fn's) is read before any fstat, and a short first
+ * read is all of it. */
+static void read_file(const char *path, bool plain, char *buf)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	struct stat st;
-	if (fd < 0 || fstat(fd, &st) != 0) {
+	ssize_t n = 0;
+	if (fd >= 0 && plain)
+		n = read(fd, buf, INPUT_GREP_BUFFER);
+	struct stat st = { .st_mode = S_IFREG, .st_size = n };
+	bool short_read = plain && n >= 0 && n < (ssize_t)INPUT_GREP_BUFFER;
+	if (fd < 0 || n < 0 || (!short_read && fstat(fd, &st) != 0)) {
 		fprintf(stderr, "walk_floor: %s: %s\n", path, strerror(errno));
 		trouble = true;
 		if (fd >= 0)
 			close(fd);
 		return;
 	}
-	unsigned long long total = 0;
-	ssize_t n;
+	unsigned long long total = (unsigned long long)n;
 	while ((!S_ISREG(st.st_mode) || total < (unsigned long long)st.st_size) &&
 	       (n = read(fd, buf, INPUT_GREP_BUFFER)) > 0)
 		total += (unsigned long long)n;
@@ -94,18 +101,22 @@ static void *worker_main(void *arg)
 	struct queue *q = arg;
 	char *buf = thread_buffer();
 	for (char *name; (name = queue_take(q)) != NULL; free(name))
-		read_file(name, buf);
+		read_file(name + 1, name[0] == 'p', buf);
 	free(buf);
 	return NULL;
 }
 
-static int queue_add(const char *path, bool command_line, void *ctx)
+/* Queues "p" or "-" (plain or not) and the path. */
+static int queue_add(const char *path, bool command_line, bool plain, void *ctx)
 {
 	(void)command_line;
 	struct queue *q = ctx;
-	char *name = strdup(path);
+	size_t len = strlen(path);
+	char *name = malloc(len + 2);
 	if (!name)
 		fail("name");
+	name[0] = plain ? 'p' : '-';
+	memcpy(name + 1, path, len + 1);
 	pthread_mutex_lock(&q->lock);
 	if (q->tail == q->cap) {
 		q->cap = q->cap ? q->cap * 2 : 1024;
@@ -122,11 +133,11 @@ static int queue_add(const char *path, bool command_line, void *ctx)
 
 static char *inline_buffer;
 
-static int read_now(const char *path, bool command_line, void *ctx)
+static int read_now(const char *path, bool command_line, bool plain, void *ctx)
 {
 	(void)command_line;
 	(void)ctx;
-	read_file(path, inline_buffer);
+	read_file(path, plain, inline_buffer);
 	return 0;
 }
 

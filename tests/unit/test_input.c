@@ -570,6 +570,43 @@ static void error_cases(void)
 	input_close(&in);
 }
 
+/* plain_regular: a file shorter than a read needs no fstat (its size is
+ * the read's, its identity asked when needed); a longer one is fstat'ed
+ * after its first read; a directory fails as without it. */
+static void plain_cases(void)
+{
+	char path[256];
+	snprintf(path, sizeof path, "%s/plain", tmpdir);
+	size_t big = 300000;
+	char *text = random_text(big, 7);
+	const size_t sizes[] = { 0, 5, 4095, big };
+	for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+		for (size_t keep = 0; keep <= 2; keep += 2) {
+			char what[80];
+			snprintf(what, sizeof what, "plain %zu bytes keep %zu", sizes[i], keep);
+			write_file(path, text, sizes[i]);
+			struct input_options o = { .eol = '\n', .keep_lines = keep, .plain_regular = true };
+			struct input in;
+			if (input_open(&in, path, &o) != 0) {
+				CHECK(0, "%s: open: %s", what, strerror(errno));
+				continue;
+			}
+			CHECK(in.is_regular && in.size_at_open == sizes[i], "%s: size %llu", what,
+			      (unsigned long long)in.size_at_open);
+			CHECK(in.identified == (sizes[i] >= INPUT_GREP_BUFFER), "%s: identified", what);
+			int fd = open(path, O_WRONLY | O_APPEND);
+			CHECK(input_same_file(&in, fd), "%s: same file not detected", what);
+			close(fd);
+			drain_and_check(&in, text, sizes[i], '\n', keep, what);
+			input_close(&in);
+		}
+	free(text);
+	struct input in;
+	struct input_options o = { .eol = '\n', .plain_regular = true };
+	errno = 0;
+	CHECK(input_open(&in, tmpdir, &o) == -1 && errno == EISDIR, "plain directory: errno %d", errno);
+}
+
 static void pipe_same(void *arg)
 {
 	struct input in;
@@ -700,6 +737,7 @@ int main(void)
 	stdin_file_cases();
 	error_cases();
 	same_file_cases();
+	plain_cases();
 	sigbus_case();
 	cleanup();
 	printf("%d passed, %d failed\n", passed, failed);

@@ -94,8 +94,9 @@ struct run {
 	bool error;
 };
 
-static int on_file(const char *path, bool command_line, void *ctx)
+static int on_file(const char *path, bool command_line, bool plain, void *ctx)
 {
+	(void)plain;
 	struct run *r = ctx;
 	int fd = open(path, O_RDONLY | O_NOCTTY);
 	if (fd < 0) {

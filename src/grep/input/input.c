@@ -127,6 +127,65 @@ static int open_compressed(struct input *in, bool decode_ahead)
 	return in->decomp ? 0 : -1;
 }
 
+/* plain_regular: reads the first chunk into the buffer before any fstat,
+ * for input_next to take as its first read.  Returns 0 when that is all
+ * the file (a short read: its size is what came), 1 when the fstat is
+ * still needed (a full read, or an error left for input_next to meet
+ * again), -1 (errno EISDIR) for a directory. */
+static int read_first(struct input *in)
+{
+	if (input_reserve(in, in->chunk) != 0)
+		return 1;
+	ssize_t n;
+	do
+		n = read(in->fd, in->buf + in->len, in->chunk);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return errno == EISDIR ? -1 : 1;
+	in->prefetched = (size_t)n;
+	if ((size_t)n == in->chunk)
+		return 1;
+	in->is_regular = true;
+	in->size_at_open = (uint64_t)n;
+	in->eof = n == 0;
+	return 0;
+}
+
+/* The fstat of input_open and what it decides; 0, or -1 (errno). */
+static int stat_input(struct input *in, bool is_stdin, const struct input_options *opts)
+{
+	struct stat st;
+	int failed = fstat(in->fd, &st) != 0 ? errno : S_ISDIR(st.st_mode) ? EISDIR : 0;
+	if (failed) {
+		errno = failed;
+		return -1;
+	}
+	in->dev = st.st_dev;
+	in->ino = st.st_ino;
+	in->identified = true;
+	in->is_regular = S_ISREG(st.st_mode);
+	in->size_at_open = in->is_regular ? (uint64_t)st.st_size : 0;
+
+	if (in->is_regular && is_stdin) {
+		/* A stdin partly consumed by an earlier process starts there. */
+		off_t cur = lseek(in->fd, 0, SEEK_CUR);
+		in->start = cur > 0 ? (uint64_t)cur : 0;
+	}
+	in->first_read = in->start;
+	if (opts->decompress && open_compressed(in, opts->decode_ahead) != 0) {
+		errno = ENOMEM;
+		return -1;
+	}
+	bool map = opts->io == INPUT_IO_MMAP ||
+		   (opts->io == INPUT_IO_AUTO && input_auto_maps(st.st_mode, (uint64_t)st.st_size));
+	if (map && input_has_hole(in)) /* reading skips the holes; a mapping cannot */
+		map = false;
+	in->may_switch = opts->io == INPUT_IO_AUTO && in->is_regular;
+	if (in->is_regular && map && st.st_size > 0)
+		(void)map_file(in, 0, (uint64_t)st.st_size);
+	return 0;
+}
+
 int input_open(struct input *in, const char *path, const struct input_options *opts)
 {
 	static const struct input_options defaults = { .io = INPUT_IO_AUTO, .eol = '\n' };
@@ -144,44 +203,22 @@ int input_open(struct input *in, const char *path, const struct input_options *o
 		if (fd < 0)
 			return -1;
 	}
-
-	struct stat st;
-	int failed = fstat(fd, &st) != 0 ? errno : S_ISDIR(st.st_mode) ? EISDIR : 0;
-	if (failed) {
-		if (!is_stdin)
-			close(fd);
-		errno = failed;
-		return -1;
-	}
-
 	in->fd = fd;
 	in->owns_fd = !is_stdin;
 	in->eol = opts->eol;
 	in->chunk = opts->read_chunk ? opts->read_chunk : DEFAULT_CHUNK;
 	in->keep_lines = opts->keep_lines;
-	in->dev = st.st_dev;
-	in->ino = st.st_ino;
-	in->is_regular = S_ISREG(st.st_mode);
-	in->size_at_open = in->is_regular ? (uint64_t)st.st_size : 0;
-
-	if (in->is_regular && is_stdin) {
-		/* A stdin partly consumed by an earlier process starts there. */
-		off_t cur = lseek(fd, 0, SEEK_CUR);
-		in->start = cur > 0 ? (uint64_t)cur : 0;
+	int got = 1;
+	if (opts->plain_regular && !is_stdin && !opts->decompress && opts->io != INPUT_IO_MMAP) {
+		got = read_first(in);
+		in->may_switch = opts->io == INPUT_IO_AUTO;
 	}
-	in->first_read = in->start;
-	if (opts->decompress && open_compressed(in, opts->decode_ahead) != 0) {
+	if (got < 0 || (got > 0 && stat_input(in, is_stdin, opts) != 0)) {
+		int err = errno;
 		input_close(in);
-		errno = ENOMEM;
+		errno = err;
 		return -1;
 	}
-	bool map = opts->io == INPUT_IO_MMAP ||
-		   (opts->io == INPUT_IO_AUTO && input_auto_maps(st.st_mode, (uint64_t)st.st_size));
-	if (map && input_has_hole(in)) /* reading skips the holes; a mapping cannot */
-		map = false;
-	in->may_switch = opts->io == INPUT_IO_AUTO && in->is_regular;
-	if (in->is_regular && map && st.st_size > 0)
-		(void)map_file(in, 0, (uint64_t)st.st_size);
 	return 0;
 }
 
@@ -434,6 +471,7 @@ int input_open_range(struct input *in, const struct input *whole, uint64_t lo, u
 	in->keep_lines = opts->keep_lines;
 	in->dev = whole->dev;
 	in->ino = whole->ino;
+	in->identified = whole->identified;
 	in->is_regular = true;
 	in->size_at_open = whole->size_at_open;
 	in->offset = lo;
@@ -447,8 +485,9 @@ int input_open_range(struct input *in, const struct input *whole, uint64_t lo, u
 
 bool input_same_file(const struct input *in, int fd)
 {
-	struct stat st;
-	if (!in->is_regular || fd < 0 || fstat(fd, &st) != 0)
+	struct stat st, mine = { .st_dev = in->dev, .st_ino = in->ino };
+	if (!in->is_regular || fd < 0 || fstat(fd, &st) != 0 ||
+	    (!in->identified && fstat(in->fd, &mine) != 0))
 		return false;
-	return S_ISREG(st.st_mode) && st.st_dev == in->dev && st.st_ino == in->ino;
+	return S_ISREG(st.st_mode) && st.st_dev == mine.st_dev && st.st_ino == mine.st_ino;
 }

@@ -56,6 +56,10 @@ struct input_options {
 	bool decompress;    /* --decompress: compressed streams are decoded (decompress.h) */
 	bool decode_ahead;  /* ... a compressed regular file on a thread of its own */
 	bool any_length;    /* the path may be PATH_MAX bytes or longer (path_open.h) */
+	bool plain_regular; /* the walk found a regular file whose first short
+			       read() is its end (walk_file_fn's `plain`):
+			       input_open reads before it fstats, and a file
+			       shorter than a read needs no fstat */
 };
 
 struct input_undo;
@@ -90,7 +94,12 @@ struct input {
 	dev_t dev;
 	ino_t ino;
 	bool is_regular;
-	uint64_t size_at_open; /* st_size when opened (regular files) */
+	bool identified;    /* dev and ino are known (else input_same_file fstats) */
+	uint64_t size_at_open; /* st_size when opened (regular files); for a
+				  plain_regular file shorter than a read, what
+				  its first read() brought */
+	size_t prefetched;  /* bytes of a first read() at open in buf[len..),
+			       taken by the first input_next as it takes a read */
 	uint64_t limit;     /* a range: input offset where it ends; 0 = none */
 	bool watch_nul;     /* mapped windows end before grep's buffer with a NUL
 			       (input_watch_nul) */
@@ -145,7 +154,10 @@ bool input_auto_maps(mode_t mode, uint64_t size);
 /* Opens `path` ("-" or NULL means standard input, fd 0, not closed later).
  * Regular files are mapped with io MMAP (or AUTO when input_auto_maps says
  * so) unless empty or mmap fails; everything else, and io READ, uses
- * read().  The read() buffer is page-aligned and passed from one closed
+ * read().  With plain_regular (not MMAP, not --decompress) the first read()
+ * comes before the fstat, which a read that comes back short makes
+ * needless: the file is what it brought (open, read, close per small file
+ * of a -r walk).  The read() buffer is page-aligned and passed from one closed
  * input to the next (allocated once per run, not per file).  `opts` may be NULL (defaults).
  * Returns 0, or -1 with errno set (ENOENT, EACCES, EISDIR for a directory,
  * also when standard input is one, ...).  On failure `in` holds nothing to

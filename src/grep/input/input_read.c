@@ -148,12 +148,83 @@ void input_zap_nul(struct input *in, bool skip_zero_reads)
 	in->zap_from = at == in->first_read || next > end ? at : next;
 }
 
+/* Takes the n bytes a read() of `want` at file position `at` brought into
+ * buf[len..): drops them when they are all NUL and may be dropped, marks
+ * the end of input, and fills *w with the complete lines now in the
+ * buffer (or the window input_watch_nul or a piece asks for).  Returns 1
+ * with *w filled, 0 when more must be read first. */
+static int take_read(struct input *in, struct window *w, size_t n, size_t want, uint64_t at)
+{
+	size_t fresh = in->len;
+	uint64_t drop = 0; /* the file position to drop the read up to */
+	if (in->skip_zero_reads && all_nul(in->buf + fresh, n))
+		drop = in->chunk >= INPUT_GREP_BUFFER ? at + (uint64_t)n : input_grep_drops(in, at, n);
+	if (drop)
+		skip_to_data(in, drop);
+	else
+		in->len += n;
+	/* A regular file whose read() came back short at or past its size at
+	 * open is at its end: no read() just to see 0 (one system call per
+	 * file saved, which is much of -r's cost on VMs).  A full read() there
+	 * may be followed by bytes appended since: read on. */
+	uint64_t read_to = in->offset + in->len + in->skipped;
+	if ((in->size_at_open > 0 && n < want && in->start + read_to >= in->size_at_open) ||
+	    (in->limit && read_to >= in->limit))
+		in->eof = true;
+	if (in->len == fresh)
+		return 0;
+	const char *p = memrchr(in->buf + fresh, in->eol, in->len - fresh);
+	if (in->nul_ends_lines) {
+		const char *z = memrchr(in->buf + fresh, '\0', in->len - fresh);
+		p = !p || (z && z > p) ? z : p;
+	}
+	if (p) {
+		fill_window(in, w, (size_t)(p - in->buf) + 1, false, false);
+		return 1;
+	}
+	if (in->watch_nul && !in->in_piece && memchr(in->buf + fresh, '\0', in->len - fresh)) {
+		/* grep's buffer holds a NUL now: an empty window, so that the
+		 * caller turns the input binary (NUL then ends lines) before a
+		 * run of NULs grows the unfinished line */
+		fill_window(in, w, in->consumed, false, false);
+		return 1;
+	}
+	if (in->piece_min && !in->eof && in->len - in->consumed >= in->piece_min) {
+		fill_window(in, w, in->len, false, true);
+		return 1;
+	}
+	return 0;
+}
+
+/* How many bytes the next read() asks for at file position `at`. */
+static size_t read_want(const struct input *in, uint64_t at)
+{
+	size_t want = in->chunk;
+	uint64_t rel = at - in->start;
+	/* after zapping, small reads stop at grep's read boundaries, so that
+	 * none spans two of grep's (input_grep_drops) */
+	bool small_zapped = in->skip_zero_reads && in->chunk < INPUT_GREP_BUFFER;
+	if (in->aligned_reads || small_zapped) /* reads end where a whole file's would (see input.h) */
+		want -= (size_t)(rel % in->chunk);
+	if (small_zapped && INPUT_GREP_BUFFER - rel % INPUT_GREP_BUFFER < want)
+		want = (size_t)(INPUT_GREP_BUFFER - rel % INPUT_GREP_BUFFER);
+	if (in->limit && in->limit - rel < want)
+		want = (size_t)(in->limit - rel);
+	return want;
+}
+
 /* On entry buf[consumed..len) holds no `eol` byte, nor a NUL once NUL
  * ends lines (it is the unfinished line carried over), so only newly read
  * bytes are searched. */
 int input_next_read(struct input *in, struct window *w)
 {
 	compact(in);
+	if (in->prefetched) { /* input_open's first read, taken as if made now */
+		size_t n = in->prefetched;
+		in->prefetched = 0;
+		if (take_read(in, w, n, in->chunk, in->start + in->offset + in->len + in->skipped))
+			return 1;
+	}
 	for (;;) {
 		if (in->eof) {
 			/* after a piece, an empty last window ends its line */
@@ -171,17 +242,7 @@ int input_next_read(struct input *in, struct window *w)
 			return -1;
 		ssize_t n;
 		uint64_t at = in->start + in->offset + in->len + in->skipped;
-		size_t want = in->chunk;
-		uint64_t rel = at - in->start;
-		/* after zapping, small reads stop at grep's read boundaries, so
-		 * that none spans two of grep's (input_grep_drops) */
-		bool small_zapped = in->skip_zero_reads && in->chunk < INPUT_GREP_BUFFER;
-		if (in->aligned_reads || small_zapped) /* reads end where a whole file's would (see input.h) */
-			want -= (size_t)(rel % in->chunk);
-		if (small_zapped && INPUT_GREP_BUFFER - rel % INPUT_GREP_BUFFER < want)
-			want = (size_t)(INPUT_GREP_BUFFER - rel % INPUT_GREP_BUFFER);
-		if (in->limit && in->limit - rel < want)
-			want = (size_t)(in->limit - rel);
+		size_t want = read_want(in, at);
 		do
 			n = in->decomp ? decomp_read(in->decomp, in->buf + in->len, want)
 			    : in->shares_fd ? pread(in->fd, in->buf + in->len, want, (off_t)at)
@@ -193,45 +254,8 @@ int input_next_read(struct input *in, struct window *w)
 			in->eof = true;
 			continue;
 		}
-		size_t fresh = in->len;
-		uint64_t drop = 0; /* the file position to drop the read up to */
-		if (in->skip_zero_reads && all_nul(in->buf + fresh, (size_t)n))
-			drop = in->chunk >= INPUT_GREP_BUFFER ? at + (uint64_t)n
-							      : input_grep_drops(in, at, (size_t)n);
-		if (drop)
-			skip_to_data(in, drop);
-		else
-			in->len += (size_t)n;
-		/* A regular file whose read() came back short at or past its
-		 * size at open is at its end: no read() just to see 0 (one system
-		 * call per file saved, which is much of -r's cost on VMs).  A full
-		 * read() there may be followed by bytes appended since: read on. */
-		uint64_t read_to = in->offset + in->len + in->skipped;
-		if ((in->size_at_open > 0 && (size_t)n < want && in->start + read_to >= in->size_at_open) ||
-		    (in->limit && read_to >= in->limit))
-			in->eof = true;
-		if (in->len == fresh)
-			continue;
-		const char *p = memrchr(in->buf + fresh, in->eol, in->len - fresh);
-		if (in->nul_ends_lines) {
-			const char *z = memrchr(in->buf + fresh, '\0', in->len - fresh);
-			p = !p || (z && z > p) ? z : p;
-		}
-		if (p) {
-			fill_window(in, w, (size_t)(p - in->buf) + 1, false, false);
+		if (take_read(in, w, (size_t)n, want, at))
 			return 1;
-		}
-		if (in->watch_nul && !in->in_piece && memchr(in->buf + fresh, '\0', in->len - fresh)) {
-			/* grep's buffer holds a NUL now: an empty window, so that
-			 * the caller turns the input binary (NUL then ends lines)
-			 * before a run of NULs grows the unfinished line */
-			fill_window(in, w, in->consumed, false, false);
-			return 1;
-		}
-		if (in->piece_min && !in->eof && in->len - in->consumed >= in->piece_min) {
-			fill_window(in, w, in->len, false, true);
-			return 1;
-		}
 	}
 }
 

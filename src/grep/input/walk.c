@@ -37,6 +37,14 @@
 #define MAGIC_NFS 0x6969
 #define MAGIC_CIFS 0xFF534D42
 
+/* File systems whose regular files end where a read() first comes back
+ * short (no pseudo-files made as they are read, like /proc's or /sys's):
+ * ext2-4, XFS, Btrfs, tmpfs, overlayfs, F2FS, ramfs, SquashFS, EROFS. */
+static const unsigned long plain_magics[] = {
+	0xEF53, 0x58465342, 0x9123683E, MAGIC_TMPFS, 0x794C7630, 0xF2F52010, 0x858458F6,
+	0x73717368, 0xE0F5E1E2,
+};
+
 /* ---- globs ------------------------------------------------------------- */
 
 /* True when gnulib's exclude module would treat `pat` as a wildcard pattern
@@ -199,6 +207,7 @@ struct level {
 	int fd;       /* dirfd(dir), or after reading a plain descriptor; -1 let go */
 	bool more;    /* the listing has a batch still to read */
 	int lost;     /* errno: opening it again (as "..") failed */
+	bool plain;   /* on a file system of plain_magics */
 };
 
 struct walker {
@@ -319,6 +328,21 @@ static bool inode_sort_useful(const struct walker *w, int dir_fd)
 	}
 }
 
+/* Whether directory `me` (open) is on a file system of plain_magics: its
+ * parent's answer on the same device, else fstatfs (once per mount met). */
+static bool plain_fs(const struct level *me, const struct level *up)
+{
+	if (up && up->dev == me->dev)
+		return up->plain;
+	struct statfs fs;
+	if (fstatfs(me->fd, &fs) != 0)
+		return false;
+	for (size_t i = 0; i < sizeof plain_magics / sizeof plain_magics[0]; i++)
+		if ((unsigned long)fs.f_type == plain_magics[i])
+			return true;
+	return false;
+}
+
 static bool is_device_type(unsigned char type)
 {
 	return type == DT_CHR || type == DT_BLK || type == DT_FIFO || type == DT_SOCK;
@@ -357,13 +381,16 @@ static void level_reopen(struct walker *w, struct level *up, int fd)
 
 static int walk_dir(struct walker *w, const char *name, const struct stat *st, struct level *up);
 
-enum entry_kind { ENTRY_SKIP, ENTRY_FILE, ENTRY_DIR };
+/* ENTRY_PLAIN: a regular file of a plain_magics file system, not reached
+ * through a link (walk_file_fn's `plain`). */
+enum entry_kind { ENTRY_SKIP, ENTRY_FILE, ENTRY_PLAIN, ENTRY_DIR };
 
 /* What entry `name` of level `up`, of type `type` (d_type), is; *st is
  * set for a directory. */
 static enum entry_kind classify(const struct walker *w, const char *name, unsigned char type,
 				const struct level *up, struct stat *st)
 {
+	bool plain = up->plain && (type == DT_REG || (type == DT_UNKNOWN && !w->logical));
 	if (type == DT_UNKNOWN || type == DT_DIR || (w->logical && type == DT_LNK)) {
 		/* -R follows links; -r does not and knows its parent's fd.  A
 		 * failed stat (vanished entry, dangling or looping link) is
@@ -377,7 +404,9 @@ static enum entry_kind classify(const struct walker *w, const char *name, unsign
 		return ENTRY_SKIP;  /* -r */
 	if (is_device_type(type) && !w->read_devices)
 		return ENTRY_SKIP;
-	return files_filtered(w->o, name, true) ? ENTRY_SKIP : ENTRY_FILE;
+	if (files_filtered(w->o, name, true))
+		return ENTRY_SKIP;
+	return plain && type == DT_REG ? ENTRY_PLAIN : ENTRY_FILE;
 }
 
 /* One directory entry `name` of the directory at w->path (level `up`). */
@@ -390,12 +419,14 @@ static int visit(struct walker *w, const char *name, unsigned char type, struct 
 	}
 	struct stat st;
 	int rc = 0;
-	switch (classify(w, name, type, up, &st)) {
+	enum entry_kind kind = classify(w, name, type, up, &st);
+	switch (kind) {
 	case ENTRY_DIR:
 		rc = walk_dir(w, name, &st, up);
 		break;
 	case ENTRY_FILE:
-		rc = w->on_file(shown(w), false, w->ctx);
+	case ENTRY_PLAIN:
+		rc = w->on_file(shown(w), false, kind == ENTRY_PLAIN, w->ctx);
 		break;
 	case ENTRY_SKIP:
 		break;
@@ -477,6 +508,7 @@ static int walk_dir(struct walker *w, const char *name, const struct stat *st, s
 		return 0;
 	}
 	me.fd = fd;
+	me.plain = plain_fs(&me, up);
 	w->held++;
 	if (up && up->fd >= 0 && !up->more && w->held > w->hold_max)
 		level_let_go(w, up);
@@ -512,7 +544,7 @@ int walk_operand(const char *path, const struct walk_options *opts,
 		 walk_file_fn on_file, walk_error_fn on_error, void *ctx)
 {
 	if (strcmp(path, "-") == 0 || (opts->recurse == 0 && opts->n_exclude_dirs == 0))
-		return on_file(path, true, ctx);
+		return on_file(path, true, false, ctx);
 
 	struct walker w = {
 		.o = opts, .on_file = on_file, .on_error = on_error, .ctx = ctx,
@@ -534,7 +566,7 @@ int walk_operand(const char *path, const struct walk_options *opts,
 	if (skip) {
 		rc = 0;
 	} else if (!is_dir || opts->recurse == 0) {
-		rc = on_file(path, true, ctx);
+		rc = on_file(path, true, false, ctx);
 	} else {
 		/* fts keeps at most one of several trailing slashes ("//" is
 		 * left alone), and path_push reuses that one. */

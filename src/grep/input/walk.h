@@ -69,9 +69,14 @@ struct walk_options {
 /* Called for each file to search; `path` is the name to display and to
  * open.  `command_line` is true for operands given by the user (the caller
  * then applies walk_excluded_file itself to a non-directory, after opening
- * it, as grep reports an open error first).  Files found in a walk were already filtered.  A
- * non-zero return stops the walk and is returned by walk_operand. */
-typedef int (*walk_file_fn)(const char *path, bool command_line, void *ctx);
+ * it, as grep reports an open error first).  Files found in a walk were already filtered.
+ * `plain`: the walk found a regular file (d_type, or its stat, not through
+ * a link) on a disk-like file system (ext4, XFS, Btrfs, tmpfs, ...), whose
+ * first short read() is its end, so that the caller may read it without
+ * an fstat (input_options.plain_regular); what it opens may still be
+ * anything else by then.  A non-zero return stops the walk and is
+ * returned by walk_operand. */
+typedef int (*walk_file_fn)(const char *path, bool command_line, bool plain, void *ctx);
 /* Called for an error at `path` with errno value `err`; the walk goes on.
  *  - ELOOP means only "recursive directory loop" (-R met a directory that
  *    is its own ancestor): grep prints "grep: PATH: warning: recursive

@@ -48,8 +48,20 @@ bool pool_can_split(const struct run_options *opt)
 	       opt->after < 0 && opt->input.io != INPUT_IO_MMAP;
 }
 
-static void await_turn(struct pool *p)
+/* Under the lock: job j, opened, may be committed (its segments made the
+ * head in turn); wakes the committer when it waits for that. */
+static void publish_job(struct pool *p, struct job *j)
 {
+	if (j->state == JOB_READY)
+		return;
+	j->state = JOB_READY;
+	wake_committer(p, j);
+}
+
+/* Under the lock: the worker of job j waits for its turn (a commit). */
+static void await_turn(struct pool *p, struct job *j)
+{
+	publish_job(p, j); /* its turn needs it committed: see open_job */
 	/* A turn comes only through commits: a committer sleeping on something
 	 * else (pool_make_room's job far ahead) must commit the head now. */
 	if (p->awaited)
@@ -81,7 +93,7 @@ static void segment_write(void *ctx, const char *data, size_t len)
 		}
 		if (p->buffered + len <= p->budget || sg->out_len == 0)
 			break;
-		await_turn(p);
+		await_turn(p, w->job);
 	}
 	if (sg->out_cap - sg->out_len < len) {
 		char *grown = grow_array(sg->out, &sg->out_cap, sg->out_len + len, 1, 64 << 10);
@@ -92,7 +104,7 @@ static void segment_write(void *ctx, const char *data, size_t len)
 		}
 		if (!grown) { /* no room to hold it: wait for the turn instead */
 			while (!sg->head && !atomic_load(&w->job->cancel))
-				await_turn(p);
+				await_turn(p, w->job);
 			pthread_mutex_unlock(&p->mu);
 			if (sg->head)
 				outbuf_write(data, len);
@@ -114,7 +126,7 @@ static bool worker_output_before(void *ctx)
 	struct pool *p = w->pool;
 	pthread_mutex_lock(&p->mu);
 	while (!p->used && job_at(p, p->head) != w->job)
-		await_turn(p);
+		await_turn(p, w->job);
 	bool used = p->used;
 	pthread_mutex_unlock(&p->mu);
 	return used;
@@ -194,7 +206,8 @@ static void split_job(struct pool *p, struct job *j)
 	j->n_segs = k + 1;
 }
 
-/* Searches segment sg of job j on this worker; marks it done. */
+/* Searches segment sg of job j on this worker; marks it done.  Returns
+ * with the lock held, for the worker's next claim (one lock a file). */
 static void run_segment(struct worker *w, struct job *j, struct segment *sg)
 {
 	struct pool *p = w->pool;
@@ -227,10 +240,10 @@ static void run_segment(struct worker *w, struct job *j, struct segment *sg)
 	outbuf_settle(&w->out, true);
 	outbuf_flush(&w->out);
 	pthread_mutex_lock(&p->mu);
+	publish_job(p, j);
 	sg->state = SEG_DONE;
 	wake_committer(p, sg);
 	wake_committer(p, j);
-	pthread_mutex_unlock(&p->mu);
 }
 
 static void *worker_main(void *arg);
@@ -279,13 +292,16 @@ static bool start_worker(struct pool *p)
 	return true;
 }
 
-/* Under the lock: new jobs or segments can be claimed.  Wakes idle
- * workers, and starts new ones (up to --threads) while the unclaimed work
- * outnumbers the workers holding none: two small files on a 64-CPU machine
- * start two threads at most, not 64. */
-static void offer_work(struct pool *p)
+/* Under the lock: `n` new jobs or segments can be claimed.  Wakes idle
+ * workers (one for one job: the others would wake to find nothing), and
+ * starts new ones (up to --threads) while the unclaimed work outnumbers
+ * the workers holding none: two small files on a 64-CPU machine start two
+ * threads at most, not 64. */
+static void offer_work(struct pool *p, size_t n)
 {
-	if (p->idle_workers)
+	if (p->idle_workers && n == 1)
+		pthread_cond_signal(&p->work_cv);
+	else if (p->idle_workers && n > 1)
 		pthread_cond_broadcast(&p->work_cv);
 	size_t unclaimed = p->tail - p->claimed + p->free_segs;
 	while (p->started - p->busy < unclaimed && start_worker(p))
@@ -293,26 +309,35 @@ static void offer_work(struct pool *p)
 }
 
 /* Opens job j (claimed by this worker), splits it and searches its first
- * segment. */
+ * segment.  Returns with the lock held.  A file the walk found plain and
+ * whose first read() at open brought all of it is searched at once, the
+ * job made READY with its end (one lock a file fewer): its search ends
+ * soon, and before the worker waits for a turn, which needs the job
+ * committed, await_turn makes it READY. */
 static void open_job(struct worker *w, struct job *j)
 {
 	struct pool *p = w->pool;
-	enum open_outcome outcome = run_open(p->run, j->path, j->command_line, &j->whole, &j->err);
+	enum open_outcome outcome = run_open(p->run, j->path, j->command_line, j->plain, &j->whole, &j->err);
 	if (outcome == OPEN_SEARCH)
 		split_job(p, j);
-	pthread_mutex_lock(&p->mu);
-	j->outcome = outcome;
-	j->state = JOB_READY;
+	j->outcome = outcome; /* read by others once READY, set under the lock */
 	if (outcome == OPEN_SEARCH) {
 		j->segs[0].state = SEG_RUNNING;
 		j->next_seg = 1;
-		p->free_segs += j->n_segs - 1;
-		offer_work(p);
 	}
-	wake_committer(p, j);
-	pthread_mutex_unlock(&p->mu);
-	if (outcome == OPEN_SEARCH)
+	if (outcome == OPEN_SEARCH && j->n_segs == 1 && j->plain && j->whole.is_regular &&
+	    j->whole.size_at_open < input_read_size(&p->run->opt->input)) {
 		run_segment(w, j, &j->segs[0]);
+		return;
+	}
+	pthread_mutex_lock(&p->mu);
+	publish_job(p, j);
+	if (outcome != OPEN_SEARCH)
+		return;
+	p->free_segs += j->n_segs - 1;
+	offer_work(p, j->n_segs - 1);
+	pthread_mutex_unlock(&p->mu);
+	run_segment(w, j, &j->segs[0]);
 }
 
 /* Under the lock: the oldest free segment of an opened job, else the
@@ -365,8 +390,7 @@ static void *worker_main(void *arg)
 			open_job(w, j);
 		else
 			run_segment(w, j, sg);
-		pthread_mutex_lock(&p->mu);
-		p->busy--;
+		p->busy--; /* both return with the lock held */
 	}
 	pthread_mutex_unlock(&p->mu);
 	input_thread_done();
@@ -395,7 +419,7 @@ struct pool *pool_new(struct run *r, unsigned threads, uint64_t segment_size)
 }
 
 /* Queues a job; false when the path could not be copied. */
-static bool add_job(struct pool *p, const char *path, bool command_line, int walk_err)
+static bool add_job(struct pool *p, const char *path, bool command_line, bool plain, int walk_err)
 {
 	while (p->tail - p->head == POOL_RING)
 		pool_make_room(p);
@@ -406,46 +430,50 @@ static bool add_job(struct pool *p, const char *path, bool command_line, int wal
 	struct job *j = job_at(p, p->tail);
 	j->path = copy;
 	j->command_line = command_line;
+	j->plain = plain;
 	j->walk_err = walk_err;
 	j->state = walk_err ? JOB_READY : JOB_QUEUED;
 	p->tail++;
 	if (!walk_err)
-		offer_work(p);
-	pthread_mutex_unlock(&p->mu);
-	while (pool_head_finished(p))
-		pool_commit_head(p);
+		offer_work(p, 1);
+	pool_commit_locked(p); /* unlocks */
 	return true;
 }
 
 /* Whether a worker runs, starting the first one if none does.  `started`
- * is written under the lock by any thread that starts a worker. */
+ * is written under the lock by any thread that starts a worker; once one
+ * runs the main thread remembers it (`running`, its own) and locks no
+ * more to ask. */
 static bool workers_running(struct pool *p, bool start)
 {
+	if (p->running)
+		return true;
 	pthread_mutex_lock(&p->mu);
 	bool running = p->started > 0 || (start && start_worker(p));
 	pthread_mutex_unlock(&p->mu);
+	p->running = running;
 	return running;
 }
 
-int pool_add_path(const char *path, bool command_line, void *ctx)
+int pool_add_path(const char *path, bool command_line, bool plain, void *ctx)
 {
 	struct pool *p = ctx;
 	if (!workers_running(p, true)) /* no thread could start: search it here */
-		return run_search_path(path, command_line, p->run);
+		return run_search_path(path, command_line, plain, p->run);
 	if (strcmp(path, "-") == 0) { /* one reader of stdin at a time, in order */
 		while (p->head < p->last_stdin)
 			pool_commit_head(p);
 		p->last_stdin = p->tail + 1;
 	}
-	if (!add_job(p, path, command_line, 0))
-		return run_search_path(path, command_line, p->run);
+	if (!add_job(p, path, command_line, plain, 0))
+		return run_search_path(path, command_line, plain, p->run);
 	return p->run->stop;
 }
 
 void pool_walk_error(const char *path, int err, void *ctx)
 {
 	struct pool *p = ctx;
-	if (!workers_running(p, false) || !add_job(p, path, false, err))
+	if (!workers_running(p, false) || !add_job(p, path, false, false, err))
 		run_walk_error(path, err, p->run);
 }
 

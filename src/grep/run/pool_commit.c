@@ -17,10 +17,14 @@
 
 /* Writes segment sg's output in order into the run's output buffer: what
  * it holds, then (as the head, after a flush) what its worker writes
- * itself; returns when the segment is done. */
-static void commit_segment(struct pool *p, struct segment *sg)
+ * itself; returns when the segment is done.  `finished`: it was seen done
+ * under the lock, and nothing of it changes any more: when it holds no
+ * output there is nothing to lock for. */
+static void commit_segment(struct pool *p, struct segment *sg, bool finished)
 {
 	struct outbuf *out = &p->run->out;
+	if (finished && sg->out_len == 0)
+		return;
 	pthread_mutex_lock(&p->mu);
 	for (;;) {
 		if (sg->out_len > 0) { /* copy held bytes outside the lock */
@@ -153,14 +157,15 @@ static bool file_changed(const struct job *j)
  * change, the one committed last partly after it, and only reading on
  * from its end in order gives what one thread's read of the changing
  * file gives, a prefix of the file as it was and the rest as it is. */
-static size_t commit_segments(struct pool *p, struct job *j, struct search_result *total, bool *stopped)
+static size_t commit_segments(struct pool *p, struct job *j, struct search_result *total, bool *stopped,
+			      bool finished)
 {
 	struct run *r = p->run;
 	*stopped = false;
 	for (size_t k = 0; k < j->n_segs; k++) {
 		if (k > 0 && file_changed(j))
 			return k;
-		commit_segment(p, &j->segs[k]);
+		commit_segment(p, &j->segs[k], finished);
 		struct search_result *res = &j->segs[k].res;
 		fold_result(p, total, res);
 		tally_run_take(r->tally, res);
@@ -173,8 +178,9 @@ static size_t commit_segments(struct pool *p, struct job *j, struct search_resul
 	return j->n_segs;
 }
 
-/* Reports opened job j: its segments' output in order, then its result. */
-static void report_job(struct pool *p, struct job *j)
+/* Reports opened job j: its segments' output in order, then its result.
+ * `finished`: every segment was seen done under the lock. */
+static void report_job(struct pool *p, struct job *j, bool finished)
 {
 	struct run *r = p->run;
 	const char *name = run_display_name(r->opt, j->path);
@@ -189,7 +195,7 @@ static void report_job(struct pool *p, struct job *j)
 	struct search_result total = { .stop_offset = UINT64_MAX };
 	bool stopped;
 	tally_run_begin(r->tally, &r->pr);
-	size_t k = commit_segments(p, j, &total, &stopped);
+	size_t k = commit_segments(p, j, &total, &stopped, finished);
 	if (k < j->n_segs)
 		drop_segments(p, j, k);
 	if (!stopped && j->n_segs > 1) {
@@ -207,19 +213,41 @@ static void report_job(struct pool *p, struct job *j)
 	total.used = total.used && !r->searcher.used; /* as on one thread: this input set it */
 	r->searcher.used |= total.used;
 	run_report_result(r, name, &total); /* may forget the input's output and its use */
+	if (p->used == r->searcher.used) /* the main thread is its only writer */
+		return;
 	pthread_mutex_lock(&p->mu);
 	p->used = r->searcher.used;
 	pthread_mutex_unlock(&p->mu);
 }
 
-/* Commits the job at the head of the queue (waiting for it), or discards
- * it once the run is over, and frees it. */
+/* Commits job j, READY, at the head of the queue (reports it, or discards
+ * it once the run is over), without the lock. */
+static void commit_job(struct pool *p, struct job *j, bool finished)
+{
+	if (p->run->stop)
+		discard_job(p, j);
+	else
+		report_job(p, j, finished);
+	free(j->path);
+}
+
+/* Under the lock: frees the committed head job's slot. */
+static void retire_head(struct pool *p)
+{
+	memset(job_at(p, p->head), 0, sizeof(struct job));
+	p->head++;
+	/* A walk error is committed without being claimed: no worker may
+	 * claim its slot afterwards, emptied or reused by a later add. */
+	if (p->claimed < p->head)
+		p->claimed = p->head;
+	wake_turns(p); /* output_before waits for the head */
+}
+
 void pool_commit_head(struct pool *p)
 {
 	struct job *j = job_at(p, p->head);
-	bool over = p->run->stop;
 	pthread_mutex_lock(&p->mu);
-	if (over && j->state == JOB_QUEUED) {
+	if (p->run->stop && j->state == JOB_QUEUED) {
 		/* unclaimed, so claims stand at it (they go in order): never open it */
 		p->claimed++;
 		j->state = JOB_READY;
@@ -228,19 +256,9 @@ void pool_commit_head(struct pool *p)
 	while (j->state != JOB_READY)
 		await_committer(p, j);
 	pthread_mutex_unlock(&p->mu);
-	if (over)
-		discard_job(p, j);
-	else
-		report_job(p, j);
-	free(j->path);
+	commit_job(p, j, false);
 	pthread_mutex_lock(&p->mu);
-	memset(j, 0, sizeof *j);
-	p->head++;
-	/* A walk error is committed without being claimed: no worker may
-	 * claim its slot afterwards, emptied or reused by a later add. */
-	if (p->claimed < p->head)
-		p->claimed = p->head;
-	wake_turns(p); /* output_before waits for the head */
+	retire_head(p);
 	pthread_mutex_unlock(&p->mu);
 }
 
@@ -254,29 +272,46 @@ static bool job_finished(struct pool *p, size_t k)
 	return done;
 }
 
-/* Whether the head job is finished, so committing it will not wait. */
 bool pool_head_finished(struct pool *p)
 {
 	pthread_mutex_lock(&p->mu);
-	bool done = p->head < p->tail && job_finished(p, p->head);
+	bool done = job_finished(p, p->head);
 	pthread_mutex_unlock(&p->mu);
 	return done;
 }
 
-/* The queue is full: sleeps until the job a quarter of the ring ahead is
+void pool_commit_locked(struct pool *p)
+{
+	for (;;) {
+		size_t n = 0;
+		while (job_finished(p, p->head + n))
+			n++;
+		if (n == 0)
+			break;
+		pthread_mutex_unlock(&p->mu);
+		for (size_t k = 0; k < n; k++)
+			commit_job(p, job_at(p, p->head + k), true);
+		pthread_mutex_lock(&p->mu);
+		while (n-- > 0)
+			retire_head(p);
+	}
+	pthread_mutex_unlock(&p->mu);
+}
+
+/* The queue is full: sleeps until the job half the ring ahead is
  * finished, then commits every finished job at the head (one wake-up for
  * many small files, not one each), or waits for the head itself.  A worker
  * waiting for its turn cuts the sleep short: its job can finish only after
  * the jobs before it are committed. */
 void pool_make_room(struct pool *p)
 {
-	size_t ahead = p->head + POOL_RING / 4;
+	size_t ahead = p->head + POOL_RING / 2;
 	pthread_mutex_lock(&p->mu);
 	while (!job_finished(p, ahead) && p->turn_waiters == 0)
 		await_committer(p, job_at(p, ahead));
 	pthread_mutex_unlock(&p->mu);
 	if (!pool_head_finished(p))
 		pool_commit_head(p);
-	while (pool_head_finished(p))
-		pool_commit_head(p);
+	pthread_mutex_lock(&p->mu);
+	pool_commit_locked(p);
 }

@@ -40,6 +40,7 @@ enum job_state { JOB_QUEUED, JOB_OPENING, JOB_READY };
 struct job {
 	char *path;
 	bool command_line;
+	bool plain;             /* walk_file_fn's */
 	int walk_err;           /* non-zero: a walk error to report, no input */
 	enum job_state state;
 	enum open_outcome outcome;
@@ -71,6 +72,7 @@ struct pool {
 	size_t head, claimed, tail; /* counters: commit, open, add (mod POOL_RING) */
 	pthread_t threads[MAX_THREADS];
 	unsigned n_threads, started;
+	bool running;           /* the main thread's: started > 0 seen */
 	bool closing;
 	bool split;
 	uint64_t segment_size;
@@ -123,6 +125,11 @@ static inline void wake_turns(struct pool *p)
 /* Commits the job at the head of the queue (waiting for it), or discards
  * it once the run is over, and frees it. */
 void pool_commit_head(struct pool *p);
+
+/* Called with the lock held, returns without it: commits every finished
+ * job at the head of the queue, the lock taken once for each run of them
+ * (none waits).  The head moves past a run once all of it is committed. */
+void pool_commit_locked(struct pool *p);
 
 /* Whether the head job is finished, so committing it will not wait. */
 bool pool_head_finished(struct pool *p);

@@ -50,13 +50,14 @@ bool run_shows_name(const struct run_options *opt, bool command_line)
 				       : (opt->several_inputs || !command_line);
 }
 
-enum open_outcome run_open(const struct run *r, const char *path, bool command_line,
+enum open_outcome run_open(const struct run *r, const char *path, bool command_line, bool plain,
 			   struct input *in, int *err)
 {
 	const struct run_options *opt = r->opt;
 	bool is_stdin = strcmp(path, "-") == 0;
 	struct input_options io = opt->input;
 	io.any_length = walk_any_length(&r->walk, command_line);
+	io.plain_regular = plain;
 	struct stat st;
 	*err = 0;
 	if (opt->devices == DEVS_SKIP && command_line && !is_stdin && stat(path, &st) == 0 &&
@@ -145,13 +146,13 @@ void run_walk_error(const char *path, int err, void *ctx)
 	r->trouble = true;
 }
 
-int run_search_path(const char *path, bool command_line, void *ctx)
+int run_search_path(const char *path, bool command_line, bool plain, void *ctx)
 {
 	struct run *r = ctx;
 	const char *name = run_display_name(r->opt, path);
 	struct input in;
 	int err;
-	enum open_outcome outcome = run_open(r, path, command_line, &in, &err);
+	enum open_outcome outcome = run_open(r, path, command_line, plain, &in, &err);
 	if (outcome != OPEN_SEARCH) {
 		run_report_open(r, name, command_line, outcome, err);
 		return 0;

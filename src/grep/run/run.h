@@ -64,11 +64,12 @@ const char *run_display_name(const struct run_options *opt, const char *path);
 /* Whether lines from this input carry the file name prefix. */
 bool run_shows_name(const struct run_options *opt, bool command_line);
 
-/* Opens the input at `path` (command_line: an operand, not found by -r),
- * or decides it is not searched.  Prints nothing and touches no run state,
+/* Opens the input at `path` (command_line: an operand, not found by -r;
+ * plain: walk_file_fn's, a regular file read before any fstat), or
+ * decides it is not searched.  Prints nothing and touches no run state,
  * so any thread may call it.  With OPEN_SEARCH `in` is open for the
  * caller to search and close. */
-enum open_outcome run_open(const struct run *r, const char *path, bool command_line,
+enum open_outcome run_open(const struct run *r, const char *path, bool command_line, bool plain,
 			   struct input *in, int *err);
 
 /* Reports a non-searched input (OPEN_FAILED, OPEN_IS_OUTPUT) as grep
@@ -97,6 +98,6 @@ void run_walk_error(const char *path, int err, void *ctx);
 
 /* walk_file_fn searching the input at once on this thread and reporting
  * it (the sequential run).  Returns r->stop (non-zero ends the walk). */
-int run_search_path(const char *path, bool command_line, void *ctx);
+int run_search_path(const char *path, bool command_line, bool plain, void *ctx);
 
 #endif
