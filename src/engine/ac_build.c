@@ -25,7 +25,7 @@
 #define AC_DENSE_BUDGET (8u << 20)
 /* ... at least this much; and at most 1/AC_DENSE_SHARE of the sparse tables. */
 #define AC_DENSE_MIN (512u << 10)
-#define AC_DENSE_SHARE 2
+#define AC_DENSE_SHARE 16
 /* Bytes per state outside the dense rows: first, fail, out_len, out_id,
  * dict (4 each) and in_cls (1). */
 #define AC_STATE_BYTES 21
@@ -51,13 +51,12 @@ static void classes_build(ac_automaton *ac)
 
 /* Bytes of dense rows for n_states states: a small set gets up to
  * AC_DENSE_BUDGET (often a whole DFA); a large one no more than
- * 1/AC_DENSE_SHARE of its sparse tables, so its memory stays within 1.5
- * times theirs; never under AC_DENSE_MIN.  Half the sparse tables give a
- * dictionary of 100,000 words dense rows to depth 3, where text full of
- * matches spends its steps (a sparse step is a search of the children and
- * failure hops, each a cache miss and a mispredicted branch): 25% fewer
- * cycles than 1/16 in cachegrind's model (docs/perf.md, "Huge pattern
- * sets"). */
+ * 1/AC_DENSE_SHARE of its sparse tables, since its rows are only the
+ * shallowest states while its memory is mostly the sparse tables (its
+ * scans keep their speed: docs/perf.md, "Huge pattern sets"); never under
+ * AC_DENSE_MIN.  Rows to depth 3 for dict100k (half the sparse tables,
+ * 4.5 MiB) cut cachegrind's misses but not the CPU time: the rows crowd
+ * the sparse states the text visits out of the caches (docs/perf.md). */
 static size_t dense_budget(size_t n_states)
 {
 	size_t share = n_states * AC_STATE_BYTES / AC_DENSE_SHARE;
