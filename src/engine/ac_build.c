@@ -54,7 +54,9 @@ static void classes_build(ac_automaton *ac)
  * 1/AC_DENSE_SHARE of its sparse tables, since its rows are only the
  * shallowest states while its memory is mostly the sparse tables (its
  * scans keep their speed: docs/perf.md, "Huge pattern sets"); never under
- * AC_DENSE_MIN. */
+ * AC_DENSE_MIN.  Rows to depth 3 for dict100k (half the sparse tables,
+ * 4.5 MiB) cut cachegrind's misses but not the CPU time: the rows crowd
+ * the sparse states the text visits out of the caches (docs/perf.md). */
 static size_t dense_budget(size_t n_states)
 {
 	size_t share = n_states * AC_STATE_BYTES / AC_DENSE_SHARE;

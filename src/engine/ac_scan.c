@@ -33,7 +33,13 @@
 /* This many dense candidates in a row switch to direct stepping. */
 #define AC_DENSE_RUN 32
 
-static inline uint32_t ac_step(const ac_automaton *ac, uint32_t s, uint8_t byte)
+/* The automaton's transition from state s on byte, for a caller that
+ * wants the target only when it is a child of a state numbered min_id or
+ * above (at least as deep as the state min_id): AC_NONE as soon as
+ * the failure chain goes below min_id, without following it on to a state
+ * that would answer.  The leftmost-longest look-ahead ends there, so its
+ * last step costs no failure hops. */
+static inline uint32_t step_within(const ac_automaton *ac, uint32_t s, uint8_t byte, uint32_t min_id)
 {
 	uint32_t c = ac->cls[byte];
 	uint32_t id = s & AC_ID_MASK;
@@ -42,8 +48,16 @@ static inline uint32_t ac_step(const ac_automaton *ac, uint32_t s, uint8_t byte)
 			if (ac->in_cls[k] == c)
 				return k | (ac->out_len[k] ? AC_MATCH_BIT : 0);
 		id = ac->fail[id];
+		if (id < min_id)
+			return AC_NONE;
 	}
 	return ac->dense[((size_t)id << ac->class_shift) | c];
+}
+
+/* The transition from s on byte, following failure links to the end. */
+static inline uint32_t ac_step(const ac_automaton *ac, uint32_t s, uint8_t byte)
+{
+	return step_within(ac, s, byte, 0);
 }
 
 /* Candidate bitmap of the block at p, with `avail` bytes readable from p. */
@@ -346,9 +360,10 @@ static bool leftmost_longest(const ac_automaton *ac, const uint8_t *buf, size_t 
 	uint32_t id = s & AC_ID_MASK;
 	*m = (ac_match){ .start = pos - ac->out_len[id], .end = pos, .pattern = ac->out_id[id] };
 	while (pos < len && pos - m->start < ac->max_len) {
-		s = ac_step(ac, s, buf[pos++]);
+		s = step_within(ac, s, buf[pos], ac->depth_start[pos - m->start]);
+		pos++;
 		id = s & AC_ID_MASK;
-		if (id < ac->depth_start[pos - m->start])
+		if (s == AC_NONE || id < ac->depth_start[pos - m->start])
 			break;
 		if ((s & AC_MATCH_BIT) && pos - ac->out_len[id] <= m->start)
 			*m = (ac_match){ .start = pos - ac->out_len[id], .end = pos, .pattern = ac->out_id[id] };
@@ -365,9 +380,10 @@ static bool longest_at(const ac_automaton *ac, const uint8_t *buf, size_t len, s
 	uint32_t s = AC_ROOT;
 	bool found = false;
 	for (size_t pos = from; pos < len && pos - from < ac->max_len;) {
-		s = ac_step(ac, s, buf[pos++]);
+		s = step_within(ac, s, buf[pos], ac->depth_start[pos - from]);
+		pos++;
 		uint32_t id = s & AC_ID_MASK;
-		if (id < ac->depth_start[pos - from])
+		if (s == AC_NONE || id < ac->depth_start[pos - from])
 			break;
 		if ((s & AC_MATCH_BIT) && ac->out_len[id] == pos - from) {
 			*m = (ac_match){ .start = from, .end = pos, .pattern = ac->out_id[id] };
