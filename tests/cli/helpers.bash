@@ -115,7 +115,7 @@ untraced() {
 # called NAME.  The trap costs up to a millisecond of CPU a command on a
 # loaded machine, and a comparison runs some 30 commands.
 for _quiet in common_setup fixture fixture_lines same_bytes same_as_grep same_as_grep_pre \
-	same_as_grep_stdin same_as_grep_with same_as_grep_each note_case has_decompressor \
+	same_as_grep_stdin same_as_grep_with same_as_grep_each same_as_grep_each_pre note_case has_decompressor \
 	in_both_locales threads_asleep blocked_run run_ac expect_out expect_status \
 	expect_no_stderr expect_stderr_matches expect dask_python; do
 	eval "$_quiet() { local -; set +T; _$_quiet \"\$@\"; }"
@@ -317,6 +317,18 @@ _same_as_grep_with() {
 # each compared with grep's run as same_as_grep_with compares: for the
 # variants (I/O paths, threads) that must all print what grep prints.
 _same_as_grep_each() {
+	local -a extras=()
+	while [[ $1 != -- ]]; do
+		extras+=("$1")
+		shift
+	done
+	shift
+	_same_as_grep_each_pre "${extras[@]}" -- -F "$@"
+}
+
+# same_as_grep_each_pre EXTRA... -- ARGS...: same_as_grep_each without the
+# implicit -F (for -E and -G).
+_same_as_grep_each_pre() {
 	local -a extras=() extra
 	while [[ $1 != -- ]]; do
 		extras+=("$1")
@@ -324,13 +336,13 @@ _same_as_grep_each() {
 	done
 	shift
 	local gs=0 as x args
-	"$GREP" -F "$@" <"${SAG_STDIN:-/dev/null}" >"$OUTD/g.out" 2>"$OUTD/g.err" || gs=$?
+	"$GREP" "$@" <"${SAG_STDIN:-/dev/null}" >"$OUTD/g.out" 2>"$OUTD/g.err" || gs=$?
 	echo "$gs" >"$OUTD/g.rc"
 	printf -v args '%q ' "$@"
 	for x in "${extras[@]}"; do
 		read -r -a extra <<<"$x"
 		as=0
-		"$ACGREP" "${extra[@]}" -F "$@" <"${SAG_STDIN:-/dev/null}" >"$OUTD/a.out" 2>"$OUTD/a.err" || as=$?
+		"$ACGREP" "${extra[@]}" "$@" <"${SAG_STDIN:-/dev/null}" >"$OUTD/a.out" 2>"$OUTD/a.err" || as=$?
 		echo "$as" >"$OUTD/a.rc"
 		_compare "acgrep extra: ${extra[*]}; args: $args" || return 1
 	done

@@ -166,6 +166,12 @@ int matcher_save(const struct matcher_spec *spec, const struct pattern_set *patt
 		error = "only --engine=ac has a compiled form";
 	else if (list_copy(patterns, &copy))
 		m = matcher_build(spec, &copy, threads, &error);
+	if (m && m->matches_unseen) {
+		matcher_free(m);
+		m = NULL;
+		error = "the list matches nothing, yet grep selects lines by its one fixed "
+			"string; a compiled set does not keep that: grep can search it";
+	}
 	if (!m) {
 		snprintf(why, why_len, "%s", error);
 		return -1;

@@ -152,15 +152,16 @@ struct matcher *matcher_build(const struct matcher_spec *spec, struct pattern_se
 {
 	struct pattern_set ps = *patterns;
 	*patterns = (struct pattern_set){ .storage = NULL };
-	/* -E/-G: grep's regex matcher, unless the list has no operator */
+	/* -E/-G: grep's regex matcher, unless two or more distinct patterns have no operator */
 	bool regex_rules = false, fixed = true;
 	struct regex_options ro = {
 		.syntax = spec->syntax == SYNTAX_BASIC ? REGEX_BASIC : REGEX_EXTENDED,
 		.utf8 = spec->utf8, .ignore_case = spec->ignore_case, .eol = spec->eol,
+		.line = spec->line, .word = spec->word,
 	};
 	int expanded = spec->syntax == SYNTAX_FIXED ? 0 : regex_list_expand(&ps, &ro, &fixed);
 	regex_rules = !fixed;
-	bool grep_kwset = !regex_rules && grep_uses_kwset(spec, &ps);
+	bool grep_kwset = !regex_rules && grep_uses_kwset(spec, &ps), unseen = ps.unseen;
 	struct match_options mo = matcher_options(spec, grep_kwset, threads);
 	*error = NULL;
 	struct matcher *m = NULL;
@@ -176,8 +177,10 @@ struct matcher *matcher_build(const struct matcher_spec *spec, struct pattern_se
 	free(ps.anchors);
 	if (!m && !*error)
 		*error = "cannot compile the patterns";
-	if (m)
+	if (m) {
 		m->match_takes_eol = matcher_takes_eol(&mo);
+		m->matches_unseen = unseen;
+	}
 	return m;
 }
 

@@ -125,6 +125,10 @@ struct matcher {
 	 * covering a line's text takes its terminator too, which -o and
 	 * colours then print with it.  Set by matcher_build. */
 	bool match_takes_eol;
+	/* An -E/-G list that matches nothing, whose lines GNU grep selects by
+	 * a literal all the same (regex.h, regex_list_must): its matches are
+	 * never shown (-o, colours, counted matches).  Set by matcher_build. */
+	bool matches_unseen;
 };
 
 /* Builds the matcher spec calls for (engine, -i, -w, -x, -z, binary

@@ -45,6 +45,10 @@ struct pattern_set {
 	/* Per pattern, the anchors an -E/-G expansion gave it (REGEX_BOL,
 	 * REGEX_EOL of regex.h), or NULL when none has any.  From malloc. */
 	uint8_t *anchors;
+	/* An -E/-G list that matches nothing but whose lines grep selects by
+	 * the one literal left (regex_list_must): its matches are never shown
+	 * (-o, --color). */
+	bool unseen;
 };
 
 /* Pattern i (< ps->count) of ps. */

@@ -8,9 +8,11 @@
  * accepted pattern into literal strings, each with the anchors (^ line
  * start, $ line end) its alternative carries.  A pattern is parsed into
  * a tree (regex_parse.c) whose size is known before anything is
- * expanded (regex_expand.c).
+ * expanded (regex_expand.c).  For a list that matches nothing, the
+ * literal GNU grep selects lines by all the same (regex_must.c).
  * Knows nothing of options beyond the syntax, the locale's encoding, -i
- * (a negated bracket excludes both cases) and the line end.
+ * (a negated bracket excludes both cases), the line end, and -x and -w
+ * (only for that literal: grep wraps the list by them).
  */
 #ifndef ACGREP_REGEX_H
 #define ACGREP_REGEX_H
@@ -40,6 +42,8 @@ struct regex_options {
 	bool utf8;        /* brackets and . are over UTF-8 characters */
 	bool ignore_case; /* a negated bracket excludes both cases of its members */
 	char eol;         /* the line end, which . and negated brackets never match */
+	bool line;        /* -x, and */
+	bool word;        /* -w: only regex_list_must reads them */
 };
 
 /* Why a pattern was not expanded: a message to print after "PROG: ". */
@@ -87,12 +91,31 @@ bool regex_list_is_fixed(const char *p, size_t len, enum regex_syntax syntax);
 int regex_list_check(const struct pattern_set *ps, const struct regex_options *o, size_t *bad,
 		     struct regex_error *err);
 
+/* GNU grep 3.8 selects lines for some lists that match nothing: its DFA
+ * reads an inner ^ or $ as the empty string when it derives the one
+ * string every match holds, and when that string is the whole of every
+ * match (the list a fixed string, anchored at its ends where the list has
+ * anchors), grep selects a line holding it without its DFA: '^$-$' and
+ * '(^$)-$' select the line "-", as -x '^\(B\{0\}$\)x' selects "x".  The
+ * matches -o and --color show (glibc's regex) are none.  Given list ps
+ * (its expansion empty) and o (with -x, -w): sets *must to that string
+ * and its anchors (bytes from malloc), or bytes NULL when grep selects
+ * nothing.  Returns 0, or -1 when out of memory. */
+struct regex_must {
+	char *bytes;
+	size_t len;
+	unsigned anchors; /* REGEX_BOL | REGEX_EOL */
+};
+int regex_list_must(const struct pattern_set *ps, const struct regex_options *o,
+		    struct regex_must *must);
+
 /* Replaces the list ps (checked by regex_list_check) by the literals the
  * matcher searches: *fixed when grep would search it as -F (the
  * patterns, backslashes dropped, ids unchanged); else every pattern's
  * expansion, ps->given naming the pattern of each literal and
- * ps->anchors their anchors (NULL when none has any).  Returns 0, or -1
- * when out of memory (ps is then empty). */
+ * ps->anchors their anchors (NULL when none has any); for a list that
+ * matches nothing, the string regex_list_must finds, with ps->unseen set.
+ * Returns 0, or -1 when out of memory (ps is then empty). */
 int regex_list_expand(struct pattern_set *ps, const struct regex_options *o, bool *fixed);
 
 #endif

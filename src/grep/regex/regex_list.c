@@ -3,8 +3,10 @@
  * searches (see regex.h).
  *
  * Owns: the list-wide rules: every pattern parsed alike, the bound over
- * the whole list, grep's choice of its fixed-string matcher for a list
- * without regex operators (the patterns' backslashes dropped), and the
+ * the whole list, grep's choice of its fixed-string matcher for two or
+ * more distinct patterns without regex operators (the patterns'
+ * backslashes dropped), the literal grep selects lines by when the list
+ * matches nothing (regex_must.c, its matches unseen), and the
  * literal list with, per literal, the pattern it came from (given) and
  * its anchors; and that a list is parsed once: the trees the check made
  * are what the expansion expands.
@@ -49,10 +51,19 @@ static size_t list_bytes(const struct pattern_set *ps)
 	return ps->count ? (size_t)ps->end[ps->count - 1] + 1 : 0;
 }
 
-/* Would grep search list ps as -F (regex_list_is_fixed of each)? */
+/* Would grep search list ps as -F?  grep 3.8 tries its fixed-string
+ * matcher only for two or more distinct patterns (its list without
+ * duplicates), and only when no pattern has an operator
+ * (regex_list_is_fixed of each): one pattern, however often given, is
+ * searched by its regex matcher, whose -x -w and -w rules differ. */
 static bool list_is_fixed(const struct pattern_set *ps, enum regex_syntax syntax)
 {
-	bool fixed = true;
+	bool fixed = false;
+	struct pattern first = ps->count ? pattern_at(ps, 0) : (struct pattern){ .len = 0 };
+	for (size_t i = 1; i < ps->count && !fixed; i++) {
+		struct pattern p = pattern_at(ps, i);
+		fixed = p.len != first.len || memcmp(p.bytes, first.bytes, first.len) != 0;
+	}
 	for (size_t i = 0; i < ps->count && fixed; i++) {
 		struct pattern p = pattern_at(ps, i);
 		fixed = regex_list_is_fixed(p.bytes, p.len, syntax);
@@ -238,6 +249,23 @@ static void drop_backslashes(struct pattern_set *ps)
 	}
 }
 
+/* For list ps, whose expansion l is empty: the literal grep selects
+ * lines by, if any (regex_list_must), as pattern 0's, its matches
+ * unseen.  Returns 0, or -1 when out of memory. */
+static int add_must(struct literals *l, const struct pattern_set *ps, const struct regex_options *o)
+{
+	struct regex_must must;
+	if (regex_list_must(ps, o, &must) != 0)
+		return -1;
+	if (!must.bytes)
+		return 0;
+	l->pattern = 0;
+	int rc = add_literal(l, must.bytes, must.len, must.anchors);
+	l->out->unseen = rc == 0;
+	free(must.bytes);
+	return rc;
+}
+
 int regex_list_expand(struct pattern_set *ps, const struct regex_options *o, bool *fixed)
 {
 	*fixed = list_is_fixed(ps, o->syntax);
@@ -266,6 +294,8 @@ int regex_list_expand(struct pattern_set *ps, const struct regex_options *o, boo
 			regex_tree_free(t);
 	}
 	checked_free(); /* the trees it kept, expanded */
+	if (rc == 0 && out.count == 0)
+		rc = add_must(&l, ps, o);
 	free(ps->storage);
 	free(ps->end);
 	free(ps->given);

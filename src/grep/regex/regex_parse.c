@@ -403,7 +403,7 @@ static uint32_t parse_branch(struct parser *ps)
 			snprintf(what, sizeof what, "%c at the start of an expression", ps->p[at + n - 1]);
 			return regex_refuse(ps, at, what, REFUSE_UNDEFINED);
 		} else {
-			a = atom(ps, start);
+			a = atom(ps, at == begin); /* BRE: ^ anchors only there */
 		}
 		if (a == NO_NODE)
 			return NO_NODE;

@@ -95,11 +95,12 @@ static inline int printed_match_step(const struct printed_line *pl, const struct
  * printed_match_judge), for the matches of line[0..len) the matcher
  * reports (every occurrence with pl->overlapping): the form for a hot
  * path, whose cb inlines the rule.  Returns cb's first non-zero value, or
- * 0 (a line of 0 bytes has none). */
+ * 0 (a line of 0 bytes has none, nor a matcher's whose matches are
+ * unseen). */
 static inline int printed_matches_scan(const struct printed_line *pl, const char *line, size_t len,
 				       matcher_match_fn cb, void *ctx)
 {
-	if (len == 0)
+	if (len == 0 || pl->matcher->matches_unseen)
 		return 0;
 	return matcher_each_occurrence(pl->matcher, pl->overlapping, line, len, 0, cb, ctx);
 }

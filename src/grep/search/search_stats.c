@@ -153,14 +153,14 @@ static void hits_ahead(struct file_search *f, size_t ls, size_t le, const struct
 }
 
 /* Finds the matches of the selected line [ls, le) into f->hits (none under
- * -v, where a selected line holds none). */
+ * -v, where a selected line holds none, nor when they are unseen). */
 static void find_hits(struct file_search *f, size_t ls, size_t le)
 {
 	struct ahead_hits *a = &f->ahead;
 	f->hits.n = 0;
 	f->hits.whole = true;
 	f->hits.at = f->base + ls;
-	if (f->opt->invert)
+	if (f->opt->invert || f->s->matcher->matches_unseen)
 		return;
 	a->off |= f->s->matcher->spans_eol;
 	struct printed_line line = printed_line_of(f->s->matcher, f->buf + ls, le - ls, f->eol, false);

@@ -231,6 +231,8 @@ void tally_line(struct tally *t, const struct matcher *m, const char *buf, size_
 		.content = le - (le > ls && (last == eol || (zap_nul && last == '\0'))),
 	};
 	t->line++;
+	if (m->matches_unseen)
+		return;
 	if (t->count && t->overlapping)
 		matcher_each_overlapping(m, buf, le, ls, count_hit, &sc);
 	else if (t->count)
