@@ -55,7 +55,7 @@ engine = Extension(
     "acgrep._engine",
     sources=[os.path.join("acgrep", f) for f in ("_engine.c", "_compiled.c", "_input.c")]
     + sorted(glob.glob(os.path.join(ENGINE, "*.c")))
-    + [os.path.join(GREP, "input", "decompress.c")]
+    + [os.path.join(GREP, "decompress", "decompress.c")]
     + sorted(f for d in GREP_FOLDERS for f in glob.glob(os.path.join(GREP, d, "*.c"))),
     include_dirs=[ENGINE, GREP],
     depends=[os.path.join("acgrep", "_engine.h")],

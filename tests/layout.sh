@@ -20,7 +20,7 @@ fail() { echo "not ok layout: $*"; st=1; }
 # Inside src/grep, folders in the same way, lowest first (each folder's
 # README.md says what it owns): a file includes its own folder's headers by
 # name and a lower folder's as "folder/name.h", never a higher folder's.
-grep_folders=(options input fold regex match compiled search output run scaleout)
+grep_folders=(options decompress input fold regex match compiled search output run scaleout)
 # (no command per file or include: its 1,600 forks took 2 minutes on a loaded machine)
 declare -A layer_of rank=([engine]=0 [grep]=1 [cli]=2) folder_rank=()
 for i in "${!grep_folders[@]}"; do folder_rank[${grep_folders[i]}]=$i; done

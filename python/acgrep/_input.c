@@ -3,7 +3,7 @@
  * module: _engine.decompressed.
  *
  * Owns: reading a whole compressed file into one buffer through the CLI's
- * decoders (src/grep/input/decompress.c: the formats recognised by their
+ * decoders (src/grep/decompress/decompress.c: the formats recognised by their
  * first bytes, gzip, xz, zstd and bzip2 as this build has them, members
  * one after another, decoding ahead on a thread of its own), with the GIL
  * released.  What is not compressed is left to acgrep/__init__.py, which
@@ -20,7 +20,7 @@
 #include <unistd.h>
 
 #include "grow.h"
-#include "input/decompress.h"
+#include "decompress/decompress.h"
 
 /* The bytes of the stream d, or of fd when d is NULL, after the first
  * `n` bytes of head (what was read to tell the format), in *buf (from

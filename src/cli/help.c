@@ -9,7 +9,7 @@
 #include "help.h"
 
 #include "ac.h"
-#include "input/decompress.h"
+#include "decompress/decompress.h"
 
 /* In parts: ISO C compilers need not take a string literal over 4095 bytes. */
 static const char *const help_text[] = {

@@ -7,7 +7,7 @@
  * "unexpected end of compressed data"), trailing garbage, an empty member.
  * Prints "N passed, N failed"; exits non-zero on failure.
  */
-#include "input/decompress.h"
+#include "decompress/decompress.h"
 
 #include <errno.h>
 #include <stdint.h>

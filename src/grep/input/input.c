@@ -13,7 +13,7 @@
  * Refuses to know: patterns, matching, output, messages.  Errors are errno
  * values for the caller to print; nothing here writes to stdout or stderr.
  */
-#include "decompress.h"
+#include "decompress/decompress.h"
 #include "input_internal.h"
 #include "path_open.h"
 

@@ -8,7 +8,7 @@
  * a binary input changes in reading: NUL ends lines, reads of only NULs
  * are dropped (holes skipped).  Mapping is input.c's.
  */
-#include "decompress.h"
+#include "decompress/decompress.h"
 #include "grow.h"
 #include "input_internal.h"
 
