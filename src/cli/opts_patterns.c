@@ -208,6 +208,7 @@ int opts_patterns_check_regex(const struct config *cfg)
 	struct regex_options o = {
 		.syntax = cfg->syntax == SYNTAX_EXTENDED ? REGEX_EXTENDED : REGEX_BASIC,
 		.utf8 = cfg->utf8_locale, .ignore_case = cfg->ignore_case, .eol = config_eol(cfg),
+		.line = cfg->line_regexp, .word = cfg->word_regexp,
 	};
 	struct regex_error err;
 	size_t bad;

@@ -201,6 +201,19 @@ _regex_same() {
 			"${cases[i]}" "${cases[i + 1]}" "${cases[i + 2]}" >"$OUTD/want"
 		cmp "$OUTD/want" "$OUTD/ac.err" || { diff "$OUTD/want" "$OUTD/ac.err" | fail; return 1; }
 	done
+	# -x and -w: grep's wrapping group is closed by an unmatched ), which
+	# moves it to the pattern's end ('a)b' -x selects 'ab)'); a ) at the
+	# end moves nowhere
+	local o p
+	for o in -x -w; do
+		LC_ALL=C run_ac "$o" -E 'a)b' in
+		expect_status 2
+		expect_stderr_matches "^PROG: -E pattern 'a\)b': byte 2: an unmatched \) followed by more of the pattern, with -x or -w, is not supported: grep's -x and -w wrap the pattern in a group that this \) closes; grep -E can search this one$"
+		fixture paren 'a)\nab)\na)b\n(a)b)\n'
+		for p in 'a)' 'a))' '(a)b)' ')'; do
+			in_both_locales re_same "" "$o" -E "$p" paren
+		done
+	done
 	# nesting past the bound is finite too
 	awk 'BEGIN { for (i = 0; i < 1001; i++) printf "("; printf "a"
 		for (i = 0; i < 1001; i++) printf ")"; print "" }' >nested

@@ -43,7 +43,7 @@ struct regex_options {
 	bool ignore_case; /* a negated bracket excludes both cases of its members */
 	char eol;         /* the line end, which . and negated brackets never match */
 	bool line;        /* -x, and */
-	bool word;        /* -w: only regex_list_must reads them */
+	bool word;        /* -w: grep wraps the pattern in a group for them */
 };
 
 /* Why a pattern was not expanded: a message to print after "PROG: ". */

@@ -88,7 +88,8 @@ static bool checked_is(const struct pattern_set *ps, const struct regex_options 
 {
 	bool same = checked.trees && checked.count == ps->count && checked.len == list_bytes(ps) &&
 		    checked.o.syntax == o->syntax && checked.o.utf8 == o->utf8 &&
-		    checked.o.ignore_case == o->ignore_case && checked.o.eol == o->eol;
+		    checked.o.ignore_case == o->ignore_case && checked.o.eol == o->eol &&
+		    checked.o.line == o->line && checked.o.word == o->word;
 	for (size_t i = 0; same && i < ps->count; i++) {
 		struct pattern p = pattern_at(ps, i);
 		same = !checked.trees[i] || regex_tree_is_of(checked.trees[i], p.bytes, p.len);

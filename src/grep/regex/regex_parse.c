@@ -242,6 +242,19 @@ static uint32_t escape(struct parser *ps, size_t at)
 	return regex_char_node(ps, c, at);
 }
 
+/* Whether nothing but ')' follows byte `at`.  An ERE's unmatched ) is a
+ * literal, but grep's -x and -w wrap the pattern in a group of their own
+ * for its DFA, which this ) then closes: the pattern grep's DFA selects by
+ * has the ) moved to its end.  That changes nothing only when the rest is
+ * )s alone. */
+static bool only_closing_after(const struct parser *ps, size_t at)
+{
+	while (++at < ps->len)
+		if (ps->p[at] != ')')
+			return false;
+	return true;
+}
+
 /* One atom at ps->i (not an alternation or closing operator). */
 static uint32_t atom(struct parser *ps, bool branch_start)
 {
@@ -287,6 +300,9 @@ static uint32_t atom(struct parser *ps, bool branch_start)
 	}
 	if (c == '\\')
 		return escape(ps, at);
+	if (c == ')' && (ps->o->line || ps->o->word) && !only_closing_after(ps, at))
+		return regex_refuse(ps, at, "an unmatched ) followed by more of the pattern, with -x or -w,",
+				    REFUSE_WRAPPED);
 	return regex_char_node(ps, regex_take_char(ps), at);
 }
 

@@ -87,6 +87,7 @@ enum refusal {
 	REFUSE_CONTEXT,    /* a word or buffer anchor, a backslash class */
 	REFUSE_UNDEFINED,  /* POSIX leaves its meaning undefined */
 	REFUSE_CHARACTERS, /* a bracket member acgrep does not expand into characters */
+	REFUSE_WRAPPED,    /* an ERE's unmatched ) that grep's -x or -w wrapping moves */
 };
 
 /* Sets the refusal of construct `what` at byte `at`, for the reason

@@ -26,6 +26,7 @@ static const char *const refusal_reason[] = {
 	[REFUSE_CONTEXT] = "acgrep does not expand word or buffer anchors or backslash classes",
 	[REFUSE_UNDEFINED] = "POSIX leaves its meaning undefined",
 	[REFUSE_CHARACTERS] = "acgrep expands bracket expressions into whole characters only",
+	[REFUSE_WRAPPED] = "grep's -x and -w wrap the pattern in a group that this ) closes",
 };
 
 uint32_t regex_refuse(struct parser *ps, size_t at, const char *what, enum refusal why)
