@@ -33,31 +33,49 @@
 /* This many dense candidates in a row switch to direct stepping. */
 #define AC_DENSE_RUN 32
 
-/* The automaton's transition from state s on byte, for a caller that
- * wants the target only when it is a child of a state numbered min_id or
- * above (at least as deep as the state min_id): AC_NONE as soon as
- * the failure chain goes below min_id, without following it on to a state
- * that would answer.  The leftmost-longest look-ahead ends there, so its
- * last step costs no failure hops. */
-static inline uint32_t step_within(const ac_automaton *ac, uint32_t s, uint8_t byte, uint32_t min_id)
+#ifdef __GNUC__
+#define HOT_INLINE static inline __attribute__((always_inline))
+#else
+#define HOT_INLINE static inline
+#endif
+
+/* The child of sparse state id on byte class c (its match bit set), or
+ * AC_NONE. */
+HOT_INLINE uint32_t sparse_child(const ac_automaton *ac, uint32_t id, uint32_t c)
 {
-	uint32_t c = ac->cls[byte];
-	uint32_t id = s & AC_ID_MASK;
-	while (id >= ac->n_dense) {
-		for (uint32_t k = ac->first[id]; k < ac->first[id + 1]; k++)
-			if (ac->in_cls[k] == c)
-				return k | (ac->out_len[k] ? AC_MATCH_BIT : 0);
-		id = ac->fail[id];
-		if (id < min_id)
-			return AC_NONE;
-	}
-	return ac->dense[((size_t)id << ac->class_shift) | c];
+	for (uint32_t k = ac->first[id]; k < ac->first[id + 1]; k++)
+		if (ac->in_cls[k] == c)
+			return k | (ac->out_len[k] ? AC_MATCH_BIT : 0);
+	return AC_NONE;
 }
 
 /* The transition from s on byte, following failure links to the end. */
-static inline uint32_t ac_step(const ac_automaton *ac, uint32_t s, uint8_t byte)
+HOT_INLINE uint32_t ac_step(const ac_automaton *ac, uint32_t s, uint8_t byte)
 {
-	return step_within(ac, s, byte, 0);
+	uint32_t c = ac->cls[byte], id = s & AC_ID_MASK, k;
+	for (; id >= ac->n_dense; id = ac->fail[id])
+		if ((k = sparse_child(ac, id, c)) != AC_NONE)
+			return k;
+	return ac->dense[((size_t)id << ac->class_shift) | c];
+}
+
+/* ac_step for a caller that wants the target only when it is numbered
+ * min_id or above (states are numbered breadth-first, so at least as
+ * deep as state min_id): AC_ROOT as soon as the failure chain goes below
+ * min_id, without following it on to a state that would answer.  The
+ * leftmost-longest look-ahead ends there, so its last step costs no
+ * failure hops.  (A separate loop: ac_step's, in the hot scan, compiles
+ * to fewer instructions without the bound.) */
+HOT_INLINE uint32_t step_within(const ac_automaton *ac, uint32_t s, uint8_t byte, uint32_t min_id)
+{
+	uint32_t c = ac->cls[byte], id = s & AC_ID_MASK, k;
+	for (; id >= ac->n_dense; id = ac->fail[id]) {
+		if ((k = sparse_child(ac, id, c)) != AC_NONE)
+			return k;
+		if (ac->fail[id] < min_id)
+			return AC_ROOT;
+	}
+	return ac->dense[((size_t)id << ac->class_shift) | c];
 }
 
 /* Candidate bitmap of the block at p, with `avail` bytes readable from p. */
@@ -360,10 +378,10 @@ static bool leftmost_longest(const ac_automaton *ac, const uint8_t *buf, size_t 
 	uint32_t id = s & AC_ID_MASK;
 	*m = (ac_match){ .start = pos - ac->out_len[id], .end = pos, .pattern = ac->out_id[id] };
 	while (pos < len && pos - m->start < ac->max_len) {
-		s = step_within(ac, s, buf[pos], ac->depth_start[pos - m->start]);
-		pos++;
+		uint32_t need = ac->depth_start[pos + 1 - m->start];
+		s = step_within(ac, s, buf[pos++], need);
 		id = s & AC_ID_MASK;
-		if (s == AC_NONE || id < ac->depth_start[pos - m->start])
+		if (id < need)
 			break;
 		if ((s & AC_MATCH_BIT) && pos - ac->out_len[id] <= m->start)
 			*m = (ac_match){ .start = pos - ac->out_len[id], .end = pos, .pattern = ac->out_id[id] };
@@ -380,10 +398,10 @@ static bool longest_at(const ac_automaton *ac, const uint8_t *buf, size_t len, s
 	uint32_t s = AC_ROOT;
 	bool found = false;
 	for (size_t pos = from; pos < len && pos - from < ac->max_len;) {
-		s = step_within(ac, s, buf[pos], ac->depth_start[pos - from]);
-		pos++;
+		uint32_t need = ac->depth_start[pos + 1 - from];
+		s = step_within(ac, s, buf[pos++], need);
 		uint32_t id = s & AC_ID_MASK;
-		if (s == AC_NONE || id < ac->depth_start[pos - from])
+		if (id < need)
 			break;
 		if ((s & AC_MATCH_BIT) && ac->out_len[id] == pos - from) {
 			*m = (ac_match){ .start = from, .end = pos, .pattern = ac->out_id[id] };
