@@ -275,6 +275,7 @@ static void meta_apply(ac_automaton *ac, const struct file_meta *m, enum simd_le
 	ac->window_mask = m->window_mask;
 	ac->window_fold = m->window_fold;
 	ac->window_stride = m->window_stride;
+	ac_path_derive(ac);
 	ac->rare_offset = m->rare_offset;
 	ac->rare_byte = (uint8_t)m->rare_byte;
 	if (ac->path == AC_PATH_RARE) {

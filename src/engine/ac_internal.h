@@ -76,6 +76,8 @@ struct ac_automaton {
 
 	/* prefilter */
 	enum ac_scan_path path;
+	bool bits_only;        /* a candidate is the prefilter's next bit, with no
+				  second look (ac_path_derive) */
 	enum simd_level simd_cap; /* ac_limit_simd */
 	unsigned threads;      /* ac_set_threads: for sorting and linking a huge set */
 	uint32_t link_meetings; /* ac_link_meetings */
@@ -123,6 +125,10 @@ enum simd_level ac_simd_allowed(enum simd_level cap);
 /* Chooses the scan path (`want` unless it cannot serve this set) and fills
  * the prefilter tables, from the trie, first[] and classes (ac_prefilter.c). */
 void ac_prefilter_build(ac_automaton *ac, enum ac_scan_path want);
+
+/* What the scan derives from the path, once (not per scan): bits_only.
+ * After the path and window_width are chosen or loaded. */
+void ac_path_derive(ac_automaton *ac);
 
 /* What the HASH scan derives from window_bits (window_sparse and
  * window_folds): after the table is built or loaded. */

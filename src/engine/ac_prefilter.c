@@ -472,6 +472,12 @@ void ac_window_derive(ac_automaton *ac)
 #endif
 }
 
+void ac_path_derive(ac_automaton *ac)
+{
+	ac->bits_only = ac->path == AC_PATH_BITMAP || ac->path == AC_PATH_HASH ||
+			(ac->path == AC_PATH_TEDDY && !ac->window_width);
+}
+
 enum simd_level ac_simd_allowed(enum simd_level cap)
 {
 	return simd_runs(cap) ? cap : simd_cpu_level();
@@ -508,4 +514,5 @@ void ac_prefilter_build(ac_automaton *ac, enum ac_scan_path want)
 	}
 	if (ac->trie.n_nodes == 1) /* only empty patterns, or none: nothing to skip to */
 		ac->path = AC_PATH_DFA;
+	ac_path_derive(ac);
 }

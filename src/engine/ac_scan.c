@@ -236,7 +236,6 @@ struct scan {
 	uint64_t mask;       /* candidates of that block */
 	size_t direct_until; /* step without the prefilter up to here */
 	unsigned dense_run;  /* dense candidates in a row */
-	bool bits_only;      /* a candidate is the next bit, with no second look */
 };
 
 static void scan_init(const ac_automaton *ac, struct scan *sc, size_t len)
@@ -246,8 +245,6 @@ static void scan_init(const ac_automaton *ac, struct scan *sc, size_t len)
 	sc->mask = 0;
 	sc->direct_until = ac->path == AC_PATH_DFA ? len : 0;
 	sc->dense_run = 0;
-	sc->bits_only = ac->path == AC_PATH_BITMAP || ac->path == AC_PATH_HASH ||
-			(ac->path == AC_PATH_TEDDY && !ac->window_width);
 }
 
 /* Next candidate bit at or after pos in the prefilter's bitmaps, or len. */
@@ -295,7 +292,7 @@ static bool window_ok(const ac_automaton *ac, const uint8_t *buf, size_t len, si
 static size_t next_candidate(const ac_automaton *ac, const uint8_t *buf, size_t len,
 			     size_t pos, struct scan *sc)
 {
-	if (sc->bits_only)
+	if (ac->bits_only)
 		return next_bit(ac, buf, len, pos, sc);
 	if (ac->path == AC_PATH_MEMCHR) {
 		if (len - pos <= ac->rare_offset)

@@ -26,6 +26,7 @@ static void search_save(void *ctx, uint64_t at)
 		search_lineno_at(f, (size_t)(at - f->base));
 	summary_save(&f->sum);
 	sink_keep_from(f->sink, f->state.out_mark);
+	f->state.encoding_error = f->bin.encoding_error; /* saved with the state */
 }
 
 /* f->state back as it was saved (input_undo's copy): the output since is
@@ -38,6 +39,7 @@ static bool search_restore(void *ctx)
 	if (!sink_rewind(f->sink, f->state.out_mark))
 		return false;
 	summary_restore(&f->sum);
+	f->bin.encoding_error = f->state.encoding_error;
 	f->buf = NULL; /* unmapped: nothing more is counted there */
 	return true;
 }
@@ -119,7 +121,6 @@ static struct file_search *begin_search(struct searcher *s, struct input *in, co
 	f->sum = summary_begin(opt, s->matcher, s->tally, stats, opt->reports_files || s->dev_null);
 	binary_begin(&f->bin, opt, quiet);
 	input_undo_keeps(&f->undo, &f->state, sizeof f->state);
-	input_undo_keeps(&f->undo, &f->bin.encoding_error, sizeof f->bin.encoding_error);
 	/* first: only it may refuse */
 	input_undo_calls(&f->undo, (struct input_keeper){
 		.save = search_save, .restore = search_restore, .release = search_release, .ctx = f,

@@ -17,8 +17,8 @@
 #include "sink.h"
 #include "summary.h"
 
-/* What a search has decided up to where it stands: with the binary
- * rule's encoding_error, the memory the input's undo log copies
+/* What a search has decided up to where it stands: the memory the input's
+ * undo log copies
  * (input_undo_keeps) and puts back when a mapped file shrank (SIGBUS),
  * the input then reading on with read() as if the lines after it had never
  * been looked at.  The search tells the input where it is done with a
@@ -32,6 +32,7 @@ struct search_state {
 	bool done;
 	bool run_open;          /* -v: the last window ended in a run of selected lines */
 	bool used;              /* searcher.used, until the search ends */
+	bool encoding_error;    /* the binary rule's, as search_save found it */
 };
 
 /* The statistics as search_stats_save found them. */
