@@ -130,6 +130,11 @@ typedef int (*ac_match_fn)(const ac_match *m, void *ctx);
 int ac_scan_leftmost(const ac_automaton *ac, const uint8_t *buf, size_t len, size_t from,
 		     ac_match_fn cb, void *ctx);
 
+/* The number of non-empty matches ac_scan_leftmost reports from `from`:
+ * the same scan without a call per match (grep -o's matches counted).
+ * Never allocates. */
+size_t ac_count_leftmost(const ac_automaton *ac, const uint8_t *buf, size_t len, size_t from);
+
 /* Calls cb for every match (overlapping ones too) starting at or after
  * `from`, in order of end position, longest first for equal ends.  Duplicate
  * patterns are reported once.  A non-zero return from cb stops the scan and

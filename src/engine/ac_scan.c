@@ -409,8 +409,8 @@ static bool longest_at(const ac_automaton *ac, const uint8_t *buf, size_t len, s
 }
 
 /* ac_find's work, continuing the scan sc over this buffer. */
-static bool find_from(const ac_automaton *ac, const uint8_t *buf, size_t len, size_t from,
-		      enum ac_semantics sem, ac_match *m, struct scan *sc)
+HOT_INLINE bool find_from(const ac_automaton *ac, const uint8_t *buf, size_t len, size_t from,
+			  enum ac_semantics sem, ac_match *m, struct scan *sc)
 {
 	if (from > len)
 		return false;
@@ -455,6 +455,19 @@ int ac_scan_leftmost(const ac_automaton *ac, const uint8_t *buf, size_t len, siz
 		from = m.end > m.start ? m.end : m.end + 1;
 	}
 	return 0;
+}
+
+size_t ac_count_leftmost(const ac_automaton *ac, const uint8_t *buf, size_t len, size_t from)
+{
+	struct scan sc;
+	ac_match m;
+	size_t n = 0;
+	scan_init(ac, &sc, len);
+	while (find_from(ac, buf, len, from, AC_LEFTMOST_LONGEST, &m, &sc)) {
+		n += m.end > m.start;
+		from = m.end > m.start ? m.end : m.end + 1;
+	}
+	return n;
 }
 
 int ac_scan_overlapping(const ac_automaton *ac, const uint8_t *buf, size_t len, size_t from,

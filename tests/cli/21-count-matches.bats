@@ -88,3 +88,36 @@ cm_check() {
 	run_ac --count-matches -F -e '' -e a in
 	expect_out '1\n'
 }
+
+# cm_with OPTS ARGS...: as cm_check, with acgrep's own OPTS (words) added.
+cm_with() {
+	local opts=$1
+	shift
+	local n
+	n=$("$GREP" -F -o "$@" | wc -l)
+	# shellcheck disable=SC2086 # OPTS are words
+	run_ac --count-matches -F $opts "$@"
+	expect_out '%s\n' "$n" || return 1
+	if ((n > 0)); then expect_status 0; else expect_status 1; fi
+}
+
+@test "count-matches: counted without a call per match, on every scan path, as -o prints" {
+	awk 'BEGIN { for (i = 0; i < 3000; i++) printf "%d xxxxab abxx she hers ushers\n", i }' >big
+	printf 'xxxxxxx' >>big # a last line without its terminator
+	printf 'xx\nab\nhe\nshe\nhers\n' >pats
+	local path simd
+	for path in auto dfa bitmap memchr teddy hash rare; do
+		for simd in "" --simd=scalar; do
+			note_case "$path $simd" cm_with "--scan-path=$path $simd" -f pats big || return 1
+			note_case "$path $simd -e ''" cm_with "--scan-path=$path $simd" -e '' -f pats big ||
+				return 1
+			note_case "$path $simd -i" cm_with "--scan-path=$path $simd" -i -e XX -e Hers big ||
+				return 1
+		done
+	done
+	in_both_locales cm_check -i -e XX -e Hers big
+	in_both_locales cm_check -z -e xx -e ab big
+	cm_with --no-mmap -e xx -e ab big
+	cm_with --mmap -e xx -e ab big
+	cm_with --threads=3 -e xx -e ab big
+}

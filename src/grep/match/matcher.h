@@ -106,6 +106,10 @@ struct matcher_ops {
 	 * (PCRE2): the options that need it refuse that engine. */
 	int (*each_overlapping)(const struct matcher *m, const char *buf, size_t len, size_t from,
 				matcher_match_fn cb, void *ctx);
+	/* The number of non-empty matches `each` reports from `from`, counted
+	 * without a call per match; -1 when this matcher counts them only
+	 * through `each` (the caller then does).  NULL: always -1. */
+	intmax_t (*count_each)(const struct matcher *m, const char *buf, size_t len, size_t from);
 	/* The pattern id a match of exactly the text p[0..len) reports: true
 	 * and *id, or false when no pattern matches it whole (or the engine
 	 * cannot tell).  Linear in len. */
@@ -206,6 +210,12 @@ static inline int matcher_each(const struct matcher *m, const char *buf, size_t 
 			       matcher_match_fn cb, void *ctx)
 {
 	return m->ops->each(m, buf, len, from, cb, ctx);
+}
+
+static inline intmax_t matcher_count_each(const struct matcher *m, const char *buf, size_t len,
+					  size_t from)
+{
+	return m->ops->count_each ? m->ops->count_each(m, buf, len, from) : -1;
 }
 
 static inline int matcher_each_overlapping(const struct matcher *m, const char *buf, size_t len,

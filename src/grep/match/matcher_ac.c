@@ -442,6 +442,15 @@ static int ac_matcher_each(const struct matcher *base, const char *buf, size_t l
 	return ac_scan_leftmost(m->ac, (const uint8_t *)buf, len, from, each_adapter_cb, &a);
 }
 
+static intmax_t ac_matcher_count_each(const struct matcher *base, const char *buf, size_t len,
+				     size_t from)
+{
+	const struct matcher_ac *m = (const struct matcher_ac *)base;
+	if (m->opt.word || m->opt.line || m->fold || m->anchor_first) /* as ac_matcher_each */
+		return -1;
+	return (intmax_t)ac_count_leftmost(m->ac, (const uint8_t *)buf, len, from);
+}
+
 void matcher_image_release(struct matcher_image *img)
 {
 	if (img && img->mapped)
@@ -465,6 +474,7 @@ static void ac_matcher_destroy(struct matcher *base)
 const struct matcher_ops matcher_ac_ops = {
 	.find = ac_matcher_find,
 	.each = ac_matcher_each,
+	.count_each = ac_matcher_count_each,
 	.each_overlapping = ac_each_overlapping,
 	.identify = ac_matcher_identify,
 	.destroy = ac_matcher_destroy,

@@ -22,6 +22,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "match/matcher.h"
 
@@ -103,6 +104,22 @@ static inline int printed_matches_scan(const struct printed_line *pl, const char
 	if (len == 0 || pl->matcher->matches_unseen)
 		return 0;
 	return matcher_each_occurrence(pl->matcher, pl->overlapping, line, len, 0, cb, ctx);
+}
+
+/* The number of matches of line[0..len) that -o prints, counted by the
+ * matcher without a call per match (matcher_count_each) where the rule
+ * above reduces to "the non-empty ones": leftmost-longest matches, none
+ * spanning the terminator or taking it.  -1 where it does not, or where
+ * the matcher cannot count so: the caller then counts through
+ * printed_matches_scan. */
+static inline intmax_t printed_matches_count(const struct printed_line *pl, const char *line,
+					     size_t len)
+{
+	if (len == 0 || pl->matcher->matches_unseen)
+		return 0;
+	if (pl->overlapping || pl->matcher->match_takes_eol || pl->matcher->spans_eol)
+		return -1;
+	return matcher_count_each(pl->matcher, line, len, 0);
 }
 
 /* Calls print for each match of line[0..len) that -o prints, in order,

@@ -50,6 +50,9 @@ intmax_t summary_count_matches(const struct summary *s, const struct summary_lin
 		.line = printed_line_of(s->matcher, text, len, line->eol, s->overlapping),
 		.n = 0,
 	};
+	intmax_t counted = printed_matches_count(&c.line, text, len);
+	if (counted >= 0)
+		return counted;
 	printed_matches_scan(&c.line, text, len, count_match, &c);
 	return c.n;
 }
