@@ -22,6 +22,8 @@
 #include "teddy.h"
 
 #define AC_MATCH_BIT 0x80000000u
+/* States from which ac_compile builds multi_out. */
+#define AC_MULTI_OUT_MIN 65536u
 #define AC_ID_MASK 0x7fffffffu
 #define AC_NONE 0xffffffffu
 #define AC_ROOT 0u
@@ -73,6 +75,16 @@ struct ac_automaton {
 				  breadth-first, a state is shallower than d exactly when its
 				  id is below depth_start[d]); n_states past the deepest.
 				  Built from first[] (ac_depths_build), never mapped */
+	uint64_t *multi_out;   /* bit s set when state s reports more than one
+				  pattern (dict[] leads to another output): the
+				  overlapping scan walks dict[] only for those.
+				  n_states bits, cache-resident where dict[] is not.
+				  Built by ac_compile from dict[] and out_len, never
+				  stored; NULL below AC_MULTI_OUT_MIN states (dict[]
+				  stays in the caches) and in a loaded automaton (its
+				  load stays the checks' one pass: the bitmap would
+				  cost as much as the checksum), where every match
+				  walks dict[] */
 
 	/* prefilter */
 	enum ac_scan_path path;
