@@ -2,7 +2,8 @@
 /* ac_build.c - compiling fixed strings into an Aho-Corasick automaton.
  *
  * Owns: ac_compile's order of work, failure and output links, byte classes,
- * the dense/sparse transition tables and the depth table (depth_start).
+ * the dense/sparse transition tables, the depth table (depth_start, also
+ * built by ac_load) and the multi-output bitmap (multi_out).
  * The pattern store and the breadth-first trie are ac_trie.c's (their
  * order ac_sort.c's), the prefilter is ac_prefilter.c's.
  * Knows nothing of files, lines or options.
@@ -44,6 +45,7 @@ static void classes_build(ac_automaton *ac)
 		for (int b = 'A'; b <= 'Z'; b++)
 			ac->cls[b] = ac->cls[b + 32];
 	ac->n_classes = k;
+	ac->class0_skip = k <= 256 && ac->n_states >= AC_LARGE_STATES;
 	ac->class_shift = 0;
 	while ((1u << ac->class_shift) < k)
 		ac->class_shift++;
@@ -261,6 +263,33 @@ int ac_depths_build(ac_automaton *ac)
 	return 0;
 }
 
+/* Whether state s reports more than one pattern: the state reporting its
+ * longest one (s itself, or dict[s] when s only inherits it) has another
+ * output down its dict[] chain. */
+static bool multi_output(const ac_automaton *ac, uint32_t s)
+{
+	uint32_t d = ac->dict[s];
+	if (!ac->out_len[s] || d == AC_NONE)
+		return false;
+	if (ac->out_len[d] == ac->out_len[s])
+		d = ac->dict[d];
+	return d != AC_NONE && ac->out_len[d];
+}
+
+/* ac->multi_out, for an automaton of AC_LARGE_STATES states or more
+ * (else it stays NULL): 0, or -1 when out of memory. */
+static int multi_out_build(ac_automaton *ac)
+{
+	if (ac->n_states < AC_LARGE_STATES)
+		return 0;
+	ac->multi_out = calloc((ac->n_states + 63) / 64, sizeof *ac->multi_out);
+	if (!ac->multi_out)
+		return -1;
+	for (uint32_t s = 0; s < ac->n_states; s++)
+		ac->multi_out[s / 64] |= (uint64_t)multi_output(ac, s) << (s % 64);
+	return 0;
+}
+
 /* Frees the state tables (after a failed compile, or in ac_free); those
  * of a loaded automaton (ac_load) are only forgotten. */
 static void tables_free(ac_automaton *ac)
@@ -277,7 +306,9 @@ static void tables_free(ac_automaton *ac)
 	table_free(ac->out_id);
 	table_free(ac->dict);
 	free(ac->depth_start);
+	free(ac->multi_out);
 	ac->depth_start = NULL;
+	ac->multi_out = NULL;
 	ac->dense = ac->first = ac->fail = ac->out_len = ac->out_id = ac->dict = NULL;
 	ac->in_cls = NULL;
 	ac->n_states = ac->n_dense = 0;
@@ -296,7 +327,7 @@ int ac_compile(ac_automaton *ac, enum ac_scan_path path)
 	for (size_t k = 1; k < ac->n_states; k++) /* edge bytes become classes */
 		ac->in_cls[k] = ac->cls[ac->in_cls[k]];
 	memset(&ac->trie, 0, sizeof ac->trie);
-	if (links_and_tables_build(ac) != 0 || ac_depths_build(ac) != 0)
+	if (links_and_tables_build(ac) != 0 || ac_depths_build(ac) != 0 || multi_out_build(ac) != 0)
 		goto out;
 	ac->compiled = true;
 	rc = 0;

@@ -109,8 +109,8 @@ int ac_save(const ac_automaton *ac, struct secfile_writer *w)
  * NULL, or what is wrong. */
 static const char *meta_check(const struct file_meta *m)
 {
-	if (m->flags & ~(uint32_t)AC_FOLD_ASCII || m->reserved || m->n_classes < 1 || m->n_classes > 256 ||
-	    m->class_shift > 8 || (1u << m->class_shift) < m->n_classes)
+	if (m->flags & ~(uint32_t)AC_FOLD_ASCII || m->reserved || m->n_classes < 1 || m->n_classes > 257 ||
+	    m->class_shift > 9 || (1u << m->class_shift) < m->n_classes)
 		return "automaton: byte classes";
 	for (int b = 0; b < 256; b++)
 		if (m->cls[b] >= m->n_classes)
@@ -265,6 +265,7 @@ static void meta_apply(ac_automaton *ac, const struct file_meta *m, enum simd_le
 	ac->max_len = (size_t)m->max_len;
 	ac->min_len = (size_t)m->min_len;
 	ac->n_classes = m->n_classes;
+	ac->class0_skip = m->n_classes <= 256 && m->n_states >= AC_LARGE_STATES; /* as classes_build */
 	ac->class_shift = m->class_shift;
 	ac->n_states = m->n_states;
 	ac->n_dense = m->n_dense;

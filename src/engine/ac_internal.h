@@ -22,6 +22,10 @@
 #include "teddy.h"
 
 #define AC_MATCH_BIT 0x80000000u
+/* States from which an automaton is large: its sparse states dominate its
+ * scans, so ac_compile builds multi_out and the scans step past the bytes
+ * in no pattern (class0_skip). */
+#define AC_LARGE_STATES 65536u
 #define AC_ID_MASK 0x7fffffffu
 #define AC_NONE 0xffffffffu
 #define AC_ROOT 0u
@@ -61,6 +65,10 @@ struct ac_automaton {
 	/* compiled form */
 	uint8_t cls[256];      /* byte -> class */
 	uint32_t n_classes, class_shift; /* rows are 1 << class_shift wide */
+	bool class0_skip;      /* the scans step past class 0 (step_to_match_class0):
+				  large (AC_LARGE_STATES), and class 0 holds only bytes
+				  in no pattern (not so when a set uses all 256 bytes:
+				  the 257th class wraps to 0, n_classes is 257) */
 	uint32_t n_states, n_dense;
 	uint32_t *dense;       /* n_dense rows of targets (id | AC_MATCH_BIT) */
 	uint32_t *first;       /* children of s: states first[s] .. first[s+1]-1 */
@@ -73,6 +81,16 @@ struct ac_automaton {
 				  breadth-first, a state is shallower than d exactly when its
 				  id is below depth_start[d]); n_states past the deepest.
 				  Built from first[] (ac_depths_build), never mapped */
+	uint64_t *multi_out;   /* bit s set when state s reports more than one
+				  pattern (dict[] leads to another output): the
+				  overlapping scan walks dict[] only for those.
+				  n_states bits, cache-resident where dict[] is not.
+				  Built by ac_compile from dict[] and out_len, never
+				  stored; NULL below AC_LARGE_STATES states (dict[]
+				  stays in the caches) and in a loaded automaton (its
+				  load stays the checks' one pass: the bitmap would
+				  cost as much as the checksum), where every match
+				  walks dict[] */
 
 	/* prefilter */
 	enum ac_scan_path path;

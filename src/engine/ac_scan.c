@@ -12,9 +12,10 @@
  * starting up to rare_reach bytes before one), walked with ctz; or memchr
  * for a rare byte every match contains at one offset.  Each candidate is
  * confirmed by stepping the automaton until it falls back to the start
- * state.  When candidates come too densely for the
- * bitmap to pay, the loop steps the automaton directly for a stretch and
- * then tries the bitmap again.  Never allocates; never writes shared state.
+ * state (the leftmost-longest and overlapping scans of a large set step past the bytes in
+ * no pattern without failure hops: class0_step).  When candidates come too
+ * densely for the bitmap to pay, the loop steps the automaton directly for
+ * a stretch and then tries the bitmap again.  Never allocates; never writes shared state.
  *
  * References: Aho and Corasick 1975 (see ac_build.c); the candidate-bitmap
  * walk follows the FDR design of Hyperscan (G. Langdale et al., "Hyperscan:
@@ -56,6 +57,29 @@ HOT_INLINE uint32_t ac_step(const ac_automaton *ac, uint32_t s, uint8_t byte)
 	for (; id >= ac->n_dense; id = ac->fail[id])
 		if ((k = sparse_child(ac, id, c)) != AC_NONE)
 			return k;
+	return ac->dense[((size_t)id << ac->class_shift) | c];
+}
+
+/* ac_step with a shortcut for the bytes in no pattern.  A byte of class 0
+ * is in no pattern where ac->class0_skip (classes_build; its callers
+ * check), so no state has a child on it: from a
+ * sparse state it leads straight to the start state, without searching
+ * children and following failure links (nearly a third of English text,
+ * spaces and punctuation, against a dictionary); a dense row says the same.
+ * Kept apart from ac_step: inside step_to_match's loops every form of the
+ * test tried made the dense step of small, all-dense sets cost more
+ * instructions (docs/perf.md). */
+HOT_INLINE uint32_t class0_step(const ac_automaton *ac, uint32_t s, uint8_t byte)
+{
+	uint32_t c = ac->cls[byte], id = s & AC_ID_MASK, k;
+	if (id >= ac->n_dense) {
+		if (c == 0)
+			return AC_ROOT;
+		do
+			if ((k = sparse_child(ac, id, c)) != AC_NONE)
+				return k;
+		while ((id = ac->fail[id]) >= ac->n_dense);
+	}
 	return ac->dense[((size_t)id << ac->class_shift) | c];
 }
 
@@ -358,6 +382,30 @@ static size_t step_to_match(const ac_automaton *ac, const uint8_t *buf, size_t l
 	return SIZE_MAX;
 }
 
+/* step_to_match for the leftmost-longest and overlapping scans where
+ * ac->class0_skip (a large set): steps with class0_step, and hands the
+ * start state's look at the prefilter (and the steps after a candidate) to
+ * step_to_match.  The same matches and scan state; a match every few bytes
+ * (a dictionary over English) keeps nearly every step here. */
+static size_t step_to_match_class0(const ac_automaton *ac, const uint8_t *buf, size_t len,
+				   size_t pos, uint32_t *sp, struct scan *sc)
+{
+	uint32_t s = *sp;
+	while (pos < len) {
+		if (s == AC_ROOT && pos >= sc->direct_until) {
+			*sp = AC_ROOT;
+			return step_to_match(ac, buf, len, pos, sp, sc);
+		}
+		s = class0_step(ac, s, buf[pos++]);
+		if (s & AC_MATCH_BIT) {
+			*sp = s;
+			return pos;
+		}
+	}
+	*sp = s;
+	return SIZE_MAX;
+}
+
 /* Leftmost-longest among the non-empty patterns, starting at or after from.
  * After the first match, steps on only while a match starting at or before
  * the best start so far can still come: a later match over those bytes
@@ -369,7 +417,8 @@ static bool leftmost_longest(const ac_automaton *ac, const uint8_t *buf, size_t 
 			     size_t from, ac_match *m, struct scan *sc)
 {
 	uint32_t s = AC_ROOT;
-	size_t pos = step_to_match(ac, buf, len, from, &s, sc);
+	size_t pos = ac->class0_skip ? step_to_match_class0(ac, buf, len, from, &s, sc)
+				     : step_to_match(ac, buf, len, from, &s, sc);
 	if (pos == SIZE_MAX)
 		return false;
 	uint32_t id = s & AC_ID_MASK;
@@ -492,13 +541,18 @@ int ac_scan_overlapping(const ac_automaton *ac, const uint8_t *buf, size_t len, 
 		if (ac->has_empty) { /* a report at every position: no skipping */
 			s = ac_step(ac, s, buf[pos]);
 			end = pos + 1;
-		} else if ((end = step_to_match(ac, buf, len, pos, &s, &sc)) == SIZE_MAX) {
+		} else if ((end = ac->class0_skip ? step_to_match_class0(ac, buf, len, pos, &s, &sc)
+					      : step_to_match(ac, buf, len, pos, &s, &sc)) == SIZE_MAX) {
 			break;
 		}
+		/* s's own out_len and out_id are its longest output (its own or
+		 * inherited); only a state with more than one (multi_out, when
+		 * built) walks dict[] */
 		uint32_t id = s & AC_ID_MASK;
-		if (ac->dict[id] != AC_NONE && ac->out_len[ac->dict[id]] == ac->out_len[id])
+		bool more = !ac->multi_out || ((ac->multi_out[id / 64] >> (id % 64)) & 1);
+		if (more && ac->dict[id] != AC_NONE && ac->out_len[ac->dict[id]] == ac->out_len[id])
 			id = ac->dict[id]; /* s only inherits its suffix's output */
-		for (; id != AC_NONE && ac->out_len[id]; id = ac->dict[id]) {
+		for (; id != AC_NONE && ac->out_len[id]; id = more ? ac->dict[id] : AC_NONE) {
 			m.start = end - ac->out_len[id];
 			m.end = end;
 			m.pattern = ac->out_id[id];

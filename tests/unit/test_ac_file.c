@@ -9,7 +9,9 @@
  * random sets (with the empty pattern, ASCII folding, each scan path,
  * SIMD capped or not, set sizes from one pattern to thousands) saved and
  * loaded find exactly what the compiled one finds with ac_find (both
- * semantics), ac_scan_leftmost, ac_scan_overlapping and ac_pattern_id.
+ * semantics), ac_scan_leftmost, ac_scan_overlapping and ac_pattern_id;
+ * one of more than 65,536 states too (the compiled automaton's multi-output
+ * bitmap against the loaded one's dict[] walk).
  * Then the checks behind the checksum: words of the state tables and
  * fields of the scalars changed at random and the checksum resealed; a
  * load that accepts the result must give an automaton whose scans end,
@@ -325,6 +327,114 @@ static void round_trips(void)
 	}
 }
 
+/* Every match of a scan, folded into one number, and their count. */
+struct digest {
+	uint64_t h;
+	size_t n;
+};
+
+static int digest_cb(const ac_match *m, void *ctx)
+{
+	struct digest *d = ctx;
+	d->h = (d->h ^ (m->start * 1000003u + m->end * 7919u + m->pattern)) * 0x100000001b3u;
+	d->n++;
+	return 0;
+}
+
+/* A set of more than 65,536 states (ac_internal.h's AC_LARGE_STATES): the
+ * compiled automaton reports a state's single output without dict[] (its
+ * multi_out bitmap), the loaded one (which has none) walks dict[] for
+ * every match; both find the same.  Long words over six letters, each
+ * with its suffixes of up to six bytes (states with one output, own or
+ * inherited, and with several), and a text of those words and letters. */
+static void large_round_trip(void)
+{
+	enum { WORDS = 4000, WORD_MAX = 40, TEXT = 1 << 16 };
+	char *words = malloc((size_t)WORDS * WORD_MAX), *text = malloc(TEXT);
+	size_t lens[WORDS];
+	ac_automaton *ac = ac_new(0);
+	if (!words || !text || !ac) {
+		fprintf(stderr, "test_ac_file: out of memory\n");
+		exit(2);
+	}
+	for (size_t i = 0; i < WORDS; i++) {
+		char *w = words + i * WORD_MAX;
+		lens[i] = 24 + rnd(WORD_MAX - 24);
+		for (size_t k = 0; k < lens[i]; k++)
+			w[k] = (char)('a' + rnd(6));
+		ac_add(ac, w, lens[i]);
+		for (size_t k = 1; k <= 6; k++)
+			ac_add(ac, w + lens[i] - k, k);
+	}
+	if (ac_compile(ac, AC_PATH_AUTO) != 0) {
+		fprintf(stderr, "test_ac_file: cannot compile\n");
+		exit(2);
+	}
+	CHECK(ac_state_count(ac) > 65536, "large set: %zu states", ac_state_count(ac));
+	for (size_t at = 0; at < TEXT;) {
+		size_t i = rnd(WORDS), n = rnd(3) ? lens[i] : 1 + rnd(8);
+		n = n < TEXT - at ? n : TEXT - at;
+		for (size_t k = 0; k < n; k++) /* a word, or a few letters and spaces */
+			text[at + k] = n == lens[i] ? words[i * WORD_MAX + k] : " abcdef"[rnd(7)];
+		at += n;
+	}
+	size_t size;
+	uint8_t *img = saved(ac, &size);
+	const char *why = NULL;
+	ac_automaton *back = loaded(img, size, SIMD_BEST, &why);
+	CHECK(back != NULL, "large set: loads: %s", why ? why : "");
+	for (int overlapping = 0; back && overlapping < 2; overlapping++) {
+		struct digest da = { .n = 0 }, db = { .n = 0 };
+		const uint8_t *t = (const uint8_t *)text;
+		if (overlapping) {
+			ac_scan_overlapping(ac, t, TEXT, 0, digest_cb, &da);
+			ac_scan_overlapping(back, t, TEXT, 0, digest_cb, &db);
+		} else {
+			ac_scan_leftmost(ac, t, TEXT, 0, digest_cb, &da);
+			ac_scan_leftmost(back, t, TEXT, 0, digest_cb, &db);
+		}
+		CHECK(da.n > TEXT / 16 && da.n == db.n && da.h == db.h,
+		      "large set: the same %s matches (%zu, %zu)", overlapping ? "overlapping" : "leftmost",
+		      da.n, db.n);
+	}
+	ac_free(back);
+	ac_free(ac);
+	free(img);
+	free(text);
+	free(words);
+}
+
+/* A set that holds every byte value (257 classes, the last wrapping to
+ * class 0) saves, loads, and scans alike. */
+static void all_bytes_round_trip(void)
+{
+	ac_automaton *ac = ac_new(0);
+	char all[256], text[4096];
+	for (int b = 0; b < 256; b++)
+		all[b] = (char)(255 - b);
+	for (size_t i = 0; ac && i < 256; i++) {
+		ac_add(ac, all + i, 1 + i % 7 < 256 - i ? 1 + i % 7 : 256 - i);
+		ac_add(ac, all, 256 - i);
+	}
+	if (!ac || ac_compile(ac, AC_PATH_AUTO) != 0) {
+		fprintf(stderr, "test_ac_file: cannot compile\n");
+		exit(2);
+	}
+	for (size_t i = 0; i < sizeof text; i++)
+		text[i] = rnd(4) ? all[rnd(12)] : (char)rnd(256);
+	memcpy(text + 1000, all, 256);
+	size_t size;
+	uint8_t *img = saved(ac, &size);
+	const char *why = NULL;
+	ac_automaton *back = loaded(img, size, SIMD_BEST, &why);
+	CHECK(back != NULL, "all bytes: loads: %s", why ? why : "");
+	if (back)
+		same_scans(ac, back, text, sizeof text, "all bytes");
+	ac_free(back);
+	ac_free(ac);
+	free(img);
+}
+
 /* The scans of an automaton a changed file gave: every match inside the
  * text and naming a pattern below the count. */
 static int sane_cb(const ac_match *m, void *ctx)
@@ -405,6 +515,8 @@ int main(void)
 	hash_values();
 	container();
 	round_trips();
+	large_round_trip();
+	all_bytes_round_trip();
 	changed_files();
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed != 0;

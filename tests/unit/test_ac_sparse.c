@@ -7,7 +7,10 @@
  * text of the same four letters, so nearly every byte ends a match and
  * every step can follow failure links through sparse states: the
  * leftmost-longest look-ahead (which stops following them below the depth
- * it needs) and the overlapping scan must give the oracle's matches.  The
+ * it needs) and the overlapping scan must give the oracle's matches.  Once
+ * more with every byte value in some pattern, so that the 257th byte class
+ * wraps to class 0, which is otherwise the bytes in no pattern: a sparse
+ * state's child on byte 0xff must still be followed.  The
  * oracle looks every substring of up to MAX_LEN bytes up in the sorted
  * pattern list, with and without ASCII folding.
  */
@@ -88,17 +91,22 @@ static int over_cb(const ac_match *m, void *ctx)
 	return 0;
 }
 
-static void check_scans(const char *text, int fold)
+static void check_scans(const char *text, int fold, int all_bytes)
 {
 	ac_automaton *ac = ac_new(fold ? AC_FOLD_ASCII : 0);
 	for (size_t k = 0; k < N_PATS; k++)
 		ac_add(ac, pats[k], strlen(pats[k]));
-	char wide[71];
-	for (int b = 0; b < 70; b++)
-		wide[b] = (char)(0x80 + b); /* bytes the text never holds */
-	ac_add(ac, wide, 70);
+	char wide[256];
+	size_t n_wide = 0;
+	for (int b = all_bytes ? 0 : 0x80; b < (all_bytes ? 256 : 0x80 + 70); b++)
+		if (b < 'a' || b > 'd') /* bytes the text never holds, or 0xff */
+			wide[n_wide++] = (char)b;
+	ac_add(ac, wide, n_wide);
 	CHECK(ac_compile(ac, AC_PATH_AUTO) == 0, "fold %d: compile", fold);
-	CHECK(ac_state_count(ac) > 50000, "fold %d: %zu states (want most sparse)", fold, ac_state_count(ac));
+	if (all_bytes)
+		fold += 2; /* the messages' case number */
+	/* past 65,536 states: a large set, whose scans step past class 0 */
+	CHECK(ac_state_count(ac) > 65536, "fold %d: %zu states (want most sparse)", fold, ac_state_count(ac));
 
 	struct tally ll = { .text = text, .len = TEXT_LEN };
 	ac_scan_leftmost(ac, (const uint8_t *)text, TEXT_LEN, 0, ll_cb, &ll);
@@ -118,6 +126,18 @@ static void check_scans(const char *text, int fold)
 	ac_free(ac);
 }
 
+/* sorted[0..n_sorted): the distinct patterns, in strcmp order. */
+static void sort_patterns(void)
+{
+	for (size_t k = 0; k < N_PATS; k++)
+		sorted[k] = pats[k];
+	qsort(sorted, N_PATS, sizeof *sorted, cmp_str);
+	n_sorted = 0;
+	for (size_t k = 0; k < N_PATS; k++)
+		if (n_sorted == 0 || strcmp(sorted[n_sorted - 1], sorted[k]) != 0)
+			sorted[n_sorted++] = sorted[k];
+}
+
 int main(void)
 {
 	static char text[TEXT_LEN + 1];
@@ -126,19 +146,22 @@ int main(void)
 		for (size_t j = 0; j < len; j++)
 			pats[k][j] = "abcd"[rnd(4)];
 		pats[k][len] = 0;
-		sorted[k] = pats[k];
 	}
 	for (size_t k = 0; k < 200; k++) /* short ones too: matches on nearly every byte */
 		pats[k][1 + k % 2] = 0;
-	qsort(sorted, N_PATS, sizeof *sorted, cmp_str);
-	n_sorted = 0;
-	for (size_t k = 0; k < N_PATS; k++)
-		if (n_sorted == 0 || strcmp(sorted[n_sorted - 1], sorted[k]) != 0)
-			sorted[n_sorted++] = sorted[k];
+	sort_patterns();
 	for (size_t j = 0; j < TEXT_LEN; j++)
 		text[j] = "abcd"[rnd(4)];
-	check_scans(text, 0);
-	check_scans(text, 1);
+	check_scans(text, 0, 0);
+	check_scans(text, 1, 0);
+	/* a pattern ending in 0xff after a deep (sparse) state, and that
+	 * pattern in the text: with all_bytes, 0xff is the wrapped class 0 */
+	static const char deep_ff[] = "abcabcab\xff";
+	memcpy(pats[N_PATS - 1], deep_ff, sizeof deep_ff);
+	sort_patterns();
+	for (size_t j = 100; j + sizeof deep_ff < TEXT_LEN; j += 500)
+		memcpy(text + j, deep_ff, sizeof deep_ff - 1);
+	check_scans(text, 0, 1);
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed != 0;
 }
