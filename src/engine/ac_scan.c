@@ -83,20 +83,20 @@ HOT_INLINE uint32_t class0_step(const ac_automaton *ac, uint32_t s, uint8_t byte
 	return ac->dense[((size_t)id << ac->class_shift) | c];
 }
 
-/* ac_step for a caller that wants the target only when it is numbered
- * min_id or above (states are numbered breadth-first, so at least as
- * deep as state min_id): AC_ROOT as soon as the failure chain goes below
- * min_id, without following it on to a state that would answer.  The
- * leftmost-longest look-ahead ends there, so its last step costs no
- * failure hops.  (A separate loop: ac_step's, in the hot scan, compiles
- * to fewer instructions without the bound.) */
-HOT_INLINE uint32_t step_within(const ac_automaton *ac, uint32_t s, uint8_t byte, uint32_t min_id)
+/* ac_step for a caller that wants the target only when it is d deep or
+ * more, fail_floor being depth_start[d - 1]: a state below it is shallower
+ * than d - 1 (ids are breadth-first), so no child of it is d deep, and
+ * AC_ROOT comes back once the failure chain goes below it.  The look-ahead
+ * of leftmost-longest ends there: its last step costs no failure hops (a
+ * loop apart from ac_step's, which compiles to fewer without the bound). */
+HOT_INLINE uint32_t step_within(const ac_automaton *ac, uint32_t s, uint8_t byte,
+				uint32_t fail_floor)
 {
 	uint32_t c = ac->cls[byte], id = s & AC_ID_MASK, k;
 	for (; id >= ac->n_dense; id = ac->fail[id]) {
 		if ((k = sparse_child(ac, id, c)) != AC_NONE)
 			return k;
-		if (ac->fail[id] < min_id)
+		if (ac->fail[id] < fail_floor)
 			return AC_ROOT;
 	}
 	return ac->dense[((size_t)id << ac->class_shift) | c];
@@ -424,8 +424,8 @@ static bool leftmost_longest(const ac_automaton *ac, const uint8_t *buf, size_t 
 	uint32_t id = s & AC_ID_MASK;
 	*m = (ac_match){ .start = pos - ac->out_len[id], .end = pos, .pattern = ac->out_id[id] };
 	while (pos < len && pos - m->start < ac->max_len) {
-		uint32_t need = ac->depth_start[pos + 1 - m->start];
-		s = step_within(ac, s, buf[pos++], need);
+		uint32_t floor = ac->depth_start[pos - m->start], need = ac->depth_start[pos + 1 - m->start];
+		s = step_within(ac, s, buf[pos++], floor);
 		id = s & AC_ID_MASK;
 		if (id < need)
 			break;
@@ -444,8 +444,8 @@ static bool longest_at(const ac_automaton *ac, const uint8_t *buf, size_t len, s
 	uint32_t s = AC_ROOT;
 	bool found = false;
 	for (size_t pos = from; pos < len && pos - from < ac->max_len;) {
-		uint32_t need = ac->depth_start[pos + 1 - from];
-		s = step_within(ac, s, buf[pos++], need);
+		uint32_t floor = ac->depth_start[pos - from], need = ac->depth_start[pos + 1 - from];
+		s = step_within(ac, s, buf[pos++], floor);
 		uint32_t id = s & AC_ID_MASK;
 		if (id < need)
 			break;

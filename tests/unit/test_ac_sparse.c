@@ -10,7 +10,10 @@
  * it needs) and the overlapping scan must give the oracle's matches.  Once
  * more with every byte value in some pattern, so that the 257th byte class
  * wraps to class 0, which is otherwise the bytes in no pattern: a sparse
- * state's child on byte 0xff must still be followed.  The
+ * state's child on byte 0xff must still be followed.  And a look-ahead
+ * whose failure link lands exactly one byte short of the depth it needs
+ * (where the match starts) must take that state's child: "urgency"
+ * against urgencies, ency and en among 60,000 other words is "ency".  The
  * oracle looks every substring of up to MAX_LEN bytes up in the sorted
  * pattern list, with and without ASCII folding.
  */
@@ -126,6 +129,29 @@ static void check_scans(const char *text, int fold, int all_bytes)
 	ac_free(ac);
 }
 
+/* The look-ahead's failure link one byte short of the depth it needs. */
+static void lookahead_floor(void)
+{
+	ac_automaton *ac = ac_new(0);
+	char w[10];
+	for (int k = 0; ac && k < 60000; k++) { /* letters that "urgency" has none of */
+		size_t len = 4 + rnd(6);
+		for (size_t j = 0; j < len; j++)
+			w[j] = "bdfhjkmpqvwxz"[rnd(13)];
+		ac_add(ac, w, len);
+	}
+	ac_add(ac, "urgencies", 9);
+	ac_add(ac, "ency", 4);
+	ac_add(ac, "en", 2);
+	CHECK(ac && ac_compile(ac, AC_PATH_AUTO) == 0, "look-ahead floor: compile");
+	ac_match m = { 0 };
+	const char *text = "x urgency";
+	CHECK(ac_find(ac, (const uint8_t *)text, strlen(text), 0, AC_LEFTMOST_LONGEST, &m) &&
+		      m.start == 5 && m.end == 9,
+	      "look-ahead floor: [%zu, %zu), want ency [5, 9)", m.start, m.end);
+	ac_free(ac);
+}
+
 /* sorted[0..n_sorted): the distinct patterns, in strcmp order. */
 static void sort_patterns(void)
 {
@@ -162,6 +188,7 @@ int main(void)
 	for (size_t j = 100; j + sizeof deep_ff < TEXT_LEN; j += 500)
 		memcpy(text + j, deep_ff, sizeof deep_ff - 1);
 	check_scans(text, 0, 1);
+	lookahead_floor();
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed != 0;
 }
