@@ -168,9 +168,10 @@ static void search_inputs(struct config *cfg, struct run *r)
 	unsigned threads = thread_count(cfg);
 	/* ranges, records and merges: one input at a time on this thread */
 	bool by_range = cfg->has_range || cfg->records;
+	bool one_input = !recurse && cfg->n_files == 1 && !cfg->files_from;
 	struct pool *pool = !by_range && !cfg->merge && pool_usable(r->opt, threads) &&
 				    worth_threads(cfg, r->opt)
-				    ? pool_new(r, threads, cfg->segment_size) : NULL;
+				    ? pool_new(r, threads, cfg->segment_size, one_input) : NULL;
 	walk_file_fn on_file = pool ? pool_add_path : by_range ? range_search_path : run_search_path;
 	walk_error_fn on_error = pool ? pool_walk_error : by_range ? range_walk_error : run_walk_error;
 	void *ctx = pool ? (void *)pool : (void *)r;

@@ -43,10 +43,11 @@ _many_files() {
 	done
 }
 
-# A file of about 120 KB: numbered lines, some with needles.
+# A file of about 600 KB, split by default reads of 96 KiB into segments:
+# numbered lines, some with needles.
 big_file() {
 	awk 'BEGIN {
-		for (i = 1; i <= 6000; i++) {
+		for (i = 1; i <= 24000; i++) {
 			if (i % 97 == 0) printf "line %d has a needle and another needle\n", i
 			else if (i % 89 == 0) printf "line %d has a Needle\n", i
 			else printf "line %d is plain text\n", i
@@ -273,6 +274,41 @@ split_options() {
 	same_as_grep_with "--threads=3 --segment-size=1000" needle tail.txt
 	same_as_grep_with "--threads=3 --segment-size=1000" -c -v needle tail.txt
 	same_as_grep_with "--threads=3 --segment-size=1000" -c x tail.txt
+}
+
+# clones ARGS...: how many threads `$ACGREP ARGS` starts (strace -f),
+# its output in $OUTD/clones.out.
+clones() {
+	strace -f -qq -e trace=clone,clone3 -o "$OUTD/clones.trace" "$ACGREP" "$@" \
+		>"$OUTD/clones.out" 2>&1 || true
+	grep -c 'clone' "$OUTD/clones.trace" || true
+}
+
+# The only input, when it does not split, is searched on the main thread as
+# --threads=1 searches it: no worker is started to be handed it.
+@test "threads: one file that does not split starts no thread; one that splits does" {
+	skip_if_grep
+	[[ $ACGREP != *-qemu ]] || skip "an emulator's threads"
+	command -v strace >/dev/null || skip "no strace"
+	big_file
+	tr '\n' ' ' <big.txt >oneline.txt
+	[[ $(clones --threads=3 --segment-size=1000 -c needle oneline.txt) == 0 ]] ||
+		fail "a file of one line started threads"
+	[[ $(clones --threads=3 --segment-size=1000 -c needle big.txt) -gt 0 ]] ||
+		fail "a split file started no thread"
+	local opts
+	for opts in -c -o "-o -b" -v; do
+		# shellcheck disable=SC2086
+		same_as_grep_with "--threads=3 --segment-size=1000" $opts needle oneline.txt
+	done
+	same_merged "--threads=3 --segment-size=1000" --count-matches needle oneline.txt
+	# the only input is the output: reported as one thread reports it
+	cp big.txt out.txt
+	local st=0
+	"$ACGREP" --threads=3 --segment-size=1000 needle out.txt >>out.txt 2>"$OUTD/err" || st=$?
+	[[ $st == 2 ]] || fail "status $st"
+	grep -qx 'acgrep: out.txt: input file is also the output' "$OUTD/err" || fail "stderr: $(cat "$OUTD/err")"
+	cmp big.txt out.txt || fail "the input grew"
 }
 
 @test "threads: output held past the budget waits its turn" {

@@ -398,7 +398,7 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
-struct pool *pool_new(struct run *r, unsigned threads, uint64_t segment_size)
+struct pool *pool_new(struct run *r, unsigned threads, uint64_t segment_size, bool one_input)
 {
 	struct pool *p = calloc(1, sizeof *p);
 	if (!p)
@@ -408,6 +408,7 @@ struct pool *pool_new(struct run *r, unsigned threads, uint64_t segment_size)
 	p->n_threads = threads < MAX_THREADS ? threads : MAX_THREADS;
 	p->segment_size = segment_size ? segment_size : POOL_SEGMENT_SIZE;
 	p->split = pool_can_split(r->opt);
+	p->one_input = one_input;
 	p->budget = p->segment_size < SIZE_MAX / POOL_BUFFER_SEGMENTS
 			    ? (size_t)p->segment_size * POOL_BUFFER_SEGMENTS : SIZE_MAX;
 	p->used = r->searcher.used;
@@ -416,6 +417,47 @@ struct pool *pool_new(struct run *r, unsigned threads, uint64_t segment_size)
 	pthread_cond_init(&p->commit_cv, NULL);
 	pthread_cond_init(&p->turn_cv, NULL);
 	return p;
+}
+
+/* The run's only input (pool_new's one_input), opened and split on this
+ * thread before any worker starts.  A file that does not split is
+ * searched here as --threads=1 searches it: no thread is started to be
+ * handed it, which a busy machine can hold off.  One that splits is
+ * queued opened, every segment free for the workers; when none can
+ * start, it is searched here whole. */
+static int add_only_input(struct pool *p, const char *path, bool command_line, bool plain)
+{
+	struct job *j = job_at(p, p->tail);
+	enum open_outcome outcome = run_open(p->run, path, command_line, plain, &j->whole, &j->err);
+	if (outcome == OPEN_SEARCH)
+		split_job(p, j);
+	bool split = outcome == OPEN_SEARCH && j->n_segs > 1;
+	char *copy = split ? strdup(path) : NULL;
+	if (copy) {
+		pthread_mutex_lock(&p->mu);
+		j->path = copy;
+		j->command_line = command_line;
+		j->plain = plain;
+		j->outcome = OPEN_SEARCH;
+		j->state = JOB_READY;
+		p->claimed = ++p->tail;
+		p->free_segs += j->n_segs;
+		offer_work(p, j->n_segs);
+		p->running = p->started > 0;
+		if (p->running) {
+			pool_commit_locked(p); /* unlocks */
+			return p->run->stop;
+		}
+		p->claimed = --p->tail;
+		p->free_segs -= j->n_segs;
+		pthread_mutex_unlock(&p->mu);
+		free(copy);
+	}
+	if (split)
+		free(j->segs);
+	run_search_opened(p->run, path, command_line, outcome, &j->whole, j->err);
+	memset(j, 0, sizeof *j);
+	return p->run->stop;
 }
 
 /* Queues a job; false when the path could not be copied. */
@@ -458,6 +500,10 @@ static bool workers_running(struct pool *p, bool start)
 int pool_add_path(const char *path, bool command_line, bool plain, void *ctx)
 {
 	struct pool *p = ctx;
+	if (p->one_input) {
+		p->one_input = false;
+		return add_only_input(p, path, command_line, plain);
+	}
 	if (!workers_running(p, true)) /* no thread could start: search it here */
 		return run_search_path(path, command_line, plain, p->run);
 	if (strcmp(path, "-") == 0) { /* one reader of stdin at a time, in order */

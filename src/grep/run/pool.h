@@ -42,8 +42,10 @@ bool pool_can_split(const struct run_options *opt);
 
 /* A pool of `threads` workers for run r (started at the first input),
  * splitting files of at least 2 * segment_size bytes when pool_can_split.
+ * one_input: the run searches one input, a file; it is opened and split
+ * on the calling thread, and searched there when it yields one segment.
  * Returns NULL when out of memory. */
-struct pool *pool_new(struct run *r, unsigned threads, uint64_t segment_size);
+struct pool *pool_new(struct run *r, unsigned threads, uint64_t segment_size, bool one_input);
 
 /* walk_file_fn: queues an input (ctx is the pool).  Commits finished
  * inputs at the head of the queue; waits when the queue is full. */

@@ -75,6 +75,7 @@ struct pool {
 	bool running;           /* the main thread's: started > 0 seen */
 	bool closing;
 	bool split;
+	bool one_input;         /* the main thread's: the next input is the run's only one */
 	uint64_t segment_size;
 	size_t last_stdin;      /* 1 + the counter of the last "-" job queued, or 0 */
 	size_t buffered;        /* bytes held in segments' out buffers */

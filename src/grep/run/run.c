@@ -146,24 +146,30 @@ void run_walk_error(const char *path, int err, void *ctx)
 	r->trouble = true;
 }
 
-int run_search_path(const char *path, bool command_line, bool plain, void *ctx)
+void run_search_opened(struct run *r, const char *path, bool command_line,
+		       enum open_outcome outcome, struct input *in, int err)
 {
-	struct run *r = ctx;
 	const char *name = run_display_name(r->opt, path);
-	struct input in;
-	int err;
-	enum open_outcome outcome = run_open(r, path, command_line, plain, &in, &err);
 	if (outcome != OPEN_SEARCH) {
 		run_report_open(r, name, command_line, outcome, err);
-		return 0;
+		return;
 	}
 	r->pr.show_name = run_shows_name(r->opt, command_line);
 	struct search_result res;
 	tally_run_begin(r->tally, &r->pr);
-	search_input(&r->searcher, &in, name, false, &res);
-	input_leave_after(&in, res.stop_offset);
-	input_close(&in);
+	search_input(&r->searcher, in, name, false, &res);
+	input_leave_after(in, res.stop_offset);
+	input_close(in);
 	run_report_result(r, name, &res);
 	pattern_ids_free(&res.seen);
+}
+
+int run_search_path(const char *path, bool command_line, bool plain, void *ctx)
+{
+	struct run *r = ctx;
+	struct input in;
+	int err;
+	enum open_outcome outcome = run_open(r, path, command_line, plain, &in, &err);
+	run_search_opened(r, path, command_line, outcome, &in, err);
 	return r->stop;
 }

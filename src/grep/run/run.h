@@ -96,6 +96,11 @@ void run_complain(struct run *r, const char *name, const char *what);
  * recursive loop (a warning only). */
 void run_walk_error(const char *path, int err, void *ctx);
 
+/* Searches and reports the input run_open opened (and closes it), or
+ * reports the outcome that kept it from being searched. */
+void run_search_opened(struct run *r, const char *path, bool command_line,
+		       enum open_outcome outcome, struct input *in, int err);
+
 /* walk_file_fn searching the input at once on this thread and reporting
  * it (the sequential run).  Returns r->stop (non-zero ends the walk). */
 int run_search_path(const char *path, bool command_line, bool plain, void *ctx);
