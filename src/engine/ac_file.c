@@ -53,6 +53,9 @@ _Static_assert(sizeof(struct file_meta) == 20 * 4 + 3 * 8 + 256 + 2 * TEDDY_MAX_
 #define T_PAIR SECFILE_TAG('A', 'C', 'p', 'r')
 #define T_FIRST_BYTE SECFILE_TAG('A', 'C', 'f', 'b')
 #define T_WINDOW SECFILE_TAG('A', 'C', 'w', 'b')
+/* RARE: rare_before and rare_after; a file without it scans without the
+ * neighbour test */
+#define T_RARE_NEAR SECFILE_TAG('A', 'C', 'r', 'n')
 
 /* The RARE path's set in file_meta.rare_byte (rare_offset holds its
  * reach): the three bytes from the low one up, the count in the top one. */
@@ -102,6 +105,12 @@ int ac_save(const ac_automaton *ac, struct secfile_writer *w)
 	}
 	if (ac->path == AC_PATH_HASH || (ac->path == AC_PATH_TEDDY && ac->window_width))
 		rc |= secfile_add(w, T_WINDOW, ac->window_bits, sizeof ac->window_bits);
+	if (ac->path == AC_PATH_RARE) {
+		uint64_t near[8];
+		memcpy(near, ac->rare_before, sizeof ac->rare_before);
+		memcpy(near + 4, ac->rare_after, sizeof ac->rare_after);
+		rc |= secfile_add_copy(w, T_RARE_NEAR, near, sizeof near);
+	}
 	return rc ? -1 : 0;
 }
 
@@ -251,6 +260,15 @@ static const char *prefilter_load(const struct secfile *f, ac_automaton *ac)
 			return "automaton: prefilter";
 		memcpy(ac->window_bits, bits, sizeof ac->window_bits);
 		ac_window_derive(ac);
+	}
+	if (ac->path == AC_PATH_RARE) {
+		const uint8_t *near = secfile_section(f, T_RARE_NEAR, 2 * sizeof ac->rare_before);
+		memset(ac->rare_before, 0xff, sizeof ac->rare_before);
+		memset(ac->rare_after, 0xff, sizeof ac->rare_after);
+		if (near) {
+			memcpy(ac->rare_before, near, sizeof ac->rare_before);
+			memcpy(ac->rare_after, near + sizeof ac->rare_before, sizeof ac->rare_after);
+		}
 	}
 	return NULL;
 }

@@ -117,6 +117,10 @@ struct ac_automaton {
 	 * slots repeat the first) at most rare_reach bytes after its start */
 	uint8_t rare_set[3];
 	uint32_t n_rare, rare_reach;
+	/* RARE path, 256-bit sets: the bytes found just before and just after
+	 * a rare-set byte in some pattern, all of them where one begins or
+	 * ends a pattern (rare_set_pick); empty on another path */
+	uint64_t rare_before[4], rare_after[4];
 	size_t memory;
 };
 
@@ -147,6 +151,18 @@ void ac_prefilter_build(ac_automaton *ac, enum ac_scan_path want);
 /* What the scan derives from the path, once (not per scan): bits_only.
  * After the path and window_width are chosen or loaded. */
 void ac_path_derive(ac_automaton *ac);
+
+/* Whether byte b is in the 256-bit set `set`. */
+static inline bool ac_byte_in(const uint64_t set[4], uint8_t b)
+{
+	return (set[b >> 6] >> (b & 63)) & 1;
+}
+
+/* Adds byte b to the 256-bit set `set`. */
+static inline void ac_byte_add(uint64_t set[4], uint8_t b)
+{
+	set[b >> 6] |= UINT64_C(1) << (b & 63);
+}
 
 /* What the HASH scan derives from window_bits (window_sparse and
  * window_folds): after the table is built or loaded. */

@@ -265,6 +265,39 @@ static uint32_t rare_set_choose(ac_automaton *ac, bool forced, uint8_t set[3])
 	return few ? n_set : 0;
 }
 
+/* The bytes next to the rare set's in the patterns (rare_set_pick). */
+struct neighbours {
+	uint64_t before[4], after[4];
+	bool any_before, any_after; /* a pattern begins, or ends, with one */
+};
+
+/* Adds trie byte b to the 256-bit set, both cases where the set folds
+ * ASCII (the trie's bytes are folded). */
+static void neighbour_add(const ac_automaton *ac, uint64_t set[4], uint8_t b)
+{
+	ac_byte_add(set, b);
+	if ((ac->flags & AC_FOLD_ASCII) && is_ascii_letter(b))
+		ac_byte_add(set, b ^ 0x20);
+}
+
+/* Trie state c, entered from s on a byte of the rare set: the bytes
+ * around it.  Kept out of rare_set_pick's loop over every edge, which
+ * inlined it ran a fifth slower. */
+#ifdef __GNUC__
+__attribute__((noinline))
+#endif
+static void neighbours_add(const ac_automaton *ac, struct neighbours *nb, uint32_t s, uint32_t c)
+{
+	const struct ac_trie *t = &ac->trie;
+	if (s == AC_ROOT)
+		nb->any_before = true;
+	else
+		neighbour_add(ac, nb->before, t->inbyte[s]);
+	nb->any_after |= t->terminal[c] != AC_NONE;
+	for (uint32_t k = ac->first[c]; k < ac->first[c + 1]; k++)
+		neighbour_add(ac, nb->after, t->inbyte[k]);
+}
+
 /* Chooses the RARE set (rare_set_choose) and rare_reach, the furthest any
  * pattern's first byte of the set lies from its start.  Returns whether
  * the set has one (then sets rare_*).  Temporary memory: 10 bytes a trie
@@ -283,6 +316,7 @@ static bool rare_set_pick(ac_automaton *ac, bool forced)
 	uint32_t reach = 0;
 	depth[AC_ROOT] = 0;
 	first_rare[AC_ROOT] = RARE_FAR;
+	struct neighbours nb = { .any_before = false };
 	for (uint32_t s = 0; s < t->n_nodes; s++)
 		for (uint32_t c = ac->first[s]; c < ac->first[s + 1]; c++) {
 			uint8_t b = t->inbyte[c];
@@ -291,7 +325,13 @@ static bool rare_set_pick(ac_automaton *ac, bool forced)
 			first_rare[c] = first_rare[s] != RARE_FAR ? first_rare[s] : in ? depth[s] : RARE_FAR;
 			if (t->terminal[c] != AC_NONE && first_rare[c] > reach)
 				reach = first_rare[c];
+			if (in)
+				neighbours_add(ac, &nb, s, c);
 		}
+	for (unsigned i = 0; i < 4; i++) {
+		ac->rare_before[i] = nb.any_before ? ~UINT64_C(0) : nb.before[i];
+		ac->rare_after[i] = nb.any_after ? ~UINT64_C(0) : nb.after[i];
+	}
 	ac->n_rare = n_set;
 	ac->rare_reach = reach;
 	for (uint32_t i = 0; i < 3; i++)
@@ -319,7 +359,7 @@ static double path_cost(double look, double candidates, double steps)
 /* The RARE path's cost per byte: a candidate at each byte of the set
  * (RARE_FREQ_MARGIN times as common as byte_freq says), stepped from
  * rare_reach bytes before it, or from the previous candidate when that is
- * closer. */
+ * closer.  The neighbour test (rare_before, rare_after) is not counted. */
 static double rare_cost(const ac_automaton *ac)
 {
 	double share = 0;
@@ -514,5 +554,9 @@ void ac_prefilter_build(ac_automaton *ac, enum ac_scan_path want)
 	}
 	if (ac->trie.n_nodes == 1) /* only empty patterns, or none: nothing to skip to */
 		ac->path = AC_PATH_DFA;
+	if (ac->path != AC_PATH_RARE) {
+		memset(ac->rare_before, 0, sizeof ac->rare_before);
+		memset(ac->rare_after, 0, sizeof ac->rare_after);
+	}
 	ac_path_derive(ac);
 }

@@ -2,20 +2,18 @@
 /* ac_scan.c - running a compiled Aho-Corasick automaton over bytes.
  *
  * Owns: the scan loop and the match semantics built on it (first end,
- * leftmost-longest, overlapping).  While the automaton sits in its start
- * state no match is under way, so the loop asks the prefilter for the next
- * position where one may start: a 64-bit candidate bitmap per 64-byte block
- * (bit i set when the bytes at block+i may begin a match: by Teddy's SIMD
- * fingerprint buckets, teddy.h; by a 2-byte pair table; or by a hashed 3-4
- * byte window, both looked up with gathers where the CPU has them,
- * pair_simd.h; or by the bytes of a rare set every pattern holds, a match
- * starting up to rare_reach bytes before one), walked with ctz; or memchr
- * for a rare byte every match contains at one offset.  Each candidate is
- * confirmed by stepping the automaton until it falls back to the start
- * state (the leftmost-longest and overlapping scans of a large set step past the bytes in
- * no pattern without failure hops: class0_step).  When candidates come too
- * densely for the bitmap to pay, the loop steps the automaton directly for
- * a stretch and then tries the bitmap again.  Never allocates; never writes shared state.
+ * leftmost-longest, overlapping).  In the start state no match is under
+ * way, so the loop asks the prefilter where one may start next: a 64-bit
+ * candidate bitmap per 64-byte block, walked with ctz (Teddy's SIMD
+ * fingerprints, teddy.h; a 2-byte pair table or a hashed 3-4 byte window,
+ * with gathers where the CPU has them, pair_simd.h; or the bytes of a rare
+ * set every pattern holds, whose neighbours fit, a match starting up to
+ * rare_reach bytes before one); or memchr for a rare byte every match holds
+ * at one offset.  A candidate is confirmed by stepping the automaton back
+ * to its start state (large sets' leftmost-longest and overlapping scans
+ * step past bytes in no pattern without failure hops: class0_step); dense
+ * candidates switch to direct stepping for a stretch.  Never allocates;
+ * never writes shared state.
  *
  * References: Aho and Corasick 1975 (see ac_build.c); the candidate-bitmap
  * walk follows the FDR design of Hyperscan (G. Langdale et al., "Hyperscan:
@@ -264,11 +262,7 @@ struct scan {
 
 static void scan_init(const ac_automaton *ac, struct scan *sc, size_t len)
 {
-	sc->block = SIZE_MAX;
-	sc->block_len = 0;
-	sc->mask = 0;
-	sc->direct_until = ac->path == AC_PATH_DFA ? len : 0;
-	sc->dense_run = 0;
+	*sc = (struct scan){ .block = SIZE_MAX, .direct_until = ac->path == AC_PATH_DFA ? len : 0 };
 }
 
 /* Next candidate bit at or after pos in the prefilter's bitmaps, or len. */
@@ -332,10 +326,13 @@ static size_t next_candidate(const ac_automaton *ac, const uint8_t *buf, size_t 
 			c = next_bit(ac, buf, len, c + 1, sc);
 		return c;
 	case AC_PATH_RARE:
-		/* A match starting at pos or later holds a rare byte at most
-		 * rare_reach bytes after its start, at c or later: it starts no
-		 * earlier than c - rare_reach.  Stepping goes on to c inclusive
-		 * before the next look. */
+		/* A match from pos on holds a rare byte at most rare_reach bytes
+		 * after its start, at c or later: it starts from c - rare_reach,
+		 * and by c only over c, so not where no pattern has c's neighbours
+		 * by a rare byte.  Steps go on to c inclusive before the next look. */
+		while (c < len && !((c == 0 || ac_byte_in(ac->rare_before, buf[c - 1])) &&
+				    (c + 1 == len || ac_byte_in(ac->rare_after, buf[c + 1]))))
+			c = next_bit(ac, buf, len, pos = c + 1, sc);
 		if (c < len && sc->direct_until <= c)
 			sc->direct_until = c + 1;
 		return c < len && c - pos > ac->rare_reach ? c - ac->rare_reach : c < len ? pos : len;

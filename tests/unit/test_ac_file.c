@@ -21,6 +21,7 @@
  */
 #include "ac.h"
 #include "ac_file.h"
+#include "ac_internal.h"
 #include "hash64.h"
 #include "secfile.h"
 
@@ -304,8 +305,10 @@ static void round_trips(void)
 			CHECK(ac_scan_path_used(back) == ac_scan_path_used(ac) &&
 				      ac_state_count(back) == ac_state_count(ac) &&
 				      ac_max_pattern_len(back) == ac_max_pattern_len(ac) &&
-				      ac_pattern_count(back) == ac_pattern_count(ac),
-			      "%s: the same facts", what);
+				      ac_pattern_count(back) == ac_pattern_count(ac) &&
+				      !memcmp(back->rare_before, ac->rare_before, sizeof ac->rare_before) &&
+				      !memcmp(back->rare_after, ac->rare_after, sizeof ac->rare_after),
+			      "%s: the same facts and RARE neighbour sets", what);
 			random_text(text, sizeof text, alphabet);
 			same_scans(ac, back, text, sizeof text, what);
 			for (size_t i = 0; i < s.n; i++) {

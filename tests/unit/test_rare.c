@@ -17,14 +17,19 @@
  *   bitmap.  With Teddy (x86 from SSSE3 on), the domains choose RARE (the
  *   first bytes of the domains pass more text than '.') and the URLs Teddy
  *   (its fingerprint "htt" passes less than ':').
+ * - Neighbour sets: the bytes next to a rare byte in some pattern, both
+ *   cases of a letter under folding, every byte where a pattern begins or
+ *   ends with one; nothing for another path.
  * - Scans: random sets whose patterns hold a rare byte at any offset (so
  *   that a match starts up to rare_reach bytes before the byte the
  *   prefilter finds), prefixes of each other, with and without folding,
- *   over random texts dense and sparse in rare bytes and ending at a guard
+ *   over random texts dense and sparse in rare bytes (next to bytes in no
+ *   pattern too, which the neighbour test turns away) and ending at a guard
  *   page: ac_scan_leftmost, ac_scan_overlapping and ac_find's first end
  *   from every offset on RARE (scalar and each kernel) equal the DFA's.
  */
 #include "ac.h"
+#include "ac_internal.h"
 #include "pair_simd.h"
 
 #include <stdio.h>
@@ -183,6 +188,38 @@ static bool same(const struct collect *a, const struct collect *b)
 	return true;
 }
 
+/* Whether the 256-bit set holds exactly the bytes of `bytes` (NULL: all). */
+static bool set_is(const uint64_t set[4], const char *bytes)
+{
+	for (unsigned b = 0; b < 256; b++)
+		if (ac_byte_in(set, (uint8_t)b) != (!bytes || (b && strchr(bytes, (int)b))))
+			return false;
+	return true;
+}
+
+static void check_neighbours(void)
+{
+	static const char *const mail[] = { "jo@ex", "ann@web", "x@ex", "a@b@c" };
+	ac_automaton *ac = compiled(mail, 4, 0, AC_PATH_RARE, SIMD_BEST);
+	CHECK(ac_scan_path_used(ac) == AC_PATH_RARE && set_is(ac->rare_before, "onxab") &&
+		      set_is(ac->rare_after, "ewbc"),
+	      "e-mail addresses: before and after '@'");
+	ac_free(ac);
+	static const char *const edges[] = { "@Key", "Val@" };
+	ac = compiled(edges, 2, AC_FOLD_ASCII, AC_PATH_RARE, SIMD_BEST);
+	CHECK(ac_scan_path_used(ac) == AC_PATH_RARE && set_is(ac->rare_before, NULL) &&
+		      set_is(ac->rare_after, NULL),
+	      "a pattern begins and one ends with the rare byte: every byte");
+	ac_free(ac);
+	static const char *const folded[] = { "Ab=cD" };
+	ac = compiled(folded, 1, AC_FOLD_ASCII, AC_PATH_RARE, SIMD_BEST);
+	CHECK(set_is(ac->rare_before, "bB") && set_is(ac->rare_after, "cC"), "folded: both cases");
+	ac_free(ac);
+	ac = compiled(mail, 4, 0, AC_PATH_DFA, SIMD_BEST);
+	CHECK(set_is(ac->rare_before, "") && set_is(ac->rare_after, ""), "another path: empty sets");
+	ac_free(ac);
+}
+
 /* A random set over the alphabet "ab" plus the rare bytes '@', '=', ':'
  * (each pattern holding at least one, anywhere), and a text of len bytes
  * from the same alphabet with the given rare-byte density. */
@@ -207,7 +244,7 @@ static size_t random_case(char pats[][24], const char **pp, char *text, size_t l
 	}
 	unsigned density = 1 + rnd(40);
 	for (size_t i = 0; i < len; i++) {
-		text[i] = (char)(rnd(density) == 0 ? rare[rnd(3)] : "abAB"[rnd(4)]);
+		text[i] = (char)(rnd(density) == 0 ? rare[rnd(3)] : "abAB x"[rnd(6)]);
 		if (rnd(30) == 0) { /* plant a pattern */
 			const char *p = pp[rnd((unsigned)np)];
 			size_t l = strlen(p);
@@ -283,6 +320,7 @@ int main(void)
 	}
 #endif
 	check_choice();
+	check_neighbours();
 	check_scans(g.end);
 	guard_page_free(&g);
 	printf("%d passed, %d failed\n", passed, failed);
