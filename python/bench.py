@@ -169,8 +169,9 @@ def main():
     for n in sizes:
         for name in ("plain", "-i", "overlapping"):
             r = row(name, sets[n], text, args.runs)
-            print("| %d | %s | %.3f s | %.3f s | %.3f s | %.3f s | %.1fx | %d | %d |" % (
-                r[0], r[1], r[2], r[3], r[4], r[5], r[5] / r[4], r[6], r[7]), flush=True)
+            print("| %d | %s | %.2f ms | %.2f ms | %.3f s | %.3f s | %.1fx | %d | %d |" % (
+                r[0], r[1], r[2] * 1e3, r[3] * 1e3, r[4], r[5], r[5] / r[4], r[6], r[7]),
+                flush=True)
 
 
 if __name__ == "__main__":

@@ -27,6 +27,8 @@ _IGNORE_CASE = {False: None, None: None, True: "ascii", "ascii": "ascii", "unico
 
 
 def _pattern_bytes(p, i):
+    if type(p) is bytes:  # the common case first: no copy, no isinstance
+        return p
     if isinstance(p, str):
         return p.encode("utf-8")
     if isinstance(p, (bytes, bytearray, memoryview)):
@@ -35,6 +37,8 @@ def _pattern_bytes(p, i):
 
 
 def _utf8(b):
+    if b.isascii():  # no str made for an ASCII pattern
+        return True
     try:
         b.decode("utf-8")
         return True
@@ -78,9 +82,9 @@ class Set:
         given = [_pattern_bytes(p, i) for i, p in enumerate(patterns)]
         if not given:
             raise ValueError("no patterns: a Set needs at least one")
-        for i, p in enumerate(given):
-            if not p:
-                raise ValueError("pattern %d is empty (it would match at every position)" % i)
+        if not all(given):
+            i = given.index(b"")
+            raise ValueError("pattern %d is empty (it would match at every position)" % i)
         try:
             fold = _IGNORE_CASE[ignore_case]
         except (KeyError, TypeError):
