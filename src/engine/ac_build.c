@@ -45,7 +45,7 @@ static void classes_build(ac_automaton *ac)
 		for (int b = 'A'; b <= 'Z'; b++)
 			ac->cls[b] = ac->cls[b + 32];
 	ac->n_classes = k;
-	ac->class0_skip = k <= 256 && ac->n_states >= AC_LARGE_STATES;
+	ac->class0_skip = ac_class0_skip(k, ac->n_states);
 	ac->class_shift = 0;
 	while ((1u << ac->class_shift) < k)
 		ac->class_shift++;

@@ -283,7 +283,7 @@ static void meta_apply(ac_automaton *ac, const struct file_meta *m, enum simd_le
 	ac->max_len = (size_t)m->max_len;
 	ac->min_len = (size_t)m->min_len;
 	ac->n_classes = m->n_classes;
-	ac->class0_skip = m->n_classes <= 256 && m->n_states >= AC_LARGE_STATES; /* as classes_build */
+	ac->class0_skip = ac_class0_skip(m->n_classes, m->n_states);
 	ac->class_shift = m->class_shift;
 	ac->n_states = m->n_states;
 	ac->n_dense = m->n_dense;

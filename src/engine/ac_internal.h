@@ -152,6 +152,14 @@ void ac_prefilter_build(ac_automaton *ac, enum ac_scan_path want);
  * After the path and window_width are chosen or loaded. */
 void ac_path_derive(ac_automaton *ac);
 
+/* ac->class0_skip's rule, for ac_compile's classes and ac_load's alike:
+ * large, and class 0 holds only bytes in no pattern (257 classes wrap the
+ * last one to 0). */
+static inline bool ac_class0_skip(uint32_t n_classes, uint32_t n_states)
+{
+	return n_classes <= 256 && n_states >= AC_LARGE_STATES;
+}
+
 /* Whether byte b is in the 256-bit set `set`. */
 static inline bool ac_byte_in(const uint64_t set[4], uint8_t b)
 {
