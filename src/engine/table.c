@@ -15,23 +15,22 @@
 #define TABLE_HEADER 64
 
 /* A transparent huge page: it covers a 2 MiB-aligned range wholly inside
- * a mapping, so mappings of 2 MiB and more start on such a boundary (one
- * of a few MiB could otherwise get none). */
+ * a mapping, so mappings start on such a boundary (one of a few MiB could
+ * otherwise get none). */
 #define HUGE_PAGE ((size_t)2 << 20)
+_Static_assert(TABLE_MAPPED >= HUGE_PAGE, "a mapped table can hold a huge page");
 
 #ifndef MADV_POPULATE_WRITE
 #define MADV_POPULATE_WRITE 23 /* Linux 5.14; older kernels refuse it harmlessly */
 #endif
 
-/* Maps `total` bytes, 2 MiB-aligned from 2 MiB on.  NULL on failure. */
+/* Maps `total` bytes, 2 MiB-aligned.  NULL on failure. */
 static char *map_table(size_t total)
 {
-	size_t span = total < HUGE_PAGE ? total : total + HUGE_PAGE;
+	size_t span = total + HUGE_PAGE;
 	char *p = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
 		return NULL;
-	if (span == total)
-		return p;
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	char *a = (char *)(((uintptr_t)p + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
 	char *end = a + ((total + page - 1) & ~(page - 1));
@@ -40,6 +39,17 @@ static char *map_table(size_t total)
 	if (p + span > end)
 		munmap(end, (size_t)(p + span - end));
 	return a;
+}
+
+/* Faults in the whole pages of [p, p + len) with one call instead of a
+ * trap per 4 KiB page. */
+static void populate_pages(char *p, size_t len)
+{
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	uintptr_t lo = ((uintptr_t)p + page - 1) & ~(uintptr_t)(page - 1);
+	uintptr_t hi = ((uintptr_t)p + len) & ~(uintptr_t)(page - 1);
+	if (hi > lo)
+		(void)madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);
 }
 
 static void *table_new(size_t bytes, bool populate)
@@ -52,11 +62,11 @@ static void *table_new(size_t bytes, bool populate)
 		if ((p = map_table(total)) == NULL)
 			return NULL;
 		(void)madvise(p, total, MADV_HUGEPAGE);
-		if (populate) /* one call instead of a trap per 4 KiB page */
-			(void)madvise(p, total, MADV_POPULATE_WRITE);
 	} else if ((p = calloc(1, total)) == NULL) {
 		return NULL;
 	}
+	if (populate && total >= TABLE_POPULATED)
+		populate_pages(p, total);
 	memcpy(p, &total, sizeof total);
 	return p + TABLE_HEADER;
 }
@@ -108,8 +118,7 @@ void *table_grow(void *q, size_t bytes)
 	memcpy(&old, p, sizeof old);
 	if (total <= old)
 		return q;
-	bool aligned = total < HUGE_PAGE || ((uintptr_t)p & (HUGE_PAGE - 1)) == 0;
-	if (old >= TABLE_MAPPED && aligned) { /* new pages of an anonymous mapping are zero */
+	if (old >= TABLE_MAPPED) { /* new pages of an anonymous mapping are zero */
 		char *np = mremap(p, old, total, 0); /* in place only: a move would lose the alignment */
 		if (np != MAP_FAILED) {
 			(void)madvise(np, total, MADV_HUGEPAGE);
