@@ -13,9 +13,12 @@ pat/words1k.txt and pat/dict100k.txt.  Elsewhere: a text of --mb MiB of
 /usr/share/dict/words' ASCII words (or made-up ones) chosen with a fixed
 seed, and sets sampled from the same words.  Both tools see the same
 bytes: acgrep a bytes object, pyahocorasick its Latin-1 decoding (one
-character per byte, its fastest str), patterns alike.  Each time is the
-median of --runs runs, in seconds of wall time or, with --clock cpu, of
-the process's CPU time (steadier on a loaded machine).  Scan time counts the matches: acgrep's Set.count,
+character per byte, its fastest str), patterns alike.  Each scan time is
+the median of --runs runs, in seconds of wall time or, with --clock cpu,
+of the process's CPU time (steadier on a loaded machine).  The two tools
+build a set in turns, at least --runs turns and as many more as fill
+BUILD_SECONDS (up to MAX_BUILD_TURNS): a small set builds in tens of
+microseconds, where a median of 5 is noise.  Scan time counts the matches: acgrep's Set.count,
 and for pyahocorasick a loop over its iterator (it has no other way to
 count).
 The rows, by pyahocorasick's closest equivalent:
@@ -91,6 +94,8 @@ def generated_inputs(mib, sizes):
 
 
 CLOCK = time.perf_counter
+BUILD_SECONDS = 0.5
+MAX_BUILD_TURNS = 1001
 
 
 def median_time(fn, runs):
@@ -100,6 +105,20 @@ def median_time(fn, runs):
         result = fn()
         times.append(CLOCK() - t)
     return statistics.median(times), result
+
+
+def paired_builds(ours, theirs, runs):
+    """Median build times of ours() and theirs(), built in turns: a build
+    of a small set takes tens of microseconds, so there are at least
+    `runs` turns and as many more as fill BUILD_SECONDS."""
+    first_ours, built = median_time(ours, 1)
+    first_theirs, other = median_time(theirs, 1)
+    turns = max(runs, min(MAX_BUILD_TURNS, int(BUILD_SECONDS / max(first_ours + first_theirs, 1e-6))))
+    ours_times, theirs_times = [], []
+    for _ in range(turns):
+        ours_times.append(median_time(ours, 1)[0])
+        theirs_times.append(median_time(theirs, 1)[0])
+    return statistics.median(ours_times), built, statistics.median(theirs_times), other
 
 
 def aho_version():
@@ -129,13 +148,13 @@ def row(name, words, text, runs):
     fold = name == "-i"
     over = name == "overlapping"
     kw = {"ignore_case": "ascii" if fold else False, "overlapping": over}
-    ac_build, s = median_time(lambda: acgrep.Set(words, **kw), runs)
-    ac_scan, ac_n = median_time(lambda: s.count(text), runs)
-    latin = text.decode("latin-1")
     aho_words = [w.decode("latin-1") for w in words]
     if fold:
         aho_words = sorted({w.lower() for w in aho_words})
-    py_build, a = median_time(lambda: aho_build(aho_words), runs)
+    ac_build, s, py_build, a = paired_builds(lambda: acgrep.Set(words, **kw),
+                                             lambda: aho_build(aho_words), runs)
+    ac_scan, ac_n = median_time(lambda: s.count(text), runs)
+    latin = text.decode("latin-1")
     method = "iter" if over else "iter_long"
     scan = (lambda: aho_count(a, latin.lower(), method)) if fold else \
         (lambda: aho_count(a, latin, method))
@@ -158,8 +177,10 @@ def main():
     got = None if args.generated else corpus_inputs(args.mb)
     text, sets, source = got if got and all(n in got[1] for n in sizes) else \
         generated_inputs(args.mb, sizes)
-    print("# inputs: %s; text: %.1f MiB; median of %d runs, %s time" % (
-        source, len(text) / 2**20, args.runs, args.clock))
+    print("# inputs: %s; text: %.1f MiB; scans: median of %d runs; builds: median of "
+          "as many turns (at least %d, up to %d) as fill %.1f s; %s time" % (
+              source, len(text) / 2**20, args.runs, args.runs, MAX_BUILD_TURNS,
+              BUILD_SECONDS, args.clock))
     print("# %s, Python %s, acgrep %s, pyahocorasick %s" % (
         platform.processor() or platform.machine(), platform.python_version(),
         acgrep.__version__, aho_version()))
@@ -169,7 +190,7 @@ def main():
     for n in sizes:
         for name in ("plain", "-i", "overlapping"):
             r = row(name, sets[n], text, args.runs)
-            print("| %d | %s | %.2f ms | %.2f ms | %.3f s | %.3f s | %.1fx | %d | %d |" % (
+            print("| %d | %s | %.3f ms | %.3f ms | %.3f s | %.3f s | %.1fx | %d | %d |" % (
                 r[0], r[1], r[2] * 1e3, r[3] * 1e3, r[4], r[5], r[5] / r[4], r[6], r[7]),
                 flush=True)
 

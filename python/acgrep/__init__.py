@@ -27,8 +27,7 @@ _IGNORE_CASE = {False: None, None: None, True: "ascii", "ascii": "ascii", "unico
 
 
 def _pattern_bytes(p, i):
-    if type(p) is bytes:  # the common case first: no copy, no isinstance
-        return p
+    """p as bytes (Set's caller passes exact bytes through unchanged)."""
     if isinstance(p, str):
         return p.encode("utf-8")
     if isinstance(p, (bytes, bytearray, memoryview)):
@@ -79,7 +78,7 @@ class Set:
         if isinstance(patterns, (str, bytes, bytearray, memoryview)):
             raise TypeError("patterns must be an iterable of str or bytes, not one %s"
                             % type(patterns).__name__)
-        given = [_pattern_bytes(p, i) for i, p in enumerate(patterns)]
+        given = [p if type(p) is bytes else _pattern_bytes(p, i) for i, p in enumerate(patterns)]
         if not given:
             raise ValueError("no patterns: a Set needs at least one")
         if not all(given):
@@ -110,7 +109,8 @@ class Set:
         self._overlapping = bool(overlapping)
         self._tags = labels
         # a pattern that is not UTF-8 could match inside a str's character
-        self._boundaries = not all(_utf8(p) for p in compiled)
+        # (all ASCII: one check over the joined patterns)
+        self._boundaries = not (b"".join(compiled).isascii() or all(_utf8(p) for p in compiled))
         self._engine = _engine.Engine(compiled, fold is not None, index_of, len(given), labels)
 
     def __len__(self):
