@@ -3,13 +3,14 @@
  * (acgrep's own walk_operand, as -r), then open, read and close of every
  * file found (and fstat where acgrep's input_open makes one: not for a
  * file the walk found plain whose first read came back short), with no
- * search, on acgrep's thread layout.
+ * search, on acgrep's thread layout.  A file is opened as acgrep opens
+ * it: relative to its directory's descriptor where the walk gives one.
  *
  * Usage: walk_floor [--threads=N] DIR...
  *
  * --threads=1 does everything on one thread, as acgrep --threads=1 does.
  * Otherwise (default: one per CPU this process may run on, as acgrep) the
- * main thread walks and queues the names, and N workers take them oldest
+ * main thread walks and queues the files, and N workers take them oldest
  * first, as acgrep's pool does.  Each file is read in INPUT_GREP_BUFFER
  * pieces into one buffer per thread until its size at open is read or
  * read() returns 0.  Prints "FILES BYTES" (the files read and their bytes)
@@ -17,6 +18,7 @@
  * and the exit status is 2.  scripts/perf/floor.sh times it beside
  * acgrep -r and rg -r.
  */
+#include "input/dir_ref.h"
 #include "input/input.h"
 #include "input/walk.h"
 
@@ -32,11 +34,18 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* The names the walk found and the workers have not taken, oldest first. */
+/* A file the walk found: walk_file_fn's arguments, the path a copy. */
+struct item {
+	char *path;
+	struct dir_ref *dir; /* held until the file is opened */
+	bool plain;
+};
+
+/* The files the walk found and the workers have not taken, oldest first. */
 struct queue {
 	pthread_mutex_t lock;
 	pthread_cond_t ready;
-	char **names;
+	struct item *items;
 	size_t head, tail, cap;
 	bool done; /* the walk has ended */
 };
@@ -53,9 +62,10 @@ static void fail(const char *what)
 /* Opens, reads whole and closes one file with the thread's buffer; a
  * plain one (walk_file_fn's) is read before any fstat, and a short first
  * read is all of it. */
-static void read_file(const char *path, bool plain, char *buf)
+static void read_file(const char *path, struct dir_ref *dir, bool plain, char *buf)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	int flags = O_RDONLY | O_CLOEXEC | O_NOCTTY;
+	int fd = dir ? openat(dir_ref_fd(dir), dir_ref_entry_name(path), flags) : open(path, flags);
 	ssize_t n = 0;
 	if (fd >= 0 && plain)
 		n = read(fd, buf, INPUT_GREP_BUFFER);
@@ -85,47 +95,50 @@ static char *thread_buffer(void)
 	return buf;
 }
 
-/* The next name to read, or NULL once the walk has ended and none is left. */
-static char *queue_take(struct queue *q)
+/* The next file to read into *it; false once the walk has ended and none
+ * is left. */
+static bool queue_take(struct queue *q, struct item *it)
 {
 	pthread_mutex_lock(&q->lock);
 	while (q->head == q->tail && !q->done)
 		pthread_cond_wait(&q->ready, &q->lock);
-	char *name = q->head < q->tail ? q->names[q->head++] : NULL;
+	bool got = q->head < q->tail;
+	if (got)
+		*it = q->items[q->head++];
 	pthread_mutex_unlock(&q->lock);
-	return name;
+	return got;
 }
 
 static void *worker_main(void *arg)
 {
 	struct queue *q = arg;
 	char *buf = thread_buffer();
-	for (char *name; (name = queue_take(q)) != NULL; free(name))
-		read_file(name + 1, name[0] == 'p', buf);
+	for (struct item it; queue_take(q, &it); free(it.path)) {
+		read_file(it.path, it.dir, it.plain, buf);
+		dir_ref_drop(it.dir);
+	}
 	free(buf);
 	return NULL;
 }
 
-/* Queues "p" or "-" (plain or not) and the path. */
-static int queue_add(const char *path, bool command_line, bool plain, void *ctx)
+static int queue_add(const char *path, struct dir_ref *dir, bool command_line, bool plain, void *ctx)
 {
 	(void)command_line;
 	struct queue *q = ctx;
-	size_t len = strlen(path);
-	char *name = malloc(len + 2);
-	if (!name)
+	struct item it = { .path = strdup(path), .dir = dir, .plain = plain };
+	if (!it.path)
 		fail("name");
-	name[0] = plain ? 'p' : '-';
-	memcpy(name + 1, path, len + 1);
+	if (dir)
+		dir_ref_hold(dir);
 	pthread_mutex_lock(&q->lock);
 	if (q->tail == q->cap) {
 		q->cap = q->cap ? q->cap * 2 : 1024;
-		char **grown = realloc(q->names, q->cap * sizeof *grown);
+		struct item *grown = realloc(q->items, q->cap * sizeof *grown);
 		if (!grown)
 			fail("queue");
-		q->names = grown;
+		q->items = grown;
 	}
-	q->names[q->tail++] = name;
+	q->items[q->tail++] = it;
 	pthread_cond_signal(&q->ready);
 	pthread_mutex_unlock(&q->lock);
 	return 0;
@@ -133,11 +146,11 @@ static int queue_add(const char *path, bool command_line, bool plain, void *ctx)
 
 static char *inline_buffer;
 
-static int read_now(const char *path, bool command_line, bool plain, void *ctx)
+static int read_now(const char *path, struct dir_ref *dir, bool command_line, bool plain, void *ctx)
 {
 	(void)command_line;
 	(void)ctx;
-	read_file(path, plain, inline_buffer);
+	read_file(path, dir, plain, inline_buffer);
 	return 0;
 }
 
@@ -199,7 +212,7 @@ int main(int argc, char **argv)
 	}
 	printf("%llu %llu\n", (unsigned long long)files_read, (unsigned long long)bytes_read);
 	free(workers);
-	free(q.names);
+	free(q.items);
 	free(inline_buffer);
 	return trouble ? 2 : 0;
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: MIT
-# Walk edges: devices, FIFOs and sockets found by -r/-R under each -D, and
-# trees deeper than PATH_MAX (walk.h).  Every run is compared with GNU
+# Walk edges: devices, FIFOs and sockets found by -r/-R under each -D,
+# trees deeper than PATH_MAX, more directories than descriptors, files
+# opened in their directory (walk.h).  Every run is compared with GNU
 # grep 3.8 in C and C.UTF-8, with default threads and --threads=1, mapped
 # and read().
 
@@ -130,4 +131,47 @@ deep_tree() {
 	run_ac -R needle t
 	expect_status 2
 	expect_stderr_matches ': File name too long$'
+}
+
+# wide_tree: 300 directories w/dNNN, each with a file (a match in every
+# third) and a subdirectory with another.
+wide_tree() {
+	local i
+	for i in $(seq -w 300); do
+		mkdir -p "w/d$i/sub"
+		if ((10#$i % 3 == 0)); then echo "needle $i" >"w/d$i/f"; else echo "hay $i" >"w/d$i/f"; fi
+		echo "needle sub $i" >"w/d$i/sub/g"
+	done
+}
+
+# Files -r finds are opened relative to their directory's descriptor, which
+# searches still queued keep open: more directories than descriptors must
+# fall back to full names, never fail to open (EMFILE).
+@test "walk: -r over 600 directories with 64 and 40 descriptors, 1 and 3 threads" {
+	wide_tree
+	local p n
+	for n in 64 40; do
+		for p in "" "--threads=1" "--threads=3 --no-mmap"; do
+			(
+				ulimit -n $n
+				SAG_SORT=1 note_case "$p (ulimit -n $n)" same_as_grep_with "$p" -r needle w
+				SAG_SORT=1 note_case "$p (ulimit -n $n)" same_as_grep_with "$p" -r -l needle w
+			)
+		done
+	done
+}
+
+@test "walk: -r opens a file by its name in its directory, not by its path" {
+	skip_if_grep
+	[[ $ACGREP != *-qemu ]] || skip "an emulator's system calls"
+	command -v strace >/dev/null || skip "no strace"
+	wide_tree
+	local p
+	for p in --threads=1 --threads=3; do
+		strace -f -qq -e trace=open,openat -o "$OUTD/open.trace" "$ACGREP" "$p" -r -c needle w \
+			>"$OUTD/ac.out" 2>&1 || fail "$p: status $?"
+		grep -q 'openat([0-9][0-9]*, "f",' "$OUTD/open.trace" || fail "$p: no file opened in its directory"
+		! grep -E 'open(at)?\(AT_FDCWD, "w/[^"]*/(f|g)"' "$OUTD/open.trace" ||
+			fail "$p: a file opened by its path"
+	done
 }

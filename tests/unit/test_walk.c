@@ -11,6 +11,7 @@
  * stdout lines, stderr lines and exit status, which must be identical, in
  * order.  Cases are skipped (not failed) when no grep is installed.
  */
+#include "input/dir_ref.h"
 #include "input/walk.h"
 
 #include <errno.h>
@@ -94,11 +95,14 @@ struct run {
 	bool error;
 };
 
-static int on_file(const char *path, bool command_line, bool plain, void *ctx)
+/* Opens what the walk found as acgrep does: relative to its directory
+ * where the walk gives one (so the tests see that it is the right one). */
+static int on_file(const char *path, struct dir_ref *dir, bool command_line, bool plain, void *ctx)
 {
 	(void)plain;
 	struct run *r = ctx;
-	int fd = open(path, O_RDONLY | O_NOCTTY);
+	int fd = dir ? openat(dir_ref_fd(dir), dir_ref_entry_name(path), O_RDONLY | O_NOCTTY)
+		     : open(path, O_RDONLY | O_NOCTTY);
 	if (fd < 0) {
 		add_line(&r->err, "grep: %s: %s", path, strerror(errno));
 		r->error = true;

@@ -188,6 +188,11 @@ static int stat_input(struct input *in, bool is_stdin, const struct input_option
 
 int input_open(struct input *in, const char *path, const struct input_options *opts)
 {
+	return input_open_at(in, AT_FDCWD, path, opts);
+}
+
+int input_open_at(struct input *in, int dir_fd, const char *path, const struct input_options *opts)
+{
 	static const struct input_options defaults = { .io = INPUT_IO_AUTO, .eol = '\n' };
 	if (!opts)
 		opts = &defaults;
@@ -196,9 +201,10 @@ int input_open(struct input *in, const char *path, const struct input_options *o
 	bool is_stdin = path == NULL || strcmp(path, "-") == 0;
 	int fd = STDIN_FILENO;
 	if (!is_stdin) {
+		int flags = O_RDONLY | O_NOCTTY | O_CLOEXEC;
 		do
-			fd = opts->any_length ? path_open_long(path, O_RDONLY | O_NOCTTY | O_CLOEXEC)
-					      : open(path, O_RDONLY | O_NOCTTY | O_CLOEXEC);
+			fd = dir_fd != AT_FDCWD ? openat(dir_fd, path, flags)
+			     : opts->any_length ? path_open_long(path, flags) : open(path, flags);
 		while (fd < 0 && errno == EINTR);
 		if (fd < 0)
 			return -1;

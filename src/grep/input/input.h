@@ -164,6 +164,10 @@ bool input_auto_maps(mode_t mode, uint64_t size);
  * close (input_close on it is harmless). */
 int input_open(struct input *in, const char *path, const struct input_options *opts);
 
+/* input_open for `path` relative to directory descriptor dir_fd (openat;
+ * AT_FDCWD: as input_open).  dir_fd need stay open only for the call. */
+int input_open_at(struct input *in, int dir_fd, const char *path, const struct input_options *opts);
+
 /* Produces the next window of complete lines.
  * Returns 1 with *w filled, 0 once everything was handed out (an empty
  * input gives 0 at once), -1 on a read error (errno: EIO, EISDIR, ...).

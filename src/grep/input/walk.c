@@ -2,14 +2,19 @@
 /* walk.c - turning command-line operands into the files to search.
  *
  * Owns: the -r/-R directory traversal (order, names, which symlinks and
- * special files are followed or skipped, directory loops) and the
- * --include/--exclude/--exclude-dir glob rules, all as GNU grep 3.8 (gnulib
- * fts + exclude) behaves; walk.h lists the rules.
+ * special files are followed or skipped, directory loops, the directory
+ * descriptors a file is opened from), as GNU grep 3.8 (gnulib fts)
+ * behaves; walk.h lists the rules, walk_globs.c applies the globs.
+ * Directories are read with getdents64 (fdopendir would cost an fcntl and
+ * an fstat a directory, and closedir would close a descriptor that
+ * searches of its files still use: dir_ref.h).
  * Refuses to know: opening or reading files, matching, output, messages.
  * Files go to the caller's on_file, problems to on_error; nothing here
  * writes to stdout or stderr.
  */
 #include "walk.h"
+#include "dir_ref.h"
+#include "walk_internal.h"
 
 #include "grow.h"
 #include "options/option_types.h"
@@ -17,12 +22,12 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <fnmatch.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 #include <sys/vfs.h>
 #include <unistd.h>
@@ -31,6 +36,10 @@
  * batch of more than SORT_THRESHOLD entries is sorted by inode number. */
 #define BATCH_MAX 100000
 #define SORT_THRESHOLD 10000
+
+/* Bytes of directory entries one getdents64 call reads (glibc's readdir
+ * reads as many). */
+#define DENTS_BUF 32768
 
 /* File system magic numbers for which fts skips the inode sort (-r only). */
 #define MAGIC_TMPFS 0x01021994
@@ -44,149 +53,6 @@ static const unsigned long plain_magics[] = {
 	0xEF53, 0x58465342, 0x9123683E, MAGIC_TMPFS, 0x794C7630, 0xF2F52010, 0x858458F6,
 	0x73717368, 0xE0F5E1E2,
 };
-
-/* ---- globs ------------------------------------------------------------- */
-
-/* True when gnulib's exclude module would treat `pat` as a wildcard pattern
- * (unescaped ? * [ ]) rather than a literal name. */
-static bool has_wildcards(const char *pat)
-{
-	for (const char *p = pat; *p; p++) {
-		if (*p == '\\' && p[1])
-			p++;
-		else if (*p == '?' || *p == '*' || *p == '[' || *p == ']')
-			return true;
-	}
-	return false;
-}
-
-/* `s` equals literal pattern `pat` once its backslash escapes are removed. */
-static bool literal_equal(const char *pat, const char *s)
-{
-	for (;; pat++, s++) {
-		if (*pat == '\\' && pat[1])
-			pat++;
-		if (*pat != *s)
-			return false;
-		if (!*pat)
-			return true;
-	}
-}
-
-/* One glob against `name`.  Anchored: the whole name.  Unanchored (command
- * line): the whole name or any suffix after a '/' (gnulib's two matchers
- * differ in how they step over "//", reproduced here). */
-static bool glob_match(const char *pat, const char *name, bool anchored)
-{
-	if (has_wildcards(pat)) {
-		if (fnmatch(pat, name, 0) == 0)
-			return true;
-		if (!anchored)
-			for (const char *p = name; *p; p++)
-				if (*p == '/' && p[1] != '/' && fnmatch(pat, p + 1, 0) == 0)
-					return true;
-		return false;
-	}
-	const char *f = name;
-	do {
-		if (literal_equal(pat, f))
-			return true;
-		if (anchored)
-			break;
-		f = strchr(f, '/');
-		if (f)
-			f++;
-	} while (f);
-	return false;
-}
-
-/* --include/--exclude decision for a non-directory `name`. */
-static bool files_filtered(const struct walk_options *o, const char *name, bool anchored)
-{
-	size_t ni = o->n_includes, ne = o->n_excludes, total = ni + ne;
-	if (total == 0)
-		return false;
-	const char *order = o->filter_order;
-	if (order) {
-		size_t ci = 0, ce = 0, k = 0;
-		for (; order[k]; k++) {
-			if (order[k] == 'i')
-				ci++;
-			else if (order[k] == 'e')
-				ce++;
-			else
-				break;
-		}
-		if (order[k] || ci != ni || ce != ne)
-			order = NULL;
-	}
-	/* The last option whose glob matches decides. */
-	size_t i = ni, e = ne;
-	for (size_t k = total; k-- > 0;) {
-		bool inc = order ? order[k] == 'i' : k < ni;
-		const char *pat = inc ? o->includes[--i] : o->excludes[--e];
-		if (glob_match(pat, name, anchored))
-			return !inc;
-	}
-	/* None matched: the reverse of the first option. */
-	return order ? order[0] == 'i' : ni > 0;
-}
-
-bool walk_excluded_file(const char *path, const struct walk_options *opts, bool command_line)
-{
-	if (command_line) {
-		if (strcmp(path, "-") == 0)
-			return false;
-		return files_filtered(opts, path, false);
-	}
-	const char *slash = strrchr(path, '/');
-	return files_filtered(opts, slash ? slash + 1 : path, true);
-}
-
-/* --exclude-dir patterns with trailing slashes removed (grep strips them
- * from the option argument). */
-struct dir_globs {
-	char **pats;
-	size_t n;
-};
-
-static int dir_globs_init(struct dir_globs *g, const struct walk_options *o)
-{
-	g->n = 0;
-	g->pats = NULL;
-	if (o->n_exclude_dirs == 0)
-		return 0;
-	g->pats = calloc(o->n_exclude_dirs, sizeof *g->pats);
-	if (!g->pats)
-		return -1;
-	for (; g->n < o->n_exclude_dirs; g->n++) {
-		const char *src = o->exclude_dirs[g->n];
-		size_t len = strlen(src);
-		while (len > 1 && src[len - 1] == '/')
-			len--;
-		g->pats[g->n] = strndup(src, len);
-		if (!g->pats[g->n])
-			return -1;
-	}
-	return 0;
-}
-
-static void dir_globs_free(struct dir_globs *g)
-{
-	for (size_t i = 0; i < g->n; i++)
-		free(g->pats[i]);
-	free(g->pats);
-	g->pats = NULL;
-	g->n = 0;
-}
-
-static bool dir_excluded(const struct dir_globs *g, const char *name, bool anchored)
-{
-	for (size_t i = 0; i < g->n; i++)
-		if (glob_match(g->pats[i], name, anchored))
-			return true;
-	return false;
-}
 
 /* ---- traversal --------------------------------------------------------- */
 
@@ -203,8 +69,9 @@ struct level {
 	dev_t dev;
 	ino_t ino;
 	struct level *up;
-	DIR *dir;     /* open while entries may remain to be read */
-	int fd;       /* dirfd(dir), or after reading a plain descriptor; -1 let go */
+	struct dir_ref *ref; /* its descriptor; NULL once let go */
+	int fd;       /* dir_ref_fd(ref); -1 let go */
+	struct dents *dents; /* read by getdents64, not yet listed */
 	bool more;    /* the listing has a batch still to read */
 	int lost;     /* errno: opening it again (as "..") failed */
 	bool plain;   /* on a file system of plain_magics */
@@ -223,6 +90,23 @@ struct walker {
 	char *path;            /* full path of the current entry */
 	size_t len, cap;
 };
+
+/* Directory entries as getdents64 returns them, buf[pos, len) not yet
+ * listed; a level's own, as a listing may stop in the middle (BATCH_MAX)
+ * while its subdirectories are read. */
+struct dents {
+	size_t len, pos;
+	_Alignas(8) char buf[DENTS_BUF];
+};
+
+/* The kernel's struct linux_dirent64, before the name. */
+struct dent_head {
+	uint64_t ino;
+	int64_t off;
+	unsigned short reclen;
+	unsigned char type;
+};
+#define DENT_NAME 19 /* offset of the name: the head's fields unpadded */
 
 struct entry {
 	size_t name;           /* offset into the listing's names */
@@ -275,21 +159,31 @@ static int cmp_ino(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* Reads up to BATCH_MAX entries (not "." or "..") into *l.  Returns 1 when
- * the directory may have more, 0 at its end, -1 on ENOMEM; a readdir error
- * is stored in *err and ends the listing. */
-static int read_batch(DIR *d, struct listing *l, int *err)
+/* Reads up to BATCH_MAX entries (not "." or "..") of level lv into *l.
+ * Returns 1 when the directory may have more, 0 at its end, -1 on ENOMEM;
+ * a getdents64 error is stored in *err and ends the listing. */
+static int read_batch(struct level *lv, struct listing *l, int *err)
 {
+	struct dents *d = lv->dents;
 	l->n = 0;
 	l->nlen = 0;
 	while (l->n < BATCH_MAX) {
-		errno = 0;
-		struct dirent *de = readdir(d);
-		if (!de) {
-			*err = errno;
-			return 0;
+		if (d->pos == d->len) {
+			long got;
+			do
+				got = syscall(SYS_getdents64, lv->fd, d->buf, sizeof d->buf);
+			while (got < 0 && errno == EINTR);
+			if (got <= 0) {
+				*err = got < 0 ? errno : 0;
+				return 0;
+			}
+			d->len = (size_t)got;
+			d->pos = 0;
 		}
-		const char *nm = de->d_name;
+		struct dent_head h;
+		memcpy(&h, d->buf + d->pos, sizeof h);
+		const char *nm = d->buf + d->pos + DENT_NAME;
+		d->pos += h.reclen;
 		if (nm[0] == '.' && (!nm[1] || (nm[1] == '.' && !nm[2])))
 			continue;
 		size_t nlen = strlen(nm) + 1;
@@ -303,8 +197,8 @@ static int read_batch(DIR *d, struct listing *l, int *err)
 		l->names = names;
 		memcpy(l->names + l->nlen, nm, nlen);
 		l->v[l->n].name = l->nlen;
-		l->v[l->n].ino = de->d_ino;
-		l->v[l->n].type = de->d_type;
+		l->v[l->n].ino = (ino_t)h.ino;
+		l->v[l->n].type = h.type;
 		l->n++;
 		l->nlen += nlen;
 	}
@@ -348,16 +242,29 @@ static bool is_device_type(unsigned char type)
 	return type == DT_CHR || type == DT_BLK || type == DT_FIFO || type == DT_SOCK;
 }
 
-/* Lets the level's descriptor go (its listing is read in full). */
+/* Lets the level's descriptor go (its listing is read in full); it
+ * closes when no search of a file found there holds it any more. */
 static void level_let_go(struct walker *w, struct level *lv)
 {
-	if (lv->dir)
-		closedir(lv->dir);
-	else
-		close(lv->fd);
-	lv->dir = NULL;
+	dir_ref_drop(lv->ref);
+	lv->ref = NULL;
 	lv->fd = -1;
 	w->held--;
+}
+
+/* Level lv holds directory descriptor fd: 0, or -1 (fd closed, errno
+ * ENOMEM). */
+static int level_hold(struct walker *w, struct level *lv, int fd)
+{
+	lv->ref = dir_ref_new(fd);
+	if (!lv->ref) {
+		close(fd);
+		errno = ENOMEM;
+		return -1;
+	}
+	lv->fd = fd;
+	w->held++;
+	return 0;
 }
 
 /* Opens parent level `up`, whose descriptor was let go, as ".." of the
@@ -371,12 +278,8 @@ static void level_reopen(struct walker *w, struct level *up, int fd)
 		parent = -1;
 		errno = ENOENT;
 	}
-	if (parent < 0) {
+	if (parent < 0 || level_hold(w, up, parent) != 0)
 		up->lost = errno;
-		return;
-	}
-	up->fd = parent;
-	w->held++;
 }
 
 static int walk_dir(struct walker *w, const char *name, const struct stat *st, struct level *up);
@@ -409,6 +312,15 @@ static enum entry_kind classify(const struct walker *w, const char *name, unsign
 	return plain && type == DT_REG ? ENTRY_PLAIN : ENTRY_FILE;
 }
 
+/* The directory on_file opens a file of level `up` from: up's own, unless
+ * -R (which opens full names) or more than twice hold_max directories are
+ * open (searches waiting to open their files keep theirs open): NULL, the
+ * file opened by its full name. */
+static struct dir_ref *file_dir(const struct walker *w, const struct level *up)
+{
+	return !w->logical && dir_ref_open_count() <= 2 * w->hold_max ? up->ref : NULL;
+}
+
 /* One directory entry `name` of the directory at w->path (level `up`). */
 static int visit(struct walker *w, const char *name, unsigned char type, struct level *up)
 {
@@ -426,7 +338,7 @@ static int visit(struct walker *w, const char *name, unsigned char type, struct 
 		break;
 	case ENTRY_FILE:
 	case ENTRY_PLAIN:
-		rc = w->on_file(shown(w), false, kind == ENTRY_PLAIN, w->ctx);
+		rc = w->on_file(shown(w), file_dir(w, up), false, kind == ENTRY_PLAIN, w->ctx);
 		break;
 	case ENTRY_SKIP:
 		break;
@@ -452,7 +364,7 @@ static int walk_entries(struct walker *w, struct level *me)
 	struct listing l = { .v = NULL };
 	int rc = 0, read_err = 0;
 	do {
-		int more = read_batch(me->dir, &l, &read_err);
+		int more = read_batch(me, &l, &read_err);
 		if (more < 0) {
 			errno = ENOMEM;
 			rc = -1;
@@ -500,20 +412,21 @@ static int walk_dir(struct walker *w, const char *name, const struct stat *st, s
 			w->on_error(shown(w), errno, w->ctx);
 		return 0;
 	}
-	me.dir = fdopendir(fd);
-	if (!me.dir) {
-		int err = errno;
+	me.dents = malloc(sizeof *me.dents);
+	if (!me.dents)
 		close(fd);
-		w->on_error(shown(w), err, w->ctx);
+	if (!me.dents || level_hold(w, &me, fd) != 0) { /* fd closed */
+		free(me.dents);
+		w->on_error(shown(w), ENOMEM, w->ctx);
 		return 0;
 	}
-	me.fd = fd;
+	me.dents->len = me.dents->pos = 0;
 	me.plain = plain_fs(&me, up);
-	w->held++;
 	if (up && up->fd >= 0 && !up->more && w->held > w->hold_max)
 		level_let_go(w, up);
 
 	int rc = walk_entries(w, &me);
+	free(me.dents);
 
 	if (up && up->fd < 0 && !w->logical) {
 		if (me.fd >= 0)
@@ -544,7 +457,7 @@ int walk_operand(const char *path, const struct walk_options *opts,
 		 walk_file_fn on_file, walk_error_fn on_error, void *ctx)
 {
 	if (strcmp(path, "-") == 0 || (opts->recurse == 0 && opts->n_exclude_dirs == 0))
-		return on_file(path, true, false, ctx);
+		return on_file(path, NULL, true, false, ctx);
 
 	struct walker w = {
 		.o = opts, .on_file = on_file, .on_error = on_error, .ctx = ctx,
@@ -566,7 +479,7 @@ int walk_operand(const char *path, const struct walk_options *opts,
 	if (skip) {
 		rc = 0;
 	} else if (!is_dir || opts->recurse == 0) {
-		rc = on_file(path, true, false, ctx);
+		rc = on_file(path, NULL, true, false, ctx);
 	} else {
 		/* fts keeps at most one of several trailing slashes ("//" is
 		 * left alone), and path_push reuses that one. */

@@ -22,7 +22,8 @@
  *    (grep 3.8 opens them: a fifo blocks, a socket reports ENXIO).
  *  - Depth: -r opens each directory relative to its parent's descriptor,
  *    so a tree deeper than PATH_MAX is walked, and its files, whose names
- *    are that long, are opened with path_open_long (walk_any_length).  It
+ *    are that long, relative to their directory's (on_file's `dir`), or
+ *    with path_open_long (walk_any_length) where on_file has no `dir`.  It
  *    keeps at most WALK_HELD_DIRS descriptors of the directories above; a
  *    directory whose descriptor was let go is opened again as ".." of its
  *    child and must be the same directory (device and inode), else it is
@@ -66,8 +67,14 @@ struct walk_options {
 	bool omit_dot_slash;
 };
 
+struct dir_ref;
+
 /* Called for each file to search; `path` is the name to display and to
- * open.  `command_line` is true for operands given by the user (the caller
+ * open.  `dir`, when not NULL (a file -r found), is the directory that
+ * holds it, open: the file is opened as its last name relative to it
+ * (dir_ref.h; a search that opens it later holds a reference), which
+ * costs the kernel one lookup instead of one per directory on the way
+ * and works at any depth.  `command_line` is true for operands given by the user (the caller
  * then applies walk_excluded_file itself to a non-directory, after opening
  * it, as grep reports an open error first).  Files found in a walk were already filtered.
  * `plain`: the walk found a regular file (d_type, or its stat, not through
@@ -76,7 +83,8 @@ struct walk_options {
  * an fstat (input_options.plain_regular); what it opens may still be
  * anything else by then.  A non-zero return stops the walk and is
  * returned by walk_operand. */
-typedef int (*walk_file_fn)(const char *path, bool command_line, bool plain, void *ctx);
+typedef int (*walk_file_fn)(const char *path, struct dir_ref *dir, bool command_line, bool plain,
+			   void *ctx);
 /* Called for an error at `path` with errno value `err`; the walk goes on.
  *  - ELOOP means only "recursive directory loop" (-R met a directory that
  *    is its own ancestor): grep prints "grep: PATH: warning: recursive

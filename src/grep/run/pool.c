@@ -30,6 +30,7 @@
 #include "output/json.h"
 #include "pool.h"
 #include "pool_internal.h"
+#include "input/dir_ref.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -317,7 +318,10 @@ static void offer_work(struct pool *p, size_t n)
 static void open_job(struct worker *w, struct job *j)
 {
 	struct pool *p = w->pool;
-	enum open_outcome outcome = run_open(p->run, j->path, j->command_line, j->plain, &j->whole, &j->err);
+	enum open_outcome outcome = run_open(p->run, j->path, j->dir, j->command_line, j->plain, &j->whole,
+					     &j->err);
+	dir_ref_drop(j->dir);
+	j->dir = NULL;
 	if (outcome == OPEN_SEARCH)
 		split_job(p, j);
 	j->outcome = outcome; /* read by others once READY, set under the lock */
@@ -425,10 +429,11 @@ struct pool *pool_new(struct run *r, unsigned threads, uint64_t segment_size, bo
  * handed it, which a busy machine can hold off.  One that splits is
  * queued opened, every segment free for the workers; when none can
  * start, it is searched here whole. */
-static int add_only_input(struct pool *p, const char *path, bool command_line, bool plain)
+static int add_only_input(struct pool *p, const char *path, struct dir_ref *dir, bool command_line,
+			  bool plain)
 {
 	struct job *j = job_at(p, p->tail);
-	enum open_outcome outcome = run_open(p->run, path, command_line, plain, &j->whole, &j->err);
+	enum open_outcome outcome = run_open(p->run, path, dir, command_line, plain, &j->whole, &j->err);
 	if (outcome == OPEN_SEARCH)
 		split_job(p, j);
 	bool split = outcome == OPEN_SEARCH && j->n_segs > 1;
@@ -460,8 +465,9 @@ static int add_only_input(struct pool *p, const char *path, bool command_line, b
 	return p->run->stop;
 }
 
-/* Queues a job; false when the path could not be copied. */
-static bool add_job(struct pool *p, const char *path, bool command_line, bool plain, int walk_err)
+/* Queues a job (holding dir); false when the path could not be copied. */
+static bool add_job(struct pool *p, const char *path, struct dir_ref *dir, bool command_line,
+		    bool plain, int walk_err)
 {
 	while (p->tail - p->head == POOL_RING)
 		pool_make_room(p);
@@ -471,6 +477,9 @@ static bool add_job(struct pool *p, const char *path, bool command_line, bool pl
 	pthread_mutex_lock(&p->mu);
 	struct job *j = job_at(p, p->tail);
 	j->path = copy;
+	j->dir = dir;
+	if (dir)
+		dir_ref_hold(dir);
 	j->command_line = command_line;
 	j->plain = plain;
 	j->walk_err = walk_err;
@@ -497,29 +506,29 @@ static bool workers_running(struct pool *p, bool start)
 	return running;
 }
 
-int pool_add_path(const char *path, bool command_line, bool plain, void *ctx)
+int pool_add_path(const char *path, struct dir_ref *dir, bool command_line, bool plain, void *ctx)
 {
 	struct pool *p = ctx;
 	if (p->one_input) {
 		p->one_input = false;
-		return add_only_input(p, path, command_line, plain);
+		return add_only_input(p, path, dir, command_line, plain);
 	}
 	if (!workers_running(p, true)) /* no thread could start: search it here */
-		return run_search_path(path, command_line, plain, p->run);
+		return run_search_path(path, dir, command_line, plain, p->run);
 	if (strcmp(path, "-") == 0) { /* one reader of stdin at a time, in order */
 		while (p->head < p->last_stdin)
 			pool_commit_head(p);
 		p->last_stdin = p->tail + 1;
 	}
-	if (!add_job(p, path, command_line, plain, 0))
-		return run_search_path(path, command_line, plain, p->run);
+	if (!add_job(p, path, dir, command_line, plain, 0))
+		return run_search_path(path, dir, command_line, plain, p->run);
 	return p->run->stop;
 }
 
 void pool_walk_error(const char *path, int err, void *ctx)
 {
 	struct pool *p = ctx;
-	if (!workers_running(p, false) || !add_job(p, path, false, false, err))
+	if (!workers_running(p, false) || !add_job(p, path, NULL, false, false, err))
 		run_walk_error(path, err, p->run);
 }
 

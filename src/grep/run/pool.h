@@ -49,7 +49,7 @@ struct pool *pool_new(struct run *r, unsigned threads, uint64_t segment_size, bo
 
 /* walk_file_fn: queues an input (ctx is the pool).  Commits finished
  * inputs at the head of the queue; waits when the queue is full. */
-int pool_add_path(const char *path, bool command_line, bool plain, void *ctx);
+int pool_add_path(const char *path, struct dir_ref *dir, bool command_line, bool plain, void *ctx);
 
 /* walk_error_fn: queues a walk error, reported in its place. */
 void pool_walk_error(const char *path, int err, void *ctx);

@@ -10,6 +10,7 @@
  * freed; once the run is over, queued jobs are discarded unreported.
  */
 #include "pool_internal.h"
+#include "input/dir_ref.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -228,6 +229,7 @@ static void commit_job(struct pool *p, struct job *j, bool finished)
 		discard_job(p, j);
 	else
 		report_job(p, j, finished);
+	dir_ref_drop(j->dir); /* never opened: the run stopped first */
 	free(j->path);
 }
 

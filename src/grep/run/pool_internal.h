@@ -39,6 +39,7 @@ enum job_state { JOB_QUEUED, JOB_OPENING, JOB_READY };
 
 struct job {
 	char *path;
+	struct dir_ref *dir;    /* walk_file_fn's, held until the job is opened */
 	bool command_line;
 	bool plain;             /* walk_file_fn's */
 	int walk_err;           /* non-zero: a walk error to report, no input */

@@ -9,6 +9,7 @@
  * reported (grep exits at its write error).
  */
 #include "run.h"
+#include "input/dir_ref.h"
 #include "tally_run.h"
 
 #include <errno.h>
@@ -50,8 +51,8 @@ bool run_shows_name(const struct run_options *opt, bool command_line)
 				       : (opt->several_inputs || !command_line);
 }
 
-enum open_outcome run_open(const struct run *r, const char *path, bool command_line, bool plain,
-			   struct input *in, int *err)
+enum open_outcome run_open(const struct run *r, const char *path, struct dir_ref *dir,
+			   bool command_line, bool plain, struct input *in, int *err)
 {
 	const struct run_options *opt = r->opt;
 	bool is_stdin = strcmp(path, "-") == 0;
@@ -63,7 +64,9 @@ enum open_outcome run_open(const struct run *r, const char *path, bool command_l
 	if (opt->devices == DEVS_SKIP && command_line && !is_stdin && stat(path, &st) == 0 &&
 	    (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) || S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode)))
 		return OPEN_SKIP;
-	if (input_open(in, is_stdin ? NULL : path, &io) != 0) {
+	int opened = dir ? input_open_at(in, dir_ref_fd(dir), dir_ref_entry_name(path), &io)
+			 : input_open(in, is_stdin ? NULL : path, &io);
+	if (opened != 0) {
 		*err = errno;
 		return errno == EISDIR && opt->directories == DIRS_SKIP ? OPEN_SKIP : OPEN_FAILED;
 	}
@@ -164,12 +167,12 @@ void run_search_opened(struct run *r, const char *path, bool command_line,
 	pattern_ids_free(&res.seen);
 }
 
-int run_search_path(const char *path, bool command_line, bool plain, void *ctx)
+int run_search_path(const char *path, struct dir_ref *dir, bool command_line, bool plain, void *ctx)
 {
 	struct run *r = ctx;
 	struct input in;
 	int err;
-	enum open_outcome outcome = run_open(r, path, command_line, plain, &in, &err);
+	enum open_outcome outcome = run_open(r, path, dir, command_line, plain, &in, &err);
 	run_search_opened(r, path, command_line, outcome, &in, err);
 	return r->stop;
 }

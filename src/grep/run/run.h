@@ -64,13 +64,14 @@ const char *run_display_name(const struct run_options *opt, const char *path);
 /* Whether lines from this input carry the file name prefix. */
 bool run_shows_name(const struct run_options *opt, bool command_line);
 
-/* Opens the input at `path` (command_line: an operand, not found by -r;
+/* Opens the input at `path` (dir: walk_file_fn's, the directory to open
+ * its last name from, or NULL; command_line: an operand, not found by -r;
  * plain: walk_file_fn's, a regular file read before any fstat), or
  * decides it is not searched.  Prints nothing and touches no run state,
  * so any thread may call it.  With OPEN_SEARCH `in` is open for the
  * caller to search and close. */
-enum open_outcome run_open(const struct run *r, const char *path, bool command_line, bool plain,
-			   struct input *in, int *err);
+enum open_outcome run_open(const struct run *r, const char *path, struct dir_ref *dir,
+			   bool command_line, bool plain, struct input *in, int *err);
 
 /* Reports a non-searched input (OPEN_FAILED, OPEN_IS_OUTPUT) as grep
  * does; OPEN_SKIP reports nothing.  A directory read as a file (EISDIR)
@@ -103,6 +104,6 @@ void run_search_opened(struct run *r, const char *path, bool command_line,
 
 /* walk_file_fn searching the input at once on this thread and reporting
  * it (the sequential run).  Returns r->stop (non-zero ends the walk). */
-int run_search_path(const char *path, bool command_line, bool plain, void *ctx);
+int run_search_path(const char *path, struct dir_ref *dir, bool command_line, bool plain, void *ctx);
 
 #endif

@@ -298,7 +298,8 @@ static bool find_range(struct run *r, const struct input *whole, const char *nam
 	return false;
 }
 
-int range_search_path(const char *path, bool command_line, bool plain, void *ctx)
+int range_search_path(const char *path, struct dir_ref *dir, bool command_line, bool plain,
+		      void *ctx)
 {
 	(void)plain; /* ranges read the file from where they start: opened with its fstat */
 	struct run *r = ctx;
@@ -306,7 +307,7 @@ int range_search_path(const char *path, bool command_line, bool plain, void *ctx
 	const char *name = run_display_name(r->opt, path);
 	struct input whole;
 	int err;
-	enum open_outcome outcome = run_open(r, path, command_line, false, &whole, &err);
+	enum open_outcome outcome = run_open(r, path, dir, command_line, false, &whole, &err);
 	if (outcome != OPEN_SEARCH) {
 		if (so->records && outcome != OPEN_IS_OUTPUT) {
 			records_not_searched(&r->out, name, outcome == OPEN_FAILED ? err : 0,

@@ -56,7 +56,8 @@ bool range_begin(struct run *r);
 /* walk_file_fn of a --range or --records run (ctx is the run): opens the
  * input, finds its range, searches it on this thread, then reports it:
  * grep's output and report, or its records.  Returns r->stop. */
-int range_search_path(const char *path, bool command_line, bool plain, void *ctx);
+int range_search_path(const char *path, struct dir_ref *dir, bool command_line, bool plain,
+		      void *ctx);
 
 /* walk_error_fn of such a run: with --records a record, else as run.c. */
 void range_walk_error(const char *path, int err, void *ctx);
