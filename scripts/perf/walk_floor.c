@@ -41,10 +41,16 @@ struct item {
 	bool plain;
 };
 
+/* Files queued at most, as acgrep's pool holds at most POOL_RING jobs:
+ * the walk is as far ahead of the searches, and keeps as many directories
+ * open for them.  A full queue wakes the walk when half of it is taken,
+ * as pool_make_room waits for the job half the ring ahead. */
+#define QUEUE_MAX 256
+
 /* The files the walk found and the workers have not taken, oldest first. */
 struct queue {
 	pthread_mutex_t lock;
-	pthread_cond_t ready;
+	pthread_cond_t ready, room;
 	struct item *items;
 	size_t head, tail, cap;
 	bool done; /* the walk has ended */
@@ -103,8 +109,11 @@ static bool queue_take(struct queue *q, struct item *it)
 	while (q->head == q->tail && !q->done)
 		pthread_cond_wait(&q->ready, &q->lock);
 	bool got = q->head < q->tail;
-	if (got)
+	if (got) {
 		*it = q->items[q->head++];
+		if (q->tail - q->head == QUEUE_MAX / 2)
+			pthread_cond_signal(&q->room);
+	}
 	pthread_mutex_unlock(&q->lock);
 	return got;
 }
@@ -131,6 +140,9 @@ static int queue_add(const char *path, struct dir_ref *dir, bool command_line, b
 	if (dir)
 		dir_ref_hold(dir);
 	pthread_mutex_lock(&q->lock);
+	if (q->tail - q->head >= QUEUE_MAX)
+		while (q->tail - q->head > QUEUE_MAX / 2)
+			pthread_cond_wait(&q->room, &q->lock);
 	if (q->tail == q->cap) {
 		q->cap = q->cap ? q->cap * 2 : 1024;
 		struct item *grown = realloc(q->items, q->cap * sizeof *grown);
@@ -187,7 +199,8 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	struct walk_options opts = { .recurse = 1 };
-	struct queue q = { .lock = PTHREAD_MUTEX_INITIALIZER, .ready = PTHREAD_COND_INITIALIZER };
+	struct queue q = { .lock = PTHREAD_MUTEX_INITIALIZER, .ready = PTHREAD_COND_INITIALIZER,
+			   .room = PTHREAD_COND_INITIALIZER };
 	pthread_t *workers = NULL;
 	if (threads > 1) {
 		workers = malloc(threads * sizeof *workers);
