@@ -502,9 +502,14 @@ static bool hash_pick(ac_automaton *ac, uint32_t max_stride)
 void ac_window_derive(ac_automaton *ac)
 {
 	size_t set = 0;
-	for (size_t w = 0; w < sizeof ac->window_bits / sizeof *ac->window_bits; w++)
-		for (uint64_t bits = ac->window_bits[w]; bits && set <= HASH_SPARSE_BITS; bits &= bits - 1)
-			set++;
+	const uint64_t *t = ac->window_bits;
+	for (size_t line = 0; line < sizeof ac->window_bits / sizeof *t && set <= HASH_SPARSE_BITS; line += 8) {
+		if (window_line_empty(t + line))
+			continue;
+		for (size_t w = line; w < line + 8; w++)
+			for (uint64_t bits = t[w]; bits; bits &= bits - 1)
+				set++;
+	}
 	ac->window_sparse = set <= HASH_SPARSE_BITS;
 #if SIMD_X86
 	if (ac->window_sparse)

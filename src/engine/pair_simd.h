@@ -13,10 +13,18 @@
 #ifndef ACGREP_PAIR_SIMD_H
 #define ACGREP_PAIR_SIMD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "simd.h"
+
+/* Whether the 8 words (one cache line) of a HASH table at t are all zero,
+ * as most lines of a sparse table are: its passes skip them. */
+static inline bool window_line_empty(const uint64_t *t)
+{
+	return !(t[0] | t[1] | t[2] | t[3] | t[4] | t[5] | t[6] | t[7]);
+}
 
 #if SIMD_X86
 /* From pos, in steps of 64 bytes, over the blocks with 65 bytes readable

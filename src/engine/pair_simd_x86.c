@@ -161,12 +161,16 @@ TARGET_AVX512 size_t window_scan_avx512(const uint64_t *table, uint32_t wmask, u
 void window_folds(const uint64_t *table, uint32_t folds[64])
 {
 	memset(folds, 0, 64 * sizeof *folds);
-	for (unsigned w = 0; w < 1u << (AC_WINDOW_BITS - 6); w++) {
-		for (uint64_t bits = table[w]; bits; bits &= bits - 1) {
-			unsigned h = w * 64 + ctz64(bits);
-			unsigned hi = h >> (AC_WINDOW_BITS - 10), lo = h & 1023;
-			folds[hi >> 5] |= 1u << (hi & 31);
-			folds[32 + (lo >> 5)] |= 1u << (lo & 31);
+	for (unsigned line = 0; line < 1u << (AC_WINDOW_BITS - 6); line += 8) {
+		if (window_line_empty(table + line))
+			continue;
+		for (unsigned w = line; w < line + 8; w++) {
+			for (uint64_t bits = table[w]; bits; bits &= bits - 1) {
+				unsigned h = w * 64 + ctz64(bits);
+				unsigned hi = h >> (AC_WINDOW_BITS - 10), lo = h & 1023;
+				folds[hi >> 5] |= 1u << (hi & 31);
+				folds[32 + (lo >> 5)] |= 1u << (lo & 31);
+			}
 		}
 	}
 }
