@@ -92,8 +92,8 @@ struct walker {
 };
 
 /* Directory entries as getdents64 returns them, buf[pos, len) not yet
- * listed; a level's own, as a listing may stop in the middle (BATCH_MAX)
- * while its subdirectories are read. */
+ * listed; a level's own while its listing is read, as a listing may stop
+ * in the middle (BATCH_MAX) while its subdirectories are read. */
 struct dents {
 	size_t len, pos;
 	_Alignas(8) char buf[DENTS_BUF];
@@ -371,6 +371,10 @@ static int walk_entries(struct walker *w, struct level *me)
 			break;
 		}
 		me->more = more > 0;
+		if (!me->more) { /* read in full: a deep tree holds no buffer per level */
+			free(me->dents);
+			me->dents = NULL;
+		}
 		if (l.n > SORT_THRESHOLD && inode_sort_useful(w, me->fd))
 			qsort(l.v, l.n, sizeof *l.v, cmp_ino);
 		if (!me->more && w->logical)
