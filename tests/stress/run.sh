@@ -3,7 +3,7 @@
 # tests/stress/run.sh - the threaded paths under load: never a crash, never
 # a hang, never other bytes than one thread's.
 #
-# Builds a tree for -R to walk: many small files (more than the pool's ring
+# Builds a tree for -R and -r to walk: many small files (more than the pool's ring
 # of 256 jobs), a few big files that are cut into segments (one with a NUL
 # late, which turns the rest binary), `..` and `../..` loops, dangling and
 # self-looping links, a link to /proc/self/mem (a read error on every
@@ -132,6 +132,9 @@ commands() {
 		invert -R -c -v foo T
 		offsets -R -o -b foo T/d03 T/d06 T/d09 T/d12
 		full -R foo T
+		count_r -r -c foo T
+		lines_r -r -n foo T
+		quiet_r -r -q foo T
 		quiet_first -q foo T/d01/f3 T missing
 		operands -c foo T/d09/big3 T/d01/f3 missing T/d08/mem T/d12/binary T/d02
 	EOF
