@@ -3,23 +3,23 @@
 # tests/stress/run.sh - the threaded paths under load: never a crash, never
 # a hang, never other bytes than one thread's.
 #
-# Builds a tree for -R and -r to walk: many small files (more than the pool's ring
-# of 256 jobs), a few big files that are cut into segments (one with a NUL
-# late, which turns the rest binary), `..` and `../..` loops, dangling and
-# self-looping links, a link to /proc/self/mem (a read error on every
-# system), and unreadable directories and files (chmod 000 when not root;
-# as root, a link to a /proc directory root cannot read, where there is
-# one).  Then runs each of a set of commands (-c, -l, -L, -q, -m1, -n -i,
+# Builds a tree for -R and -r to walk: many small files (more than the
+# pool's ring of 256 jobs), a few big files that are cut into segments (one
+# with a NUL late, which turns the rest binary), `..` and `../..` loops,
+# dangling and self-looping links, a link to /proc/self/mem (a read error on
+# every system), and unreadable directories and files (chmod 000 when not
+# root; as root, a link to a /proc directory root cannot read, where there
+# is one).  Then runs each of a set of commands (-c, -l, -L, -q, -m1, -n -i,
 # -c -v, -o -b, a write error to /dev/full, -q before later errors, ...)
 # STRESS_RUNS times in all, rotating through the thread settings in EXTRAS
 # (2, 3 and 8 threads and the default count, with and without small
 # segments), STRESS_JOBS searches at a time, with a `nice -n 19` CPU burner
-# on every core.  Each run's stdout and stderr (one file, so
-# their interleaving counts) and exit status must be those of the same
-# command on --threads=1, which is itself compared with GNU grep once:
-# stdout, exit status and stderr (program names normalised) apart, as grep
-# and acgrep order a read error and a -c count differently on a shared
-# stream.  A run that outlives STRESS_TIMEOUT seconds is a hang.
+# on every core.  Each run's stdout and stderr (one file, so their
+# interleaving counts) and exit status must be those of the same command on
+# --threads=1, which is itself compared with GNU grep once: stdout, exit
+# status and stderr (program names normalised) apart, as grep and acgrep
+# order a read error and a -c count differently on a shared stream.  A run
+# that outlives STRESS_TIMEOUT seconds is a hang.
 #
 # Usage: tests/stress/run.sh   (make stress; make tsan runs a short one)
 # Environment: ACGREP (default ./acgrep), GREP (/usr/bin/grep),
