@@ -175,30 +175,38 @@ void window_folds(const uint64_t *table, uint32_t folds[64])
 	}
 }
 
-/* Candidates among 16 windows by the two summaries (no gather), then
- * the exact table bits of the lanes that pass both, gathered only when
- * some lane does. */
+/* Candidates among a block's 64 windows by the two summaries (no
+ * gather), then the exact table bits of the windows that pass both, read
+ * one by one: a few a block at most, so one branch per block and scalar
+ * loads cost less than a 16-lane gather. */
 SIMD_INLINE TARGET_AVX512 uint64_t window_block_sparse(const void *kernel, const uint8_t *block)
 {
 	const struct gather *k = kernel;
-	const __m512i low5 = _mm512_set1_epi32(31), one = _mm512_set1_epi32(1);
+	const __m512i one = _mm512_set1_epi32(1);
 	const __m512i hi0 = _mm512_loadu_si512(k->folds), hi1 = _mm512_loadu_si512(k->folds + 16);
 	const __m512i lo0 = _mm512_loadu_si512(k->folds + 32), lo1 = _mm512_loadu_si512(k->folds + 48);
-	uint64_t m = 0;
+	__m512i idx[4];
+	uint64_t pass = 0;
 #pragma GCC unroll 4
 	for (int g = 0; g < 4; g++) {
-		__m512i idx = window_index16(k, block + 16 * g);
-		__m512i top = _mm512_srli_epi32(idx, AC_WINDOW_BITS - 10);
+		idx[g] = window_index16(k, block + 16 * g);
+		__m512i top = _mm512_srli_epi32(idx[g], AC_WINDOW_BITS - 10);
 		__m512i a = _mm512_permutex2var_epi32(hi0, _mm512_srli_epi32(top, 5), hi1);
-		__m512i b = _mm512_permutex2var_epi32(lo0, _mm512_srli_epi32(idx, 5), lo1);
-		__mmask16 pass = _mm512_test_epi32_mask(a, _mm512_sllv_epi32(one, _mm512_and_si512(top, low5)));
-		__m512i bit = _mm512_sllv_epi32(one, _mm512_and_si512(idx, low5));
-		pass = _mm512_mask_test_epi32_mask(pass, b, bit);
-		if (pass) { /* rare: a gather only then */
-			__m512i word = _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), pass,
-								   _mm512_srli_epi32(idx, 5), k->words, 4);
-			m |= (uint64_t)_mm512_mask_test_epi32_mask(pass, word, bit) << (16 * g);
-		}
+		__m512i b = _mm512_permutex2var_epi32(lo0, _mm512_srli_epi32(idx[g], 5), lo1);
+		/* rotates take their count mod 32: 1 << (top % 32), 1 << (idx % 32) */
+		__mmask16 both = _mm512_test_epi32_mask(a, _mm512_rolv_epi32(one, top));
+		both = _mm512_mask_test_epi32_mask(both, b, _mm512_rolv_epi32(one, idx[g]));
+		pass |= (uint64_t)both << (16 * g);
+	}
+	if (!pass)
+		return 0;
+	uint32_t h[64];
+	for (int g = 0; g < 4; g++)
+		_mm512_storeu_si512(h + 16 * g, idx[g]);
+	uint64_t m = 0;
+	for (; pass; pass &= pass - 1) {
+		unsigned i = (unsigned)ctz64(pass);
+		m |= (uint64_t)(((uint32_t)k->words[h[i] >> 5] >> (h[i] & 31)) & 1) << i;
 	}
 	return m;
 }
