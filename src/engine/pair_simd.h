@@ -57,8 +57,8 @@ size_t rare_scan_avx2(const uint8_t set[3], const uint8_t *buf, size_t len, size
 void window_folds(const uint64_t *table, uint32_t folds[64]);
 
 /* window_scan_avx512's result for a sparse table, tested first against
- * its window_folds summaries held in registers, gathering the table's
- * words only for the lanes both pass. */
+ * its window_folds summaries held in registers, reading the table's
+ * words one by one for the windows that pass both. */
 size_t window_scan_avx512_sparse(const uint64_t *table, const uint32_t folds[64], uint32_t wmask,
 				 uint32_t fold, const uint8_t *buf, size_t len, size_t pos,
 				 uint64_t *mask);

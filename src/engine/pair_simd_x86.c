@@ -8,7 +8,8 @@
  * Each kernel is one 64-byte block's bitmap run by simd.h's block loop.
  * A sparse window table (at most a few hundred bits) is first tested
  * against two 1,024-bit summaries held in four AVX-512 registers
- * (vpermt2d, no memory access), and gathered only for lanes that pass.
+ * (vpermt2d, no memory access); the few windows that pass both have
+ * their table bit read with scalar loads.
  */
 #include "pair_simd.h"
 
