@@ -180,9 +180,10 @@ void help_version(FILE *out)
 		[SIMD_AVX2] = "AVX2", [SIMD_AVX512] = "AVX-512BW", [SIMD_NEON] = "NEON",
 	};
 	const char *built = simd_built_names();
-	fprintf(out, "Vector kernels compiled in: %s; this CPU runs: %s.\n",
-		built ? built : "none (portable build)",
-		level_names[simd_cpu_level()]);
+	enum simd_level cpu = simd_cpu_level();
+	fprintf(out, "Vector kernels compiled in: %s; this CPU runs: %s%s.\n",
+		built ? built : "none (portable build)", level_names[cpu],
+		cpu == SIMD_AVX512 && simd_cpu_vbmi() ? " and AVX-512VBMI" : "");
 #ifdef ACGREP_HAVE_PCRE2
 	fputs("PCRE2 engine (--engine=pcre2) compiled in.\n", out);
 #else

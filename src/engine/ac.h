@@ -57,13 +57,17 @@ enum simd_level {
  * `make SIMD=none`. */
 bool simd_built(void);
 
-/* The vector kernels this build has, by name ("SSSE3 AVX2 AVX-512BW" or
+/* The vector kernels this build has, by name ("SSSE3 AVX2 AVX-512BW AVX-512VBMI" or
  * "NEON"), or NULL when none. */
 const char *simd_built_names(void);
 
 /* The widest vector kernel this CPU (and its OS) runs and this build has;
  * SIMD_SCALAR when none. */
 enum simd_level simd_cpu_level(void);
+
+/* Whether this CPU has AVX-512 VBMI's byte permutes, beside SIMD_AVX512:
+ * the HASH path's sieve kernel.  False where no x86 kernel is built. */
+bool simd_cpu_vbmi(void);
 
 /* Whether this CPU runs the kernels of `level` (and this build has them):
  * SIMD_SCALAR always; an x86 level up to simd_cpu_level()'s; SIMD_NEON

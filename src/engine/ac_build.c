@@ -235,11 +235,14 @@ static int links_and_tables_build(ac_automaton *ac)
 	size_t n = ac->n_states, width = (size_t)1 << ac->class_shift;
 	size_t fit = dense_budget(n) / (width * sizeof(uint32_t));
 	ac->n_dense = (uint32_t)(n < fit ? n : (fit ? fit : 1));
-	ac->dense = table_alloc((size_t)ac->n_dense * width * sizeof *ac->dense);
-	ac->fail = table_alloc(n * sizeof *ac->fail);
-	ac->dict = table_alloc(n * sizeof *ac->dict);
+	/* written whole: every state but the root is a child (fail, dict), and
+	 * every dense row but the root's is its failure state's, overlaid */
+	ac->dense = table_alloc_unzeroed((size_t)ac->n_dense * width * sizeof *ac->dense);
+	ac->fail = table_alloc_unzeroed(n * sizeof *ac->fail);
+	ac->dict = table_alloc_unzeroed(n * sizeof *ac->dict);
 	if (!ac->dense || !ac->fail || !ac->dict)
 		return -1;
+	memset(ac->dense, 0, width * sizeof *ac->dense); /* the root's row: AC_ROOT */
 	ac->fail[AC_ROOT] = AC_ROOT;
 	ac->dict[AC_ROOT] = AC_NONE;
 	links_run(ac, width);
@@ -326,6 +329,7 @@ int ac_compile(ac_automaton *ac, enum ac_scan_path path)
 	ac_prefilter_build(ac, path);
 	for (size_t k = 1; k < ac->n_states; k++) /* edge bytes become classes */
 		ac->in_cls[k] = ac->cls[ac->in_cls[k]];
+	ac_window_kernel_derive(ac); /* from the classes of the first levels' edges */
 	memset(&ac->trie, 0, sizeof ac->trie);
 	if (links_and_tables_build(ac) != 0 || ac_depths_build(ac) != 0 || multi_out_build(ac) != 0)
 		goto out;

@@ -20,6 +20,7 @@
 
 #include "ac.h"
 #include "teddy.h"
+#include "window_sieve.h"
 
 #define AC_MATCH_BIT 0x80000000u
 /* States from which an automaton is large: its sparse states dominate its
@@ -107,9 +108,13 @@ struct ac_automaton {
 	uint32_t window_width; /* HASH: bytes in a window, 3 or 4 */
 	uint32_t window_stride; /* HASH: 1, 2, 4 or 8 (see ac_scan.c's block_mask_hash) */
 	bool window_sparse;    /* HASH: few bits set; window_folds summarise them */
-	uint32_t window_folds[64]; /* HASH: pair_simd.h's window_folds of window_bits */
+	uint32_t window_folds[64]; /* HASH: pair_simd.h's window_folds of window_bits,
+				      when sparse and not sieved (ac_window_kernel_derive) */
 	uint32_t window_mask;  /* HASH: the window's bytes within a 32-bit load */
 	uint32_t window_fold;  /* HASH: 0x20 in those bytes under AC_FOLD_ASCII, else 0 */
+	bool window_sieved;    /* HASH: the VBMI kernel runs window_sieve first
+				  (ac_window_kernel_derive) */
+	struct window_sieve window_sieve;
 	uint8_t first_byte[256]; /* 1 if a match may start with this byte */
 	uint32_t rare_offset;  /* memchr path: the byte every match has at this offset */
 	uint8_t rare_byte;
@@ -172,8 +177,24 @@ static inline void ac_byte_add(uint64_t set[4], uint8_t b)
 	set[b >> 6] |= UINT64_C(1) << (b & 63);
 }
 
-/* What the HASH scan derives from window_bits (window_sparse and
- * window_folds): after the table is built or loaded. */
+/* What the HASH scan derives from a loaded window_bits: window_sparse,
+ * which a compile sets as it fills the table. */
 void ac_window_derive(ac_automaton *ac);
+
+/* The expected share of text bytes that are b, by the byte-rank model
+ * the scan-path costs use (ac_prefilter.c). */
+double ac_byte_freq(uint8_t b);
+
+/* Fills *s with the bucket sieve of the set's window_width-byte prefixes
+ * (window_sieve.c), from first[], in_cls and cls; false when they are more
+ * than SIEVE_MAX_PREFIXES or memory is short. */
+bool ac_sieve_build(const ac_automaton *ac, struct window_sieve *s);
+
+/* The HASH kernel's own tables, for the kernel the scan will run: at
+ * stride 1 with a sparse table, the sieve (window_sieved) on a CPU with
+ * AVX-512 VBMI when its kernels are allowed and the set fits, else the
+ * folds of the sparse kernel.  After the path, the table and the state
+ * tables are built or loaded (window_sieve.c). */
+void ac_window_kernel_derive(ac_automaton *ac);
 
 #endif

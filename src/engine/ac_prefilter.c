@@ -341,8 +341,7 @@ static bool rare_set_pick(ac_automaton *ac, bool forced)
 	return true;
 }
 
-/* The expected share of text bytes that are b (rank_ppm). */
-static double byte_freq(uint8_t b)
+double ac_byte_freq(uint8_t b)
 {
 	return rank_ppm[byte_rank[b] / 8] / 1e6;
 }
@@ -357,14 +356,14 @@ static double path_cost(double look, double candidates, double steps)
 }
 
 /* The RARE path's cost per byte: a candidate at each byte of the set
- * (RARE_FREQ_MARGIN times as common as byte_freq says), stepped from
+ * (RARE_FREQ_MARGIN times as common as ac_byte_freq says), stepped from
  * rare_reach bytes before it, or from the previous candidate when that is
  * closer.  The neighbour test (rare_before, rare_after) is not counted. */
 static double rare_cost(const ac_automaton *ac)
 {
 	double share = 0;
 	for (uint32_t i = 0; i < ac->n_rare; i++)
-		share += byte_freq(ac->rare_set[i]);
+		share += ac_byte_freq(ac->rare_set[i]);
 	share = share * RARE_FREQ_MARGIN < 1 ? share * RARE_FREQ_MARGIN : 1;
 	double steps = ac->rare_reach;
 	if (share > 0 && steps > 1 / share)
@@ -381,7 +380,7 @@ static double teddy_cost(const struct teddy *t)
 	for (uint32_t j = 0; j < t->width; j++)
 		for (unsigned b = 0; b < 256; b++)
 			for (unsigned v = t->lo[j][b & 15] & t->hi[j][b >> 4]; v; v &= v - 1)
-				admitted[j][ctz64(v)] += byte_freq((uint8_t)b);
+				admitted[j][ctz64(v)] += ac_byte_freq((uint8_t)b);
 	double share = 0;
 	for (unsigned k = 0; k < TEDDY_BUCKETS; k++) {
 		double bucket = 1;
@@ -442,30 +441,34 @@ static bool teddy_pick(ac_automaton *ac, const uint8_t *chain, size_t chain_len,
 	return true;
 }
 
-/* Sets the HASH table's bit of the window at `w` (window_width bytes). */
-static void window_mark(ac_automaton *ac, const uint8_t *w)
+/* Sets the HASH table's bit of the window at `w` (window_width bytes);
+ * returns 1 when it was not set before. */
+static size_t window_mark(ac_automaton *ac, const uint8_t *w)
 {
 	uint32_t load = 0;
 	memcpy(&load, w, ac->window_width);
 	unsigned h = ac_window_hash(load, ac->window_mask, ac->window_fold);
-	ac->window_bits[h >> 6] |= UINT64_C(1) << (h & 63);
+	uint64_t bit = UINT64_C(1) << (h & 63), was = ac->window_bits[h >> 6];
+	ac->window_bits[h >> 6] = was | bit;
+	return !(was & bit);
 }
 
-/* Fills the HASH prefilter's table: the windows at offsets 0 .. stride-1
- * of the distinct (width + stride - 1)-byte prefixes, when they number at
- * most HASH_MAX_WINDOWS; returns whether it did. */
+/* Fills the HASH prefilter's table, zero until then (ac_new; one fill a
+ * compile): the windows at offsets 0 .. stride-1 of the distinct
+ * (width + stride - 1)-byte prefixes, when they number at most
+ * HASH_MAX_WINDOWS; returns whether it did, and sets window_sparse. */
 static bool hash_fill(ac_automaton *ac, uint32_t width, uint32_t stride)
 {
 	uint8_t fp[HASH_MAX_WINDOWS * 4]; /* 32 KiB: n * plen <= 8192 / stride * (stride + 3) */
 	uint8_t path[4 + HASH_STRIDE_MAX - 1];
 	uint32_t plen = width + stride - 1;
-	size_t n = 0;
+	size_t n = 0, set = 0;
 	if (!prefixes_collect(ac, AC_ROOT, 0, plen, path, fp, &n, HASH_MAX_WINDOWS / stride))
 		return false;
-	memset(ac->window_bits, 0, sizeof ac->window_bits);
 	for (size_t i = 0; i < n; i++)
 		for (uint32_t off = 0; off < stride; off++)
-			window_mark(ac, fp + i * plen + off);
+			set += window_mark(ac, fp + i * plen + off);
+	ac->window_sparse = set <= HASH_SPARSE_BITS;
 	return true;
 }
 
@@ -491,10 +494,8 @@ static bool hash_pick(ac_automaton *ac, uint32_t max_stride)
 		stride /= 2;
 	for (; stride >= 1; stride /= 2) {
 		ac->window_stride = stride;
-		if (hash_fill(ac, width, stride)) {
-			ac_window_derive(ac);
+		if (hash_fill(ac, width, stride))
 			return true;
-		}
 	}
 	return false;
 }
@@ -511,10 +512,6 @@ void ac_window_derive(ac_automaton *ac)
 				set++;
 	}
 	ac->window_sparse = set <= HASH_SPARSE_BITS;
-#if SIMD_X86
-	if (ac->window_sparse)
-		window_folds(ac->window_bits, ac->window_folds);
-#endif
 }
 
 void ac_path_derive(ac_automaton *ac)

@@ -188,6 +188,9 @@ static size_t pair_next_block(const ac_automaton *ac, const uint8_t *buf, size_t
 #if SIMD_X86
 	if (hash && ac->window_stride > 1)
 		; /* a few lookups a block: the scalar loop below */
+	else if (hash && ac->window_sieved)
+		pos = window_scan_sieve(&ac->window_sieve, ac->window_bits, ac->window_mask, ac->window_fold,
+					buf, len, pos, &m);
 	else if (hash && ac->window_sparse && ac->simd == SIMD_AVX512)
 		pos = window_scan_avx512_sparse(ac->window_bits, ac->window_folds, ac->window_mask,
 						ac->window_fold, buf, len, pos, &m);

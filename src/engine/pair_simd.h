@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "simd.h"
+#include "window_sieve.h"
 
 /* Whether the 8 words (one cache line) of a HASH table at t are all zero,
  * as most lines of a sparse table are: its passes skip them. */
@@ -62,6 +63,12 @@ void window_folds(const uint64_t *table, uint32_t folds[64]);
 size_t window_scan_avx512_sparse(const uint64_t *table, const uint32_t folds[64], uint32_t wmask,
 				 uint32_t fold, const uint8_t *buf, size_t len, size_t pos,
 				 uint64_t *mask);
+
+/* window_scan_avx512_sparse's result among the windows that pass the
+ * sieve (window_sieve.h), which alone are hashed and looked up: byte
+ * permutes of AVX-512 VBMI (simd_cpu_vbmi()). */
+size_t window_scan_sieve(const struct window_sieve *sieve, const uint64_t *table, uint32_t wmask,
+			 uint32_t fold, const uint8_t *buf, size_t len, size_t pos, uint64_t *mask);
 #endif
 
 #endif

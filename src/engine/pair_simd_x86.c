@@ -221,6 +221,52 @@ TARGET_AVX512 size_t window_scan_avx512_sparse(const uint64_t *table, const uint
 	return simd_block_loop(window_block_sparse, &k, buf, len, pos, 72, mask);
 }
 
+/* The sieve kernel's state: the sieve's 8 tables of 128 bytes, and the
+ * HASH table with its window's mask and fold bits. */
+struct sieve_kernel {
+	const struct window_sieve *sieve;
+	const int *words;
+	uint32_t wmask, fold;
+};
+
+/* The block's 64 windows through the sieve: per window byte, each text
+ * byte's low 7 bits pick its buckets from two 128-byte tables (vpermt2b),
+ * ANDed over the window's bytes; then the windows with a bucket left are
+ * hashed and looked up in the table one by one. */
+SIMD_INLINE TARGET_AVX512VBMI uint64_t sieve_block(const void *kernel, const uint8_t *block)
+{
+	const struct sieve_kernel *k = kernel;
+	__m512i lo = _mm512_set1_epi8(-1), hi = lo;
+#pragma GCC unroll 4
+	for (int j = 0; j < 4; j++) {
+		const uint8_t *t0 = k->sieve->admit[j][0], *t1 = k->sieve->admit[j][1];
+		__m512i bytes = _mm512_loadu_si512(block + j);
+		lo = _mm512_and_si512(lo, _mm512_permutex2var_epi8(_mm512_loadu_si512(t0), bytes,
+								   _mm512_loadu_si512(t0 + 64)));
+		hi = _mm512_and_si512(hi, _mm512_permutex2var_epi8(_mm512_loadu_si512(t1), bytes,
+								   _mm512_loadu_si512(t1 + 64)));
+	}
+	__m512i any = _mm512_or_si512(lo, hi);
+	uint64_t m = 0;
+	for (uint64_t pass = _mm512_test_epi8_mask(any, any); pass; pass &= pass - 1) {
+		unsigned i = (unsigned)ctz64(pass);
+		uint32_t load;
+		memcpy(&load, block + i, 4);
+		unsigned h = ac_window_hash(load, k->wmask, k->fold);
+		m |= (uint64_t)(((uint32_t)k->words[h >> 5] >> (h & 31)) & 1) << i;
+	}
+	return m;
+}
+
+TARGET_AVX512VBMI size_t window_scan_sieve(const struct window_sieve *sieve, const uint64_t *table,
+					   uint32_t wmask, uint32_t fold, const uint8_t *buf, size_t len,
+					   size_t pos, uint64_t *mask)
+{
+	struct sieve_kernel k = { .sieve = sieve, .words = (const int *)(const void *)table,
+				  .wmask = wmask, .fold = fold };
+	return simd_block_loop(sieve_block, &k, buf, len, pos, 72, mask);
+}
+
 /* The RARE prefilter: each byte compared with the three of the set. */
 SIMD_INLINE TARGET_SSSE3 uint64_t rare_block_sse2(const void *kernel, const uint8_t *block)
 {

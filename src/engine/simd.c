@@ -11,7 +11,7 @@ bool simd_built(void)
 const char *simd_built_names(void)
 {
 #if SIMD_X86
-	return "SSSE3 AVX2 AVX-512BW";
+	return "SSSE3 AVX2 AVX-512BW AVX-512VBMI";
 #elif SIMD_ARM
 	return "NEON";
 #else
@@ -48,4 +48,14 @@ bool simd_runs(enum simd_level level)
 	case SIMD_BEST: break;
 	}
 	return false;
+}
+
+bool simd_cpu_vbmi(void)
+{
+#if SIMD_X86
+	__builtin_cpu_init();
+	return __builtin_cpu_supports("avx512vbmi");
+#else
+	return false;
+#endif
 }

@@ -24,6 +24,7 @@
 #define TARGET_SSSE3 __attribute__((target("ssse3")))
 #define TARGET_AVX2 __attribute__((target("avx2")))
 #define TARGET_AVX512 __attribute__((target("avx512f,avx512bw")))
+#define TARGET_AVX512VBMI __attribute__((target("avx512f,avx512bw,avx512vbmi")))
 /* For a kernel's parts: inlined into it whatever the optimizer thinks. */
 #define SIMD_INLINE static inline __attribute__((always_inline))
 #else

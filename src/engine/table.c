@@ -52,7 +52,7 @@ static void populate_pages(char *p, size_t len)
 		(void)madvise((void *)lo, hi - lo, MADV_POPULATE_WRITE);
 }
 
-static void *table_new(size_t bytes, bool populate)
+static void *table_new(size_t bytes, bool populate, bool zero)
 {
 	if (bytes > SIZE_MAX - TABLE_HEADER - HUGE_PAGE)
 		return NULL;
@@ -62,7 +62,7 @@ static void *table_new(size_t bytes, bool populate)
 		if ((p = map_table(total)) == NULL)
 			return NULL;
 		(void)madvise(p, total, MADV_HUGEPAGE);
-	} else if ((p = calloc(1, total)) == NULL) {
+	} else if ((p = zero ? calloc(1, total) : malloc(total)) == NULL) {
 		return NULL;
 	}
 	if (populate && total >= TABLE_POPULATED)
@@ -73,12 +73,17 @@ static void *table_new(size_t bytes, bool populate)
 
 void *table_alloc(size_t bytes)
 {
-	return table_new(bytes, true);
+	return table_new(bytes, true, true);
+}
+
+void *table_alloc_unzeroed(size_t bytes)
+{
+	return table_new(bytes, true, false);
 }
 
 void *table_reserve(size_t bytes)
 {
-	return table_new(bytes, false);
+	return table_new(bytes, false, true);
 }
 
 void table_free(void *q)

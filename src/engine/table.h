@@ -7,7 +7,8 @@
  * the hypervisor, and a huge page covers only a 2 MiB range wholly inside
  * a mapping.  Such a table grows in place where it can (mremap).  Smaller
  * tables come from calloc, which reuses freed memory.  And the same for a buffer
- * that must stay free()-able (table_grow_heap).  Memory always comes zeroed;
+ * that must stay free()-able (table_grow_heap).  Memory comes zeroed but
+ * from table_alloc_unzeroed;
  * the pointer returned is 64-byte aligned (a header before it keeps the
  * size).  Part of the engine's public interface (see ac.h).
  */
@@ -30,6 +31,11 @@
  * table that will be filled), or NULL when out of memory.  Free with
  * table_free, never with free(). */
 void *table_alloc(size_t bytes);
+
+/* table_alloc for a table the caller writes whole before it reads it:
+ * its bytes are unspecified (zero when it is a mapping), so memory that
+ * calloc would reuse is not cleared first. */
+void *table_alloc_unzeroed(size_t bytes);
 
 /* table_alloc for an upper bound: pages become resident as they are first
  * written.  NULL when out of memory. */

@@ -9,7 +9,8 @@
  * random sets (with the empty pattern, ASCII folding, each scan path,
  * SIMD capped or not, set sizes from one pattern to thousands) saved and
  * loaded find exactly what the compiled one finds with ac_find (both
- * semantics), ac_scan_leftmost, ac_scan_overlapping and ac_pattern_id;
+ * semantics), ac_scan_leftmost, ac_scan_overlapping and ac_pattern_id,
+ * and derive the same HASH sieve (some set has one on a VBMI CPU);
  * one of more than 65,536 states too (the compiled automaton's multi-output
  * bitmap against the loaded one's dict[] walk).
  * Then the checks behind the checksum: words of the state tables and
@@ -282,12 +283,14 @@ static void round_trips(void)
 	};
 	static const size_t sizes[] = { 1, 3, 40, 300, 2000 };
 	char text[3000], what[160];
+	int sieved = 0;
 	for (int t = 0; t < 60; t++) {
 		struct set s;
 		unsigned alphabet = 2 + rnd(8);
 		size_t n = sizes[rnd(5)];
-		/* every fourth set long enough for the HASH path's strides */
-		size_t min_len = t % 4 ? 1 : 5 + rnd(8);
+		/* every fourth set long enough for the HASH path's strides, and
+		 * every fourth of 3-4 bytes at least (its sieve at stride 1) */
+		size_t min_len = t % 4 == 0 ? 5 + rnd(8) : t % 4 == 2 ? 3 + rnd(2) : 1;
 		random_set(&s, t % 4 ? alphabet : 2, min_len, 1 + rnd(n > 300 ? 8 : 20), n);
 		unsigned flags = rnd(2) ? AC_FOLD_ASCII : 0;
 		bool empty = rnd(5) == 0;
@@ -307,8 +310,12 @@ static void round_trips(void)
 				      ac_max_pattern_len(back) == ac_max_pattern_len(ac) &&
 				      ac_pattern_count(back) == ac_pattern_count(ac) &&
 				      !memcmp(back->rare_before, ac->rare_before, sizeof ac->rare_before) &&
-				      !memcmp(back->rare_after, ac->rare_after, sizeof ac->rare_after),
-			      "%s: the same facts and RARE neighbour sets", what);
+				      !memcmp(back->rare_after, ac->rare_after, sizeof ac->rare_after) &&
+				      back->window_sieved == ac->window_sieved &&
+				      !memcmp(&back->window_sieve, &ac->window_sieve,
+					      ac->window_sieved ? sizeof ac->window_sieve : 0),
+			      "%s: the same facts, RARE neighbour sets and HASH sieve", what);
+			sieved += ac->window_sieved;
 			random_text(text, sizeof text, alphabet);
 			same_scans(ac, back, text, sizeof text, what);
 			for (size_t i = 0; i < s.n; i++) {
@@ -328,6 +335,8 @@ static void round_trips(void)
 		ac_free(ac);
 		free(img);
 	}
+	if (simd_cpu_level() >= SIMD_AVX512 && simd_cpu_vbmi())
+		CHECK(sieved > 0, "some set saved and loaded with the HASH sieve");
 }
 
 /* Every match of a scan, folded into one number, and their count. */

@@ -9,7 +9,9 @@
  * window_folds summaries before the table), every kernel this CPU runs must return, from every
  * start position of every text of 0 to 200 bytes, the first 64-byte block
  * with a candidate and its mask (bit i set when the table has the pair, or
- * the window's hash, at block + i), or the first block it does not handle
+ * the window's hash, at block + i; for window_scan_sieve, when besides a
+ * random sieve, admitting some of the text's windows, passes the window),
+ * or the first block it does not handle
  * (fewer than 65 or 72 bytes readable) with mask 0.  The texts end exactly
  * at an inaccessible page, and start exactly after another: a read past
  * either end faults.  Failures name the kernel.
@@ -54,6 +56,7 @@ struct round {
 	uint64_t windows[1u << (AC_WINDOW_BITS - 6)];
 	uint32_t folds[64]; /* window_folds(windows) */
 	uint32_t wmask, fold;
+	struct window_sieve sieve;
 };
 
 static unsigned rng_state = 2024;
@@ -68,27 +71,31 @@ static int bit_at(const uint64_t *table, unsigned i)
 	return (int)((table[i >> 6] >> (i & 63)) & 1);
 }
 
+/* The kinds of kernel: pair, window, window behind the sieve. */
+enum kind { PAIR, WINDOW, SIEVE };
+
 /* Whether position i of buf is a candidate, by the definition. */
-static int candidate(const struct round *r, int window, const uint8_t *buf, size_t i)
+static int candidate(const struct round *r, enum kind kind, const uint8_t *buf, size_t i)
 {
-	if (!window)
+	if (kind == PAIR)
 		return bit_at(r->pair, (unsigned)buf[i] << 8 | buf[i + 1]);
 	uint32_t load;
 	memcpy(&load, buf + i, 4);
-	return bit_at(r->windows, ac_window_hash(load, r->wmask, r->fold));
+	return bit_at(r->windows, ac_window_hash(load, r->wmask, r->fold)) &&
+	       (kind == WINDOW || window_sieve_admits(&r->sieve, buf + i));
 }
 
 /* What a kernel must return from pos: the first block with `span` bytes
  * readable and a candidate (its mask in *mask), else the first block
  * without them (*mask = 0). */
-static size_t expected(const struct round *r, int window, const uint8_t *buf, size_t len, size_t pos,
+static size_t expected(const struct round *r, enum kind kind, const uint8_t *buf, size_t len, size_t pos,
 		       uint64_t *mask)
 {
-	size_t span = window ? 72 : 65;
+	size_t span = kind == PAIR ? 65 : 72;
 	for (; pos < len && len - pos >= span; pos += 64) {
 		uint64_t m = 0;
 		for (size_t i = 0; i < 64; i++)
-			m |= (uint64_t)candidate(r, window, buf, pos + i) << i;
+			m |= (uint64_t)candidate(r, kind, buf, pos + i) << i;
 		if (m) {
 			*mask = m;
 			return pos;
@@ -135,6 +142,21 @@ static void sparse_round(struct round *r, const uint8_t *buf, size_t len)
 	window_folds(r->windows, r->folds);
 }
 
+/* A sieve admitting random bytes in random buckets, and whole some of
+ * the windows of buf[0..len). */
+static void sieve_round(struct round *r, const uint8_t *buf, size_t len)
+{
+	memset(&r->sieve, 0, sizeof r->sieve);
+	for (int k = 0; k < 256; k++)
+		r->sieve.admit[rnd(4)][rnd(2)][rnd(128)] |= (uint8_t)(1u << rnd(8));
+	for (int k = 0; k < 6 && len >= 4; k++) {
+		const uint8_t *w = buf + rnd((unsigned)(len - 3));
+		unsigned bucket = rnd(SIEVE_BUCKETS);
+		for (unsigned j = 0; j < 4; j++)
+			r->sieve.admit[j][bucket / 8][w[j] & 127] |= (uint8_t)(1u << (bucket % 8));
+	}
+}
+
 /* Every kernel the CPU runs, from every pos of buf[0..len). */
 static void check_text(const struct round *r, const uint8_t *buf, size_t len, const char *where,
 		       enum simd_level cpu)
@@ -142,7 +164,7 @@ static void check_text(const struct round *r, const uint8_t *buf, size_t len, co
 	for (size_t pos = 0; pos <= len; pos++) {
 		for (int window = 0; window < 2; window++) {
 			uint64_t want = 0;
-			size_t wb = expected(r, window, buf, len, pos, &want);
+			size_t wb = expected(r, window ? WINDOW : PAIR, buf, len, pos, &want);
 			size_t n = window ? sizeof window_kernels / sizeof *window_kernels
 					  : sizeof pair_kernels / sizeof *pair_kernels;
 			for (size_t k = 0; k < n; k++) {
@@ -163,6 +185,13 @@ static void check_text(const struct round *r, const uint8_t *buf, size_t len, co
 				CHECK(gb == wb && got == want, "window_scan_avx512_sparse, text %s: len %zu pos %zu", where,
 				      len, pos);
 			}
+			if (window && cpu >= SIMD_AVX512 && simd_cpu_vbmi()) {
+				uint64_t got = 0;
+				wb = expected(r, SIEVE, buf, len, pos, &want);
+				size_t gb = window_scan_sieve(&r->sieve, r->windows, r->wmask, r->fold, buf, len, pos, &got);
+				CHECK(gb == wb && got == want, "window_scan_sieve, text %s: len %zu pos %zu: block %zu mask %llx, want %zu %llx",
+				      where, len, pos, gb, (unsigned long long)got, wb, (unsigned long long)want);
+			}
 		}
 	}
 }
@@ -175,7 +204,8 @@ int main(void)
 		printf("%d passed, %d failed\n", passed, failed);
 		return 0;
 	}
-	printf("gather kernels up to %s run on this CPU\n", cpu >= SIMD_AVX512 ? "AVX-512" : "AVX2");
+	printf("gather kernels up to %s run on this CPU%s\n", cpu >= SIMD_AVX512 ? "AVX-512" : "AVX2",
+	       cpu >= SIMD_AVX512 && simd_cpu_vbmi() ? ", and the VBMI sieve" : "");
 	/* the texts end at an inaccessible page, or start after one */
 	struct guard_page g;
 	bool mapped = guard_page_map(&g);
@@ -191,6 +221,7 @@ int main(void)
 			end_text[i] = (uint8_t)rnd(256);
 		if (len % 16 == 8) /* then a sparse table holding some of this text's windows */
 			sparse_round(&r, end_text, len);
+		sieve_round(&r, end_text, len);
 		check_text(&r, end_text, len, "ending at a guard page", cpu);
 		memmove(start_text, end_text, len);
 		check_text(&r, start_text, len, "starting after a guard page", cpu);
