@@ -229,6 +229,17 @@ struct sieve_kernel {
 	uint32_t wmask, fold;
 };
 
+/* The table bit of the lowest window of `pass` (window 63, masked off,
+ * when pass is 0), at its place in a block's bitmap. */
+SIMD_INLINE uint64_t sieve_lookup(const struct sieve_kernel *k, const uint8_t *block, uint64_t pass)
+{
+	unsigned i = (unsigned)ctz64(pass | UINT64_C(1) << 63);
+	uint32_t load;
+	memcpy(&load, block + i, 4);
+	unsigned h = ac_window_hash(load, k->wmask, k->fold);
+	return (uint64_t)(((uint32_t)k->words[h >> 5] >> (h & 31)) & 1 & (pass >> i)) << i;
+}
+
 /* The block's 64 windows through the sieve: per window byte, each text
  * byte's low 7 bits pick its buckets from two 128-byte tables (vpermt2b),
  * ANDed over the window's bytes; then the windows with a bucket left are
@@ -247,14 +258,13 @@ SIMD_INLINE TARGET_AVX512VBMI uint64_t sieve_block(const void *kernel, const uin
 								   _mm512_loadu_si512(t1 + 64)));
 	}
 	__m512i any = _mm512_or_si512(lo, hi);
-	uint64_t m = 0;
-	for (uint64_t pass = _mm512_test_epi8_mask(any, any); pass; pass &= pass - 1) {
-		unsigned i = (unsigned)ctz64(pass);
-		uint32_t load;
-		memcpy(&load, block + i, 4);
-		unsigned h = ac_window_hash(load, k->wmask, k->fold);
-		m |= (uint64_t)(((uint32_t)k->words[h >> 5] >> (h & 31)) & 1) << i;
-	}
+	uint64_t pass = _mm512_test_epi8_mask(any, any), second = pass & (pass - 1);
+	/* the first two passing windows without a branch (a missing one
+	 * looks up window 63 and is masked off): most blocks have none to
+	 * two, and a branch on how many would be mispredicted */
+	uint64_t m = sieve_lookup(k, block, pass) | sieve_lookup(k, block, second);
+	for (pass = second & (second - 1); pass; pass &= pass - 1)
+		m |= sieve_lookup(k, block, pass);
 	return m;
 }
 
