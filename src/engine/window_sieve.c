@@ -5,10 +5,12 @@
  * first levels (first[], in_cls and cls, which a compiled set holds, so
  * ac_load derives the sieve ac_compile did), each prefix byte standing for
  * the bytes of its class (both cases under -i); and putting them in 16
- * buckets: one bucket a prefix to start with, then, until 16 are left,
- * the two neighbours in the trie's order merged whose union adds the
- * least to the share of text windows that pass (a bucket passes the
- * product over window bytes of its bytes' frequencies, ac_byte_freq).
+ * buckets: one bucket a prefix to start with (two neighbours past 32
+ * prefixes), then, until 16 are left, the two neighbours in the trie's
+ * order merged whose union adds the least to the share of text windows
+ * that pass (a bucket passes the product over window bytes of its bytes'
+ * frequencies, ac_byte_freq).  And which HASH kernel's tables a set gets
+ * (ac_window_kernel_derive): the sieve, or the sparse kernel's summaries.
  */
 #include "ac_internal.h"
 #include "bits.h"
@@ -109,7 +111,7 @@ static size_t less_added(const double *added, size_t l, size_t r)
  * always the two neighbours in that order whose union adds least; alive[]
  * marks those left.  Neighbours share their first bytes; weighing every
  * pair instead would cut the windows passing on English text by a fifth
- * more, at n^2 unions where a 100-word set compiles in 25 microseconds.
+ * more, at n^2 unions where a 100-word set compiles in 20 microseconds.
  * A pair is known by its left bucket; a tournament tree over the pairs
  * (win[1] the least) finds the next merge in log n steps. */
 static void merge(struct bucket *b, bool *alive, size_t n, const double *freq7)
@@ -153,11 +155,8 @@ static void merge(struct bucket *b, bool *alive, size_t n, const double *freq7)
 bool ac_sieve_build(const ac_automaton *ac, struct window_sieve *s)
 {
 	struct bucket b[SIEVE_MAX_PREFIXES / 2];
-	uint64_t class_bytes[256][2];
-	double class_freq[256];
-	size_t classes = ac->n_classes < 256 ? ac->n_classes : 256; /* a 257th wraps to 0 */
-	memset(class_bytes, 0, classes * sizeof *class_bytes);
-	memset(class_freq, 0, classes * sizeof *class_freq);
+	uint64_t class_bytes[256][2] = { { 0 } };
+	double class_freq[256] = { 0 };
 	double freq7[128];
 	struct collect c = { .ac = ac, .width = ac->window_width, .class_bytes = class_bytes,
 			     .class_freq = class_freq, .freq7 = freq7, .b = b };
