@@ -176,6 +176,14 @@ void window_folds(const uint64_t *table, uint32_t folds[64])
 	}
 }
 
+/* The table bit of the lowest window of `pass`, its index h[i] (window
+ * 63's, masked off, when pass is 0), at its place in a block's bitmap. */
+SIMD_INLINE uint64_t table_bit_at(const struct gather *k, const uint32_t h[64], uint64_t pass)
+{
+	unsigned i = (unsigned)ctz64(pass | UINT64_C(1) << 63);
+	return (uint64_t)(((uint32_t)k->words[h[i] >> 5] >> (h[i] & 31)) & 1 & (pass >> i)) << i;
+}
+
 /* Candidates among a block's 64 windows by the two summaries (no
  * gather), then the exact table bits of the windows that pass both, read
  * one by one: a few a block at most, so one branch per block and scalar
@@ -199,16 +207,13 @@ SIMD_INLINE TARGET_AVX512 uint64_t window_block_sparse(const void *kernel, const
 		both = _mm512_mask_test_epi32_mask(both, b, _mm512_rolv_epi32(one, idx[g]));
 		pass |= (uint64_t)both << (16 * g);
 	}
-	if (!pass)
-		return 0;
 	uint32_t h[64];
 	for (int g = 0; g < 4; g++)
 		_mm512_storeu_si512(h + 16 * g, idx[g]);
-	uint64_t m = 0;
-	for (; pass; pass &= pass - 1) {
-		unsigned i = (unsigned)ctz64(pass);
-		m |= (uint64_t)(((uint32_t)k->words[h[i] >> 5] >> (h[i] & 31)) & 1) << i;
-	}
+	uint64_t second = pass & (pass - 1);
+	uint64_t m = table_bit_at(k, h, pass) | table_bit_at(k, h, second);
+	for (pass = second & (second - 1); pass; pass &= pass - 1)
+		m |= table_bit_at(k, h, pass);
 	return m;
 }
 
