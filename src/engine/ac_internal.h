@@ -185,6 +185,11 @@ void ac_window_derive(ac_automaton *ac);
  * the scan-path costs use (ac_prefilter.c). */
 double ac_byte_freq(uint8_t b);
 
+/* The expected share of text positions that are Teddy's candidates, by
+ * that model: where a bucket admits every byte of the fingerprint, the
+ * bytes taken as independent, summed over the buckets. */
+double ac_teddy_share(const struct teddy *t);
+
 /* Fills *s with the bucket sieve of the set's window_width-byte prefixes
  * (window_sieve.c), from first[], in_cls and cls; false when they are more
  * than SIEVE_MAX_PREFIXES or memory is short. */

@@ -372,9 +372,7 @@ static double rare_cost(const ac_automaton *ac)
 	return path_cost(vector ? RARE_SCAN_COST : RARE_SCAN_COST_SCALAR, share, steps + RARE_TAIL_STEPS);
 }
 
-/* Teddy's cost per byte: a candidate where a bucket admits every byte of
- * the window, with the bytes independent, summed over the buckets. */
-static double teddy_cost(const struct teddy *t)
+double ac_teddy_share(const struct teddy *t)
 {
 	double admitted[TEDDY_MAX_WIDTH][TEDDY_BUCKETS] = { { 0 } };
 	for (uint32_t j = 0; j < t->width; j++)
@@ -388,7 +386,13 @@ static double teddy_cost(const struct teddy *t)
 			bucket *= admitted[j][k];
 		share += bucket;
 	}
-	return path_cost(TEDDY_SCAN_COST, share < 1 ? share : 1, TEDDY_CANDIDATE_STEPS);
+	return share < 1 ? share : 1;
+}
+
+/* Teddy's cost per byte: a candidate at ac_teddy_share of the bytes. */
+static double teddy_cost(const struct teddy *t)
+{
+	return path_cost(TEDDY_SCAN_COST, ac_teddy_share(t), TEDDY_CANDIDATE_STEPS);
 }
 
 /* Appends the distinct `width`-byte prefixes below `node` (at `depth`) to

@@ -29,12 +29,22 @@
 #define TEDDY_MAX_WIDTH 3
 #define TEDDY_BUCKETS 8
 
+/* A second look the AVX-512 kernel gives its candidates, where the scan
+ * would give it one by one: a start stays a candidate only when its 4-byte
+ * window, masked and folded, hashes (hash_mul, to hash_bits bits) to a bit
+ * set in words[].  No second look while words is NULL. */
+struct teddy_window {
+	const uint32_t *words;
+	uint32_t mask, fold, hash_mul, hash_bits;
+};
+
 struct teddy {
 	uint8_t lo[TEDDY_MAX_WIDTH][16]; /* buckets allowing each low nibble at fingerprint byte j */
 	uint8_t hi[TEDDY_MAX_WIDTH][16]; /* ... each high nibble */
 	uint32_t width;                  /* fingerprint bytes, 1..TEDDY_MAX_WIDTH */
 	uint32_t offset;                 /* where the fingerprint starts in every match */
 	enum simd_level level;
+	struct teddy_window window;
 };
 
 /* Fills t for n fingerprints of `width` bytes, fp[i * width ..], found at

@@ -5,12 +5,14 @@
  * allows.  Each computes, for a 64-byte block of starts, the bucket bits
  * left after ANDing the nibble-table lookups of every fingerprint byte, and
  * turns the non-zero bytes into a 64-bit candidate bitmap; simd.h's block
- * loop runs it over the text.
+ * loop runs it over the text.  The AVX-512 kernel also gives candidates
+ * their second look where t->window asks for it (teddy.h).
  */
 #include "teddy.h"
 
 #if SIMD_X86
 #include <immintrin.h>
+#include <string.h>
 
 /* The fingerprint-byte loops run at most TEDDY_MAX_WIDTH times with a
  * constant bound: fully unrolled, their tables stay in registers. */
@@ -39,6 +41,7 @@ struct teddy32 {
 struct teddy64 {
 	__m512i lo[TEDDY_MAX_WIDTH], hi[TEDDY_MAX_WIDTH];
 	uint32_t offset;
+	struct teddy_window window;
 };
 
 /* Buckets left for the 16 starts whose fingerprints begin at p. */
@@ -157,6 +160,35 @@ SIMD_INLINE TARGET_AVX512 uint64_t block64_1(const void *k, const uint8_t *b) { 
 SIMD_INLINE TARGET_AVX512 uint64_t block64_2(const void *k, const uint8_t *b) { return block64(k, b, 2); }
 SIMD_INLINE TARGET_AVX512 uint64_t block64_3(const void *k, const uint8_t *b) { return block64(k, b, 3); }
 
+/* The second look's verdict on the lowest candidate of m (window 63's,
+ * masked off, when m is 0), at its place in the block's bitmap. */
+SIMD_INLINE uint64_t window_look(const struct teddy_window *w, const uint8_t *block, uint64_t m)
+{
+	unsigned i = (unsigned)__builtin_ctzll(m | UINT64_C(1) << 63);
+	uint32_t load;
+	memcpy(&load, block + i, 4);
+	uint32_t h = (((load & w->mask) | w->fold) * w->hash_mul) >> (32 - w->hash_bits);
+	return (uint64_t)((w->words[h >> 5] >> (h & 31)) & 1 & (m >> i)) << i;
+}
+
+/* block64 with the second look: the first two candidates without a
+ * branch (most blocks have none to two), the rest in a loop. */
+SIMD_INLINE TARGET_AVX512 uint64_t block64_looked(const void *kernel, const uint8_t *block, uint32_t width)
+{
+	const struct teddy64 *k = kernel;
+	uint64_t m = block64(kernel, block, width), second = m & (m - 1);
+	if (!m) /* most blocks: Teddy's buckets are tighter than the sieve's */
+		return 0;
+	uint64_t kept = window_look(&k->window, block, m) | window_look(&k->window, block, second);
+	for (m = second & (second - 1); m; m &= m - 1)
+		kept |= window_look(&k->window, block, m);
+	return kept;
+}
+
+SIMD_INLINE TARGET_AVX512 uint64_t block64w_1(const void *k, const uint8_t *b) { return block64_looked(k, b, 1); }
+SIMD_INLINE TARGET_AVX512 uint64_t block64w_2(const void *k, const uint8_t *b) { return block64_looked(k, b, 2); }
+SIMD_INLINE TARGET_AVX512 uint64_t block64w_3(const void *k, const uint8_t *b) { return block64_looked(k, b, 3); }
+
 TARGET_AVX512 size_t teddy_scan_avx512(const struct teddy *t, const uint8_t *buf, size_t len,
 				       size_t pos, uint64_t *mask)
 {
@@ -167,6 +199,15 @@ TARGET_AVX512 size_t teddy_scan_avx512(const struct teddy *t, const uint8_t *buf
 		k.hi[j] = _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)(const void *)t->hi[j]));
 	}
 	size_t span = block_span(t);
+	if (t->window.words) { /* every start's 4-byte window readable too */
+		k.window = t->window;
+		span = span > 67 ? span : 67;
+		switch (t->width) {
+		case 1: return simd_block_loop(block64w_1, &k, buf, len, pos, span, mask);
+		case 2: return simd_block_loop(block64w_2, &k, buf, len, pos, span, mask);
+		default: return simd_block_loop(block64w_3, &k, buf, len, pos, span, mask);
+		}
+	}
 	switch (t->width) {
 	case 1: return simd_block_loop(block64_1, &k, buf, len, pos, span, mask);
 	case 2: return simd_block_loop(block64_2, &k, buf, len, pos, span, mask);

@@ -9,7 +9,10 @@
  * block and candidate mask as the scalar kernel from every start position
  * (so reads stop exactly at the buffer's end: the text ends exactly at an
  * inaccessible page, or starts exactly after one), and every real
- * fingerprint occurrence must be a candidate.  Failures name the kernel.
+ * fingerprint occurrence must be a candidate.  The AVX-512 kernel with a
+ * second look (a random hashed-window table, as AC_PATH_TEDDY's) must
+ * keep exactly the scalar kernel's candidates whose window's bit is set.
+ * Failures name the kernel.
  */
 #include "teddy.h"
 
@@ -135,6 +138,64 @@ static void check_text(const struct prints *f, const uint8_t *text, size_t len, 
 	}
 }
 
+/* The second look's table (2^18 bits, as the HASH table) and its
+ * verdicts on the candidates m of the block at p (67 bytes readable). */
+static uint32_t look_words[(1u << 18) / 32];
+
+static uint64_t looked(const struct teddy_window *w, const uint8_t *p, uint64_t m)
+{
+	uint64_t kept = 0;
+	for (; m; m &= m - 1) {
+		unsigned i = (unsigned)__builtin_ctzll(m);
+		uint32_t load;
+		memcpy(&load, p + i, 4);
+		uint32_t h = (((load & w->mask) | w->fold) * w->hash_mul) >> (32 - w->hash_bits);
+		kept |= (uint64_t)((w->words[h >> 5] >> (h & 31)) & 1) << i;
+	}
+	return kept;
+}
+
+/* The AVX-512 kernel with a second look, from every pos: the first whole
+ * block (its starts' 4-byte windows readable too) whose scalar candidates
+ * keep some after the look, with those kept; else the first block it
+ * cannot read whole, with no mask. */
+static void check_looked(const struct prints *f, const uint8_t *text, size_t len, const char *where)
+{
+#if SIMD_X86
+	if (!simd_runs(SIMD_AVX512))
+		return;
+	struct teddy ref, vec;
+	teddy_build(&ref, f->fp, f->n, f->width, f->offset, f->fold, SIMD_SCALAR);
+	teddy_build(&vec, f->fp, f->n, f->width, f->offset, f->fold, SIMD_AVX512);
+	uint32_t mask = rnd(2) ? 0xffffffffu : 0x00ffffffu; /* all of the load, or 3 bytes */
+	vec.window = (struct teddy_window){ .words = look_words, .mask = mask,
+					    .fold = rnd(2) ? 0x20202020u & mask : 0,
+					    .hash_mul = 0x9E3779B1u, .hash_bits = 18 };
+	for (size_t k = 0; k < sizeof look_words / sizeof *look_words; k++)
+		look_words[k] = (uint32_t)rnd(1u << 16) << 16 | rnd(1u << 16);
+	size_t span = 64 + f->offset + f->width - 1;
+	span = span > 67 ? span : 67;
+	for (size_t pos = 0; pos <= len; pos++) {
+		size_t wb = pos;
+		uint64_t want = 0;
+		for (; len - wb >= span && wb < len; wb += 64) {
+			uint64_t m = 0;
+			if (teddy_next_block(&ref, text, len, wb, &m) != wb)
+				m = 0;
+			if ((want = looked(&vec.window, text + wb, m)) != 0)
+				break;
+		}
+		uint64_t got = 0;
+		size_t gb = teddy_scan_avx512(&vec, text, len, pos, &got);
+		CHECK(gb == wb && got == want, "AVX-512BW with its second look, text %s: len %zu pos %zu: "
+		      "block %zu mask %llx, want %zu %llx", where, len, pos, gb, (unsigned long long)got, wb,
+		      (unsigned long long)want);
+	}
+#else
+	(void)f, (void)text, (void)len, (void)where;
+#endif
+}
+
 int main(void)
 {
 	printf("Teddy kernels up to %s run on this CPU\n", kernel_names[simd_cpu_level()]);
@@ -156,8 +217,10 @@ int main(void)
 		for (size_t i = 0; i < len; i++)
 			end_text[i] = (uint8_t)alpha[rnd(sizeof alpha - 1)];
 		check_text(&f, end_text, len, "ending at a guard page");
+		check_looked(&f, end_text, len, "ending at a guard page");
 		memmove(start_text, end_text, len);
 		check_text(&f, start_text, len, "starting after a guard page");
+		check_looked(&f, start_text, len, "starting after a guard page");
 	}
 	guard_page_free(&g);
 	printf("%d passed, %d failed\n", passed, failed);

@@ -17,8 +17,9 @@
  * compiled for this CPU are sieved exactly when the CPU has AVX-512 VBMI
  * (never under a cap below AVX-512), and count the matches of a text with
  * the patterns planted as the scalar scan does, through the sieve and
- * through the sparse kernel forced in its place.  Prints "N passed, N
- * failed".
+ * through the sparse kernel forced in its place; and so do Teddy sets of
+ * 20-60 literals, some with the second look inside the AVX-512 kernel.
+ * Prints "N passed, N failed".
  */
 #include "ac_internal.h"
 #include "pair_simd.h" /* window_folds, on x86 */
@@ -199,6 +200,25 @@ static void kernel_choice(void)
 		ac_free(scalar);
 	}
 	CHECK(!vbmi || forced >= 10, "%d sets through both the sieve and the sparse kernel", forced);
+	/* Teddy's second look inside its AVX-512 kernel: sets of 20-60
+	 * literals share buckets enough for it (ac_teddy_share) */
+	int looked = 0;
+	for (int t = 0; t < 20; t++) {
+		struct set s;
+		unsigned flags = t % 2 ? AC_FOLD_ASCII : 0;
+		random_set(&s, 20 + rnd(40), 3 + rnd(2), true);
+		ac_automaton *ac = compile(&s, flags, AC_PATH_TEDDY, SIMD_BEST);
+		ac_automaton *scalar = compile(&s, flags, AC_PATH_HASH, SIMD_SCALAR);
+		if (ac && scalar && ac->path == AC_PATH_TEDDY) {
+			planted_text(text, sizeof text, &s);
+			CHECK(ac_count_leftmost(ac, text, sizeof text, 0) == ac_count_leftmost(scalar, text, sizeof text, 0),
+			      "Teddy set %d (second look in the kernel: %d): the count", t, ac->teddy.window.words != NULL);
+			looked += ac->teddy.window.words != NULL;
+		}
+		ac_free(ac);
+		ac_free(scalar);
+	}
+	CHECK(simd_cpu_level() != SIMD_AVX512 || looked > 0, "%d Teddy sets looked inside the kernel", looked);
 	struct set s;
 	random_set(&s, 100, 4, true);
 	ac_automaton *ac = compile(&s, 0, AC_PATH_AUTO, SIMD_AVX2);
