@@ -192,14 +192,16 @@ double ac_teddy_share(const struct teddy *t);
 
 /* Fills *s with the bucket sieve of the set's window_width-byte prefixes
  * (window_sieve.c), from first[], in_cls and cls; false when they are more
- * than SIEVE_MAX_PREFIXES or memory is short. */
+ * than SIEVE_MAX_PREFIXES. */
 bool ac_sieve_build(const ac_automaton *ac, struct window_sieve *s);
 
-/* The HASH kernel's own tables, for the kernel the scan will run: at
- * stride 1 with a sparse table, the sieve (window_sieved) on a CPU with
- * AVX-512 VBMI when its kernels are allowed and the set fits, else the
- * folds of the sparse kernel.  After the path, the table and the state
- * tables are built or loaded (window_sieve.c). */
+/* The hashed-window kernels' own tables, for the kernel the scan will
+ * run: at stride 1 with a sparse table, the sieve (window_sieved) on a
+ * CPU with AVX-512 VBMI when its kernels are allowed and the set fits,
+ * else the folds of the sparse kernel; on the Teddy path, teddy.window
+ * where its AVX-512 kernel gives the second look itself.  After the
+ * path, the table and the state tables are built or loaded
+ * (window_sieve.c). */
 void ac_window_kernel_derive(ac_automaton *ac);
 
 #endif

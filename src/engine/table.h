@@ -7,10 +7,9 @@
  * the hypervisor, and a huge page covers only a 2 MiB range wholly inside
  * a mapping.  Such a table grows in place where it can (mremap).  Smaller
  * tables come from calloc, which reuses freed memory.  And the same for a buffer
- * that must stay free()-able (table_grow_heap).  Memory comes zeroed but
- * from table_alloc_unzeroed;
- * the pointer returned is 64-byte aligned (a header before it keeps the
- * size).  Part of the engine's public interface (see ac.h).
+ * that must stay free()-able (table_grow_heap).  Memory comes zeroed,
+ * but table_alloc_unzeroed's; the pointer returned is 64-byte aligned (a
+ * header before it keeps the size).  Part of the engine's public interface (see ac.h).
  */
 #ifndef ACGREP_TABLE_H
 #define ACGREP_TABLE_H

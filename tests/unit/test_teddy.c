@@ -138,6 +138,7 @@ static void check_text(const struct prints *f, const uint8_t *text, size_t len, 
 	}
 }
 
+#if SIMD_X86
 /* The second look's table (2^18 bits, as the HASH table) and its
  * verdicts on the candidates m of the block at p (67 bytes readable). */
 static uint32_t look_words[(1u << 18) / 32];
@@ -154,6 +155,7 @@ static uint64_t looked(const struct teddy_window *w, const uint8_t *p, uint64_t 
 	}
 	return kept;
 }
+#endif
 
 /* The AVX-512 kernel with a second look, from every pos: the first whole
  * block (its starts' 4-byte windows readable too) whose scalar candidates
