@@ -143,6 +143,14 @@ static inline unsigned ac_window_hash(uint32_t load, uint32_t mask, uint32_t fol
 	return (((load & mask) | fold) * AC_WINDOW_MUL) >> (32 - AC_WINDOW_BITS);
 }
 
+/* 1 when the window whose 4-byte load is `load` has its bit set in the
+ * hashed-window table `bits` (2^AC_WINDOW_BITS bits), else 0. */
+static inline uint64_t ac_window_bit(const uint64_t *bits, uint32_t load, uint32_t mask, uint32_t fold)
+{
+	unsigned h = ac_window_hash(load, mask, fold);
+	return (bits[h >> 6] >> (h & 63)) & 1;
+}
+
 /* The vector kernels allowed by the CPU and by the cap `cap`
  * (ac_limit_simd's): the cap when this CPU runs it, else the CPU's widest
  * (for SIMD_BEST, a level above the CPU's, or one of the other

@@ -117,8 +117,7 @@ static uint64_t block_mask(const ac_automaton *ac, const uint8_t *p, size_t avai
 /* Whether the window whose 4-byte load is `load` is in the HASH table. */
 static inline uint64_t window_in_table(const ac_automaton *ac, uint32_t load)
 {
-	unsigned h = ac_window_hash(load, ac->window_mask, ac->window_fold);
-	return (ac->window_bits[h >> 6] >> (h & 63)) & 1;
+	return ac_window_bit(ac->window_bits, load, ac->window_mask, ac->window_fold);
 }
 
 /* The same for the HASH prefilter: a position is a candidate when the hash

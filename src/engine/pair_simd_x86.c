@@ -176,12 +176,12 @@ void window_folds(const uint64_t *table, uint32_t folds[64])
 	}
 }
 
-/* The table bit of the lowest window of `pass`, its index h[i] (window
- * 63's, masked off, when pass is 0), at its place in a block's bitmap. */
-SIMD_INLINE uint64_t table_bit_at(const struct gather *k, const uint32_t h[64], uint64_t pass)
+/* The table bit of window i, whose index is h[i] (simd_look_fn). */
+SIMD_INLINE uint64_t table_bit_at(const void *kernel, const void *h, unsigned i)
 {
-	unsigned i = (unsigned)ctz64(pass | UINT64_C(1) << 63);
-	return (uint64_t)(((uint32_t)k->words[h[i] >> 5] >> (h[i] & 31)) & 1 & (pass >> i)) << i;
+	const struct gather *k = kernel;
+	uint32_t at = ((const uint32_t *)h)[i];
+	return ((uint32_t)k->words[at >> 5] >> (at & 31)) & 1;
 }
 
 /* Candidates among a block's 64 windows by the two summaries (no
@@ -210,11 +210,7 @@ SIMD_INLINE TARGET_AVX512 uint64_t window_block_sparse(const void *kernel, const
 	uint32_t h[64];
 	for (int g = 0; g < 4; g++)
 		_mm512_storeu_si512(h + 16 * g, idx[g]);
-	uint64_t second = pass & (pass - 1);
-	uint64_t m = table_bit_at(k, h, pass) | table_bit_at(k, h, second);
-	for (pass = second & (second - 1); pass; pass &= pass - 1)
-		m |= table_bit_at(k, h, pass);
-	return m;
+	return simd_look_each(table_bit_at, k, h, pass);
 }
 
 TARGET_AVX512 size_t window_scan_avx512_sparse(const uint64_t *table, const uint32_t folds[64],
@@ -230,19 +226,17 @@ TARGET_AVX512 size_t window_scan_avx512_sparse(const uint64_t *table, const uint
  * HASH table with its window's mask and fold bits. */
 struct sieve_kernel {
 	const struct window_sieve *sieve;
-	const int *words;
+	const uint64_t *bits;
 	uint32_t wmask, fold;
 };
 
-/* The table bit of the lowest window of `pass` (window 63, masked off,
- * when pass is 0), at its place in a block's bitmap. */
-SIMD_INLINE uint64_t sieve_lookup(const struct sieve_kernel *k, const uint8_t *block, uint64_t pass)
+/* The table bit of the window at block + i (simd_look_fn). */
+SIMD_INLINE uint64_t sieve_lookup(const void *kernel, const void *block, unsigned i)
 {
-	unsigned i = (unsigned)ctz64(pass | UINT64_C(1) << 63);
+	const struct sieve_kernel *k = kernel;
 	uint32_t load;
-	memcpy(&load, block + i, 4);
-	unsigned h = ac_window_hash(load, k->wmask, k->fold);
-	return (uint64_t)(((uint32_t)k->words[h >> 5] >> (h & 31)) & 1 & (pass >> i)) << i;
+	memcpy(&load, (const uint8_t *)block + i, 4);
+	return ac_window_bit(k->bits, load, k->wmask, k->fold);
 }
 
 /* The block's 64 windows through the sieve: per window byte, each text
@@ -263,22 +257,14 @@ SIMD_INLINE TARGET_AVX512VBMI uint64_t sieve_block(const void *kernel, const uin
 								   _mm512_loadu_si512(t1 + 64)));
 	}
 	__m512i any = _mm512_or_si512(lo, hi);
-	uint64_t pass = _mm512_test_epi8_mask(any, any), second = pass & (pass - 1);
-	/* the first two passing windows without a branch (a missing one
-	 * looks up window 63 and is masked off): most blocks have none to
-	 * two, and a branch on how many would be mispredicted */
-	uint64_t m = sieve_lookup(k, block, pass) | sieve_lookup(k, block, second);
-	for (pass = second & (second - 1); pass; pass &= pass - 1)
-		m |= sieve_lookup(k, block, pass);
-	return m;
+	return simd_look_each(sieve_lookup, k, block, _mm512_test_epi8_mask(any, any));
 }
 
 TARGET_AVX512VBMI size_t window_scan_sieve(const struct window_sieve *sieve, const uint64_t *table,
 					   uint32_t wmask, uint32_t fold, const uint8_t *buf, size_t len,
 					   size_t pos, uint64_t *mask)
 {
-	struct sieve_kernel k = { .sieve = sieve, .words = (const int *)(const void *)table,
-				  .wmask = wmask, .fold = fold };
+	struct sieve_kernel k = { .sieve = sieve, .bits = table, .wmask = wmask, .fold = fold };
 	return simd_block_loop(sieve_block, &k, buf, len, pos, 72, mask);
 }
 

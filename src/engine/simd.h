@@ -64,6 +64,29 @@ SIMD_INLINE size_t simd_block_loop(simd_block_fn *block, const void *kernel, con
 	*mask = 0;
 	return pos;
 }
+
+/* A kernel's second look at position i of a block (`data`: the block, or
+ * what the kernel computed for it): 1 to keep i, else 0. */
+typedef uint64_t simd_look_fn(const void *kernel, const void *data, unsigned i);
+
+/* The bits of `cands` that `look` keeps.  Most blocks have none to two
+ * candidates, and a branch on how many would be mispredicted: the first
+ * two are looked at without one (a missing one looks at position 63 and
+ * is masked off), the rest in a loop.  Inlined, `look` with it. */
+SIMD_INLINE uint64_t simd_look_each(simd_look_fn *look, const void *kernel, const void *data, uint64_t cands)
+{
+	uint64_t second = cands & (cands - 1), kept = 0;
+	for (int k = 0; k < 2; k++) {
+		uint64_t c = k ? second : cands;
+		unsigned i = (unsigned)__builtin_ctzll(c | UINT64_C(1) << 63);
+		kept |= (look(kernel, data, i) & (c >> i)) << i;
+	}
+	for (cands = second & (second - 1); cands; cands &= cands - 1) {
+		unsigned i = (unsigned)__builtin_ctzll(cands);
+		kept |= look(kernel, data, i) << i;
+	}
+	return kept;
+}
 #endif
 
 #endif

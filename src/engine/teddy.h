@@ -30,12 +30,12 @@
 #define TEDDY_BUCKETS 8
 
 /* A second look the AVX-512 kernel gives its candidates, where the scan
- * would give it one by one: a start stays a candidate only when its 4-byte
- * window, masked and folded, hashes (hash_mul, to hash_bits bits) to a bit
- * set in words[].  No second look while words is NULL. */
+ * would give it one by one: a start stays a candidate only when its
+ * window's bit is set in the hashed-window table `bits` (ac_window_bit,
+ * with the window's mask and fold).  No second look while bits is NULL. */
 struct teddy_window {
-	const uint32_t *words;
-	uint32_t mask, fold, hash_mul, hash_bits;
+	const uint64_t *bits;
+	uint32_t mask, fold;
 };
 
 struct teddy {

@@ -10,6 +10,8 @@
  */
 #include "teddy.h"
 
+#include "ac_internal.h" /* ac_window_bit */
+
 #if SIMD_X86
 #include <immintrin.h>
 #include <string.h>
@@ -160,29 +162,22 @@ SIMD_INLINE TARGET_AVX512 uint64_t block64_1(const void *k, const uint8_t *b) { 
 SIMD_INLINE TARGET_AVX512 uint64_t block64_2(const void *k, const uint8_t *b) { return block64(k, b, 2); }
 SIMD_INLINE TARGET_AVX512 uint64_t block64_3(const void *k, const uint8_t *b) { return block64(k, b, 3); }
 
-/* The second look's verdict on the lowest candidate of m (window 63's,
- * masked off, when m is 0), at its place in the block's bitmap. */
-SIMD_INLINE uint64_t window_look(const struct teddy_window *w, const uint8_t *block, uint64_t m)
+/* The second look at the start block + i (simd_look_fn). */
+SIMD_INLINE uint64_t window_look(const void *kernel, const void *block, unsigned i)
 {
-	unsigned i = (unsigned)__builtin_ctzll(m | UINT64_C(1) << 63);
+	const struct teddy_window *w = &((const struct teddy64 *)kernel)->window;
 	uint32_t load;
-	memcpy(&load, block + i, 4);
-	uint32_t h = (((load & w->mask) | w->fold) * w->hash_mul) >> (32 - w->hash_bits);
-	return (uint64_t)((w->words[h >> 5] >> (h & 31)) & 1 & (m >> i)) << i;
+	memcpy(&load, (const uint8_t *)block + i, 4);
+	return ac_window_bit(w->bits, load, w->mask, w->fold);
 }
 
-/* block64 with the second look: the first two candidates without a
- * branch (most blocks have none to two), the rest in a loop. */
+/* block64 with the second look. */
 SIMD_INLINE TARGET_AVX512 uint64_t block64_looked(const void *kernel, const uint8_t *block, uint32_t width)
 {
-	const struct teddy64 *k = kernel;
-	uint64_t m = block64(kernel, block, width), second = m & (m - 1);
+	uint64_t m = block64(kernel, block, width);
 	if (!m) /* most blocks: Teddy's buckets are tighter than the sieve's */
 		return 0;
-	uint64_t kept = window_look(&k->window, block, m) | window_look(&k->window, block, second);
-	for (m = second & (second - 1); m; m &= m - 1)
-		kept |= window_look(&k->window, block, m);
-	return kept;
+	return simd_look_each(window_look, kernel, block, m);
 }
 
 SIMD_INLINE TARGET_AVX512 uint64_t block64w_1(const void *k, const uint8_t *b) { return block64_looked(k, b, 1); }
@@ -199,7 +194,7 @@ TARGET_AVX512 size_t teddy_scan_avx512(const struct teddy *t, const uint8_t *buf
 		k.hi[j] = _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)(const void *)t->hi[j]));
 	}
 	size_t span = block_span(t);
-	if (t->window.words) { /* every start's 4-byte window readable too */
+	if (t->window.bits) { /* every start's 4-byte window readable too */
 		k.window = t->window;
 		span = span > 67 ? span : 67;
 		switch (t->width) {

@@ -226,8 +226,6 @@ void ac_window_kernel_derive(ac_automaton *ac)
 	bool looked = ac->path == AC_PATH_TEDDY && ac->window_width &&
 		      ac_teddy_share(&ac->teddy) >= TEDDY_LOOK_SHARE;
 	ac->teddy.window = (struct teddy_window){
-		.words = looked ? (const uint32_t *)(const void *)ac->window_bits : NULL,
-		.mask = ac->window_mask, .fold = ac->window_fold,
-		.hash_mul = AC_WINDOW_MUL, .hash_bits = AC_WINDOW_BITS,
+		.bits = looked ? ac->window_bits : NULL, .mask = ac->window_mask, .fold = ac->window_fold,
 	};
 }

@@ -16,6 +16,8 @@
  */
 #include "teddy.h"
 
+#include "ac_internal.h" /* ac_window_bit */
+
 #include <stdio.h>
 #include <string.h>
 
@@ -139,9 +141,9 @@ static void check_text(const struct prints *f, const uint8_t *text, size_t len, 
 }
 
 #if SIMD_X86
-/* The second look's table (2^18 bits, as the HASH table) and its
- * verdicts on the candidates m of the block at p (67 bytes readable). */
-static uint32_t look_words[(1u << 18) / 32];
+/* The second look's table (as the HASH table) and its verdicts on the
+ * candidates m of the block at p (67 bytes readable). */
+static uint64_t look_bits[(1u << AC_WINDOW_BITS) / 64];
 
 static uint64_t looked(const struct teddy_window *w, const uint8_t *p, uint64_t m)
 {
@@ -150,8 +152,7 @@ static uint64_t looked(const struct teddy_window *w, const uint8_t *p, uint64_t 
 		unsigned i = (unsigned)__builtin_ctzll(m);
 		uint32_t load;
 		memcpy(&load, p + i, 4);
-		uint32_t h = (((load & w->mask) | w->fold) * w->hash_mul) >> (32 - w->hash_bits);
-		kept |= (uint64_t)((w->words[h >> 5] >> (h & 31)) & 1) << i;
+		kept |= ac_window_bit(w->bits, load, w->mask, w->fold) << i;
 	}
 	return kept;
 }
@@ -170,11 +171,11 @@ static void check_looked(const struct prints *f, const uint8_t *text, size_t len
 	teddy_build(&ref, f->fp, f->n, f->width, f->offset, f->fold, SIMD_SCALAR);
 	teddy_build(&vec, f->fp, f->n, f->width, f->offset, f->fold, SIMD_AVX512);
 	uint32_t mask = rnd(2) ? 0xffffffffu : 0x00ffffffu; /* all of the load, or 3 bytes */
-	vec.window = (struct teddy_window){ .words = look_words, .mask = mask,
-					    .fold = rnd(2) ? 0x20202020u & mask : 0,
-					    .hash_mul = 0x9E3779B1u, .hash_bits = 18 };
-	for (size_t k = 0; k < sizeof look_words / sizeof *look_words; k++)
-		look_words[k] = (uint32_t)rnd(1u << 16) << 16 | rnd(1u << 16);
+	vec.window = (struct teddy_window){ .bits = look_bits, .mask = mask,
+					    .fold = rnd(2) ? 0x20202020u & mask : 0 };
+	for (size_t k = 0; k < sizeof look_bits / sizeof *look_bits; k++)
+		look_bits[k] = (uint64_t)rnd(1u << 16) << 48 | (uint64_t)rnd(1u << 16) << 32 |
+			       (uint64_t)rnd(1u << 16) << 16 | rnd(1u << 16);
 	size_t span = 64 + f->offset + f->width - 1;
 	span = span > 67 ? span : 67;
 	for (size_t pos = 0; pos <= len; pos++) {

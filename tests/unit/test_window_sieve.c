@@ -212,8 +212,8 @@ static void kernel_choice(void)
 		if (ac && scalar && ac->path == AC_PATH_TEDDY) {
 			planted_text(text, sizeof text, &s);
 			CHECK(ac_count_leftmost(ac, text, sizeof text, 0) == ac_count_leftmost(scalar, text, sizeof text, 0),
-			      "Teddy set %d (second look in the kernel: %d): the count", t, ac->teddy.window.words != NULL);
-			looked += ac->teddy.window.words != NULL;
+			      "Teddy set %d (second look in the kernel: %d): the count", t, ac->teddy.window.bits != NULL);
+			looked += ac->teddy.window.bits != NULL;
 		}
 		ac_free(ac);
 		ac_free(scalar);
