@@ -41,9 +41,7 @@ static char *map_table(size_t total)
 	return a;
 }
 
-/* Faults in the whole pages of [p, p + len) with one call instead of a
- * trap per 4 KiB page. */
-static void populate_pages(char *p, size_t len)
+void table_populate(void *p, size_t len)
 {
 	size_t page = (size_t)sysconf(_SC_PAGESIZE);
 	uintptr_t lo = ((uintptr_t)p + page - 1) & ~(uintptr_t)(page - 1);
@@ -66,7 +64,7 @@ static void *table_new(size_t bytes, bool populate, bool zero)
 		return NULL;
 	}
 	if (populate && total >= TABLE_POPULATED)
-		populate_pages(p, total);
+		table_populate(p, total);
 	memcpy(p, &total, sizeof total);
 	return p + TABLE_HEADER;
 }

@@ -52,6 +52,11 @@ void *table_grow(void *q, size_t bytes);
  * only; q stays valid and keeps its first `bytes` either way). */
 void table_shrink(void *q, size_t bytes);
 
+/* Faults in the whole pages of [p, p + len) with one call instead of a
+ * trap per 4 KiB page (where the kernel has MADV_POPULATE_WRITE; advice
+ * only): for memory about to be written whole. */
+void table_populate(void *p, size_t len);
+
 /* Frees a table from table_alloc, table_reserve or table_grow; NULL is
  * fine. */
 void table_free(void *q);

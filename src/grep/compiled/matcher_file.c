@@ -21,6 +21,7 @@
 #include "fold/fold_utf8.h"
 #include "match/matcher_ac_internal.h"
 #include "matcher_file_internal.h"
+#include "table.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -490,6 +491,7 @@ static void *image_read(int fd, size_t size, size_t *got)
 	 * had; advice only) */
 	madvise(p, size, MADV_HUGEPAGE);
 #endif
+	table_populate(p, size); /* read() would fault a page at a time */
 	size_t n = 0;
 	while (n < size) {
 		ssize_t k = read(fd, p + n, size - n);
