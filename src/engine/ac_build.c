@@ -22,10 +22,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Bytes of dense transition rows we allow before deeper states go sparse. */
-#define AC_DENSE_BUDGET (8u << 20)
-/* ... at least this much; and at most 1/AC_DENSE_SHARE of the sparse tables. */
+/* Bytes of dense rows: what dense rows and sparse tables may fill together;
+ * the rows' floor and ceiling; a large set's share of its sparse tables. */
+#define AC_DENSE_FOOTPRINT (5u << 20)
 #define AC_DENSE_MIN (512u << 10)
+#define AC_DENSE_BUDGET (8u << 20)
 #define AC_DENSE_SHARE 16
 /* Bytes per state outside the dense rows: first, fail, out_len, out_id,
  * dict (4 each) and in_cls (1). */
@@ -51,18 +52,24 @@ static void classes_build(ac_automaton *ac)
 		ac->class_shift++;
 }
 
-/* Bytes of dense rows for n_states states: a small set gets up to
- * AC_DENSE_BUDGET (often a whole DFA); a large one no more than
- * 1/AC_DENSE_SHARE of its sparse tables, since its rows are only the
- * shallowest states while its memory is mostly the sparse tables (its
- * scans keep their speed: docs/perf.md, "Huge pattern sets"); never under
- * AC_DENSE_MIN.  Rows to depth 3 for dict100k (half the sparse tables,
- * 4.5 MiB) cut cachegrind's misses but not the CPU time: the rows crowd
- * the sparse states the text visits out of the caches (docs/perf.md). */
+/* Bytes of dense rows for n_states states: below AC_LARGE_STATES, as much
+ * as fills AC_DENSE_FOOTPRINT beside the sparse tables, so that a set of
+ * up to some ten thousand words is a whole DFA or has rows several depths
+ * down, where its scans stay (dict10k `-c` 17% faster than with 512 KiB of
+ * rows); a large set 1/AC_DENSE_SHARE of its sparse tables, since its rows
+ * are only the shallowest states while its scans visit the sparse ones
+ * (docs/perf.md, "Huge pattern sets"; 30,000 dictionary words, 160,000
+ * states, scanned no faster with 1.8 MiB of rows).  Never under
+ * AC_DENSE_MIN nor over AC_DENSE_BUDGET.  Rows to depth 3 for dict100k
+ * (half the sparse tables, 4.5 MiB) cut cachegrind's misses but not the
+ * CPU time: the rows crowd the sparse states the text visits out of the
+ * caches (docs/perf.md). */
 static size_t dense_budget(size_t n_states)
 {
-	size_t share = n_states * AC_STATE_BYTES / AC_DENSE_SHARE;
-	return share > AC_DENSE_BUDGET ? AC_DENSE_BUDGET : share < AC_DENSE_MIN ? AC_DENSE_MIN : share;
+	size_t sparse = n_states * AC_STATE_BYTES;
+	size_t fill = n_states < AC_LARGE_STATES && sparse < AC_DENSE_FOOTPRINT ? AC_DENSE_FOOTPRINT - sparse : 0;
+	size_t share = sparse / AC_DENSE_SHARE, want = fill > share ? fill : share;
+	return want > AC_DENSE_BUDGET ? AC_DENSE_BUDGET : want < AC_DENSE_MIN ? AC_DENSE_MIN : want;
 }
 
 /* The transition from s on class c, over the tables built so far: sparse
