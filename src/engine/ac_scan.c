@@ -391,7 +391,7 @@ static size_t step_to_match_class0(const ac_automaton *ac, const uint8_t *buf, s
 {
 	uint32_t s = *sp;
 	while (pos < len) {
-		if (s == AC_ROOT && pos >= sc->direct_until) {
+		if (pos >= sc->direct_until && s == AC_ROOT) {
 			*sp = AC_ROOT;
 			return step_to_match(ac, buf, len, pos, sp, sc);
 		}
@@ -423,6 +423,8 @@ static bool leftmost_longest(const ac_automaton *ac, const uint8_t *buf, size_t 
 	uint32_t id = s & AC_ID_MASK;
 	*m = (ac_match){ .start = pos - ac->out_len[id], .end = pos, .pattern = ac->out_id[id] };
 	while (pos < len && pos - m->start < ac->max_len) {
+		if (ac->class0_skip && ac->cls[buf[pos]] == 0)
+			break; /* a byte in no pattern: the look-ahead is over */
 		uint32_t floor = ac->depth_start[pos - m->start], need = ac->depth_start[pos + 1 - m->start];
 		s = step_within(ac, s, buf[pos++], floor);
 		id = s & AC_ID_MASK;
