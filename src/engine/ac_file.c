@@ -294,7 +294,6 @@ static void meta_apply(ac_automaton *ac, const struct file_meta *m, enum simd_le
 	ac->window_mask = m->window_mask;
 	ac->window_fold = m->window_fold;
 	ac->window_stride = m->window_stride;
-	ac_path_derive(ac);
 	ac->rare_offset = m->rare_offset;
 	ac->rare_byte = (uint8_t)m->rare_byte;
 	if (ac->path == AC_PATH_RARE) {
@@ -309,6 +308,7 @@ static void meta_apply(ac_automaton *ac, const struct file_meta *m, enum simd_le
 	memcpy(ac->cls, m->cls, sizeof ac->cls);
 	memcpy(ac->teddy.lo, m->teddy_lo, sizeof ac->teddy.lo);
 	memcpy(ac->teddy.hi, m->teddy_hi, sizeof ac->teddy.hi);
+	ac_path_derive(ac);
 }
 
 ac_automaton *ac_load(const struct secfile *f, enum simd_level cap, const char **why)

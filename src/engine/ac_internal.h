@@ -97,6 +97,11 @@ struct ac_automaton {
 	enum ac_scan_path path;
 	bool bits_only;        /* a candidate is the prefilter's next bit, with no
 				  second look (ac_path_derive) */
+	bool dense_start;      /* Teddy's modelled candidates cost as much as
+				  stepping every byte (1-byte fingerprints of a
+				  dictionary's first letters): a scan's first
+				  dense candidate starts a stretch of stepping
+				  (ac_path_derive) */
 	enum simd_level simd_cap; /* ac_limit_simd */
 	unsigned threads;      /* ac_set_threads: for sorting and linking a huge set */
 	uint32_t link_meetings; /* ac_link_meetings */
@@ -161,8 +166,9 @@ enum simd_level ac_simd_allowed(enum simd_level cap);
  * the prefilter tables, from the trie, first[] and classes (ac_prefilter.c). */
 void ac_prefilter_build(ac_automaton *ac, enum ac_scan_path want);
 
-/* What the scan derives from the path, once (not per scan): bits_only.
- * After the path and window_width are chosen or loaded. */
+/* What the scan derives from the path, once (not per scan): bits_only and
+ * dense_start.  After the path, window_width and Teddy's tables are
+ * chosen or loaded. */
 void ac_path_derive(ac_automaton *ac);
 
 /* ac->class0_skip's rule, for ac_compile's classes and ac_load's alike:

@@ -522,6 +522,7 @@ void ac_path_derive(ac_automaton *ac)
 {
 	ac->bits_only = ac->path == AC_PATH_BITMAP || ac->path == AC_PATH_HASH ||
 			(ac->path == AC_PATH_TEDDY && !ac->window_width);
+	ac->dense_start = ac->path == AC_PATH_TEDDY && teddy_cost(&ac->teddy) >= STEP_COST;
 }
 
 enum simd_level ac_simd_allowed(enum simd_level cap)

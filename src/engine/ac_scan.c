@@ -260,11 +260,21 @@ struct scan {
 	uint64_t mask;       /* candidates of that block */
 	size_t direct_until; /* step without the prefilter up to here */
 	unsigned dense_run;  /* dense candidates in a row */
+	unsigned dense_limit; /* more than this many in a row start a stretch */
 };
 
+/* A scan of buf[0..len): on the DFA path stepping every byte; where the
+ * prefilter's candidates are modelled as dense as the bytes
+ * (ac->dense_start), the first dense candidate starts a stretch of
+ * stepping, not the AC_DENSE_RUN-th in a row: a search that stops at a
+ * line's first match (grep -c, -l) seldom meets that many. */
 static void scan_init(const ac_automaton *ac, struct scan *sc, size_t len)
 {
-	*sc = (struct scan){ .block = SIZE_MAX, .direct_until = ac->path == AC_PATH_DFA ? len : 0 };
+	*sc = (struct scan){
+		.block = SIZE_MAX,
+		.direct_until = ac->path == AC_PATH_DFA ? len : 0,
+		.dense_limit = ac->dense_start ? 0 : AC_DENSE_RUN,
+	};
 }
 
 /* Next candidate bit at or after pos in the prefilter's bitmaps, or len. */
@@ -356,7 +366,7 @@ static size_t step_to_match(const ac_automaton *ac, const uint8_t *buf, size_t l
 			if (c >= len)
 				break;
 			sc->dense_run = c - pos < AC_DENSE_SKIP ? sc->dense_run + 1 : 0;
-			if (sc->dense_run > AC_DENSE_RUN) {
+			if (sc->dense_run > sc->dense_limit) {
 				sc->direct_until = c + AC_DENSE_STRETCH;
 				sc->dense_run = 0;
 			}

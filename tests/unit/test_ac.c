@@ -8,7 +8,8 @@
  * a spread of offsets), ac_scan_leftmost and ac_scan_overlapping must
  * agree with the oracle, and the named cases with the matches worked out
  * by hand.  Boundary sweeps put matches at offsets 0..140 so they straddle
- * 64-byte blocks.  Large sets (200,000 patterns: sparse states), sets full
+ * 64-byte blocks; a dictionary's shape puts the scan's stretches of
+ * stepping at every kind of place.  Large sets (200,000 patterns: sparse states), sets full
  * of duplicates, sets sorted and linked on two threads, and adopted lists
  * must compile to the automaton their patterns define.  Failures name the
  * case and the scan path.
@@ -383,6 +384,31 @@ static void random_many(void)
 	}
 }
 
+/* A dictionary's shape: every lowercase letter begins a 1- or 2-byte
+ * pattern, so Teddy's 1-byte fingerprints pass nearly every letter and
+ * the scan steps a stretch from the first close candidate (dense_start):
+ * texts of words, of digits with a word at each line's end, and both
+ * mixed, where the stretches start and end at every kind of place. */
+static void dictionary_shape(void)
+{
+	static const char *const pats[] = {
+		"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "o", "p", "q",
+		"r", "s", "t", "u", "v", "w", "x", "y", "z", "an", "the", "them", "theme", "np",
+		"zebra", "ab", "abc", "quick", "qu",
+	};
+	static const char *const pieces[] = { "the ", "them", "0123456789", "  ", "zebra", "\n", "Q7", "np\n", "9" };
+	for (int iter = 0; iter < 40; iter++) {
+		char text[400];
+		size_t tl = 0;
+		while (tl < sizeof text - 16) {
+			const char *piece = pieces[rnd(iter % 2 ? 9 : 4)];
+			memcpy(text + tl, piece, strlen(piece));
+			tl += strlen(piece);
+		}
+		check_case(pats, sizeof pats / sizeof *pats, text, tl, (int)rnd(2), "dictionary-shape");
+	}
+}
+
 /* A large set forces sparse (non-dense) states; compare with a small DFA. */
 static void large_set(void)
 {
@@ -695,6 +721,7 @@ int main(void)
 	teddy_second_look();
 	random_cases();
 	random_many();
+	dictionary_shape();
 	large_set();
 	duplicates_cost_nothing();
 	sorted_set();
