@@ -3,7 +3,9 @@
  *
  * Owns: ac_compile's order of work, failure and output links, byte classes,
  * the dense/sparse transition tables, the depth table (depth_start, also
- * built by ac_load) and the multi-output bitmap (multi_out).
+ * built by ac_load) and the multi-output bitmap (multi_out); finding a
+ * pattern's id by its bytes (ac_pattern_id, the trie walked with
+ * build_delta).
  * The pattern store and the breadth-first trie are ac_trie.c's (their
  * order ac_sort.c's), the prefilter is ac_prefilter.c's.
  * Knows nothing of files, lines or options.
@@ -368,6 +370,33 @@ void ac_set_threads(ac_automaton *ac, unsigned threads)
 enum simd_level ac_simd_used(const ac_automaton *ac)
 {
 	return ac->simd;
+}
+
+bool ac_pattern_id(const ac_automaton *ac, const void *p, size_t len, uint32_t *id)
+{
+	if (len == 0) {
+		*id = ac->empty_id;
+		return ac->has_empty;
+	}
+	const uint8_t *b = p;
+	uint32_t s = AC_ROOT;
+	for (size_t i = 0; i < len; i++) {
+		uint32_t c = ac->cls[b[i]], k;
+		if (s < ac->n_dense) {
+			s = ac->dense[((size_t)s << ac->class_shift) | c] & AC_ID_MASK;
+			continue;
+		}
+		for (k = ac->first[s]; k < ac->first[s + 1] && ac->in_cls[k] != c; k++)
+			;
+		if (k == ac->first[s + 1])
+			return false; /* no child: a failure link goes shallower than i + 1 */
+		s = k;
+	}
+	/* the trie's path spells p only if the state is p's own (depth len) */
+	if (ac->out_len[s] != len)
+		return false;
+	*id = ac->out_id[s];
+	return true;
 }
 
 size_t ac_state_count(const ac_automaton *ac)

@@ -592,20 +592,3 @@ size_t ac_candidate_count(const ac_automaton *ac, const uint8_t *buf, size_t len
 		n++;
 	return n;
 }
-
-bool ac_pattern_id(const ac_automaton *ac, const void *p, size_t len, uint32_t *id)
-{
-	if (len == 0) {
-		*id = ac->empty_id;
-		return ac->has_empty;
-	}
-	const uint8_t *b = p;
-	uint32_t s = AC_ROOT;
-	for (size_t i = 0; i < len; i++)
-		s = ac_step(ac, s, b[i]) & AC_ID_MASK;
-	/* the trie's path spells p only if the state is p's own (depth len) */
-	if (ac->out_len[s] != len)
-		return false;
-	*id = ac->out_id[s];
-	return true;
-}
