@@ -4,8 +4,8 @@
  * Owns: ac_compile's order of work, failure and output links, byte classes,
  * the dense/sparse transition tables, the depth table (depth_start, also
  * built by ac_load) and the multi-output bitmap (multi_out); finding a
- * pattern's id by its bytes (ac_pattern_id, the trie walked with
- * build_delta).
+ * pattern's id by its bytes (ac_pattern_id, the trie walked from the
+ * root).
  * The pattern store and the breadth-first trie are ac_trie.c's (their
  * order ac_sort.c's), the prefilter is ac_prefilter.c's.
  * Knows nothing of files, lines or options.
