@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "ac.h"
+#include "bits.h"
 
 #if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__) && !defined(ACGREP_NO_SIMD)
 #define SIMD_X86 1
@@ -78,11 +79,11 @@ SIMD_INLINE uint64_t simd_look_each(simd_look_fn *look, const void *kernel, cons
 	uint64_t second = cands & (cands - 1), kept = 0;
 	for (int k = 0; k < 2; k++) {
 		uint64_t c = k ? second : cands;
-		unsigned i = (unsigned)__builtin_ctzll(c | UINT64_C(1) << 63);
+		unsigned i = ctz64(c | UINT64_C(1) << 63);
 		kept |= (look(kernel, data, i) & (c >> i)) << i;
 	}
 	for (cands = second & (second - 1); cands; cands &= cands - 1) {
-		unsigned i = (unsigned)__builtin_ctzll(cands);
+		unsigned i = ctz64(cands);
 		kept |= look(kernel, data, i) << i;
 	}
 	return kept;
