@@ -74,6 +74,15 @@ static size_t dense_budget(size_t n_states)
 	return want > AC_DENSE_BUDGET ? AC_DENSE_BUDGET : want < AC_DENSE_MIN ? AC_DENSE_MIN : want;
 }
 
+/* The states that get dense rows (classes_build has set class_shift): the
+ * first ones breadth-first, as many as dense_budget holds, at least the
+ * root. */
+static uint32_t dense_rows(const ac_automaton *ac)
+{
+	size_t n = ac->n_states, fit = dense_budget(n) / (sizeof(uint32_t) << ac->class_shift);
+	return (uint32_t)(n < fit ? n : (fit ? fit : 1));
+}
+
 /* The transition from s on class c, over the tables built so far: sparse
  * states by their children and failure links, dense ones by their row. */
 static uint32_t build_delta(const ac_automaton *ac, uint32_t s, uint8_t c)
@@ -242,8 +251,7 @@ static void links_run(ac_automaton *ac, size_t width)
 static int links_and_tables_build(ac_automaton *ac)
 {
 	size_t n = ac->n_states, width = (size_t)1 << ac->class_shift;
-	size_t fit = dense_budget(n) / (width * sizeof(uint32_t));
-	ac->n_dense = (uint32_t)(n < fit ? n : (fit ? fit : 1));
+	ac->n_dense = dense_rows(ac);
 	/* written whole: every state but the root is a child (fail, dict), and
 	 * every dense row but the root's is its failure state's, overlaid */
 	ac->dense = table_alloc_unzeroed((size_t)ac->n_dense * width * sizeof *ac->dense);
@@ -336,6 +344,9 @@ int ac_compile(ac_automaton *ac, enum ac_scan_path path)
 	ac_store_free(ac);
 	classes_build(ac);
 	ac_prefilter_build(ac, path);
+	/* sparse states search their children in turn: likely bytes first */
+	if (dense_rows(ac) < ac->n_states && ac_trie_order_siblings(ac, ac_byte_ranks()) != 0)
+		goto out;
 	for (size_t k = 1; k < ac->n_states; k++) /* edge bytes become classes */
 		ac->in_cls[k] = ac->cls[ac->in_cls[k]];
 	ac_window_kernel_derive(ac); /* from the classes of the first levels' edges */

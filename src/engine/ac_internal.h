@@ -195,6 +195,10 @@ static inline void ac_byte_add(uint64_t set[4], uint8_t b)
  * which a compile sets as it fills the table. */
 void ac_window_derive(ac_automaton *ac);
 
+/* The byte-rank model's table (ac_prefilter.c): each byte's rank by its
+ * frequency in typical text, 0 the rarest, 255 the most common (space). */
+const uint8_t *ac_byte_ranks(void);
+
 /* The expected share of text bytes that are b, by the byte-rank model
  * the scan-path costs use (ac_prefilter.c). */
 double ac_byte_freq(uint8_t b);

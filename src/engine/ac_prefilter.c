@@ -341,6 +341,11 @@ static bool rare_set_pick(ac_automaton *ac, bool forced)
 	return true;
 }
 
+const uint8_t *ac_byte_ranks(void)
+{
+	return byte_rank;
+}
+
 double ac_byte_freq(uint8_t b)
 {
 	return rank_ppm[byte_rank[b] / 8] / 1e6;

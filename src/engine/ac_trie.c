@@ -15,6 +15,8 @@
  * children in byte order is order by (depth, prefix), so counting the new
  * nodes per depth gives each depth's first id, and a second pass hands out
  * ids per depth in sorted order.  Each pass is sequential within a depth.
+ * A large set's siblings are then put in order of byte frequency
+ * (ac_trie_order_siblings), one more breadth-first pass.
  */
 #include "ac_trie.h"
 #include "grow.h"
@@ -306,5 +308,57 @@ out:
 	table_free(lcp);
 	table_free(next);
 	table_free(path);
+	return rc;
+}
+
+/* ---- siblings by byte frequency ----------------------------------------- */
+
+/* Puts the old entry old_of[q] of table[0..n) at q; tmp holds n entries. */
+static void permute32(uint32_t *table, const uint32_t *old_of, uint32_t n, uint32_t *tmp)
+{
+	memcpy(tmp, table, (size_t)n * sizeof *tmp);
+	for (uint32_t q = 0; q < n; q++)
+		table[q] = tmp[old_of[q]];
+}
+
+int ac_trie_order_siblings(ac_automaton *ac, const uint8_t rank[256])
+{
+	uint32_t n = ac->n_states;
+	uint32_t *old_of = table_alloc((size_t)n * sizeof *old_of);
+	uint32_t *first = table_alloc(((size_t)n + 1) * sizeof *first);
+	uint32_t *tmp = table_alloc((size_t)n * sizeof *tmp);
+	int rc = -1;
+	if (!old_of || !first || !tmp)
+		goto out;
+	const uint32_t *old_first = ac->first;
+	const uint8_t *in_byte = ac->in_cls;
+	old_of[0] = AC_ROOT;
+	uint32_t next = 1;
+	/* breadth-first over the new ids: old_of is its own queue */
+	for (uint32_t q = 0; q < n; q++) {
+		uint32_t s = old_of[q], lo = next, end = old_first[s + 1];
+		first[q] = lo;
+		for (uint32_t c = old_first[s]; c < end; c++) {
+			/* insertion, highest rank first: at most 256 children */
+			uint8_t r = rank[in_byte[c]];
+			uint32_t j = next++;
+			for (; j > lo && rank[in_byte[old_of[j - 1]]] < r; j--)
+				old_of[j] = old_of[j - 1];
+			old_of[j] = c;
+		}
+	}
+	first[n] = n;
+	memcpy(ac->first, first, ((size_t)n + 1) * sizeof *first);
+	permute32(ac->out_len, old_of, n, tmp);
+	permute32(ac->out_id, old_of, n, tmp);
+	uint8_t *old_byte = (uint8_t *)tmp;
+	memcpy(old_byte, ac->in_cls, n);
+	for (uint32_t q = 0; q < n; q++)
+		ac->in_cls[q] = old_byte[old_of[q]];
+	rc = 0;
+out:
+	table_free(old_of);
+	table_free(first);
+	table_free(tmp);
 	return rc;
 }

@@ -49,4 +49,13 @@ int ac_sort_patterns(const struct store *st, uint32_t n_ids, uint32_t *ord, uint
  * no states.  Returns 0, or -1 when out of memory or past 2^31 states. */
 int ac_trie_build(ac_automaton *ac);
 
+/* Renumbers the trie's states breadth-first again with each state's
+ * children in order of rank[byte], highest first, instead of byte order:
+ * a sparse state's children are searched in turn, and with the byte-rank
+ * model's ranks the child a text byte most likely wants comes first.
+ * Depths keep their ranges of ids.  Rewrites first, in_cls (still raw
+ * bytes), out_len and out_id in place.  Returns 0, or -1 when out of
+ * memory (the tables unchanged). */
+int ac_trie_order_siblings(ac_automaton *ac, const uint8_t rank[256]);
+
 #endif
