@@ -433,13 +433,14 @@ bench: acgrep
 # number: it changes only when a program built against the old header
 # would break (docs/library.md).
 LIB_MAJOR   := 0
-LIB_VERSION := $(LIB_MAJOR).2.0
+LIB_VERSION := $(LIB_MAJOR).3.0
 LIB_SONAME  := libacgrep.so.$(LIB_MAJOR)
 LIB_DIR     := $(O)/lib
 LIB_SHARED  := $(LIB_DIR)/libacgrep.so.$(LIB_VERSION)
 LIB_STATIC  := $(LIB_DIR)/libacgrep.a
 LIB_MAP     := src/engine/libacgrep.map
-LIB_FUNCS   := acgrep_new acgrep_add acgrep_compile acgrep_count acgrep_scan acgrep_load acgrep_free acgrep_version
+LIB_FUNCS   := acgrep_new acgrep_add acgrep_compile acgrep_count acgrep_scan acgrep_count_matches acgrep_load \
+               acgrep_free acgrep_version
 PIC_OBJ     := $(ENGINE_SRC:src/%.c=$(O)/pic/%.o) $(O)/pic/engine/libacgrep.o
 OBJCOPY     ?= objcopy
 EXAMPLE     := $(O)/examples/count_patterns

@@ -109,8 +109,9 @@ static int on_match(void *ctx, size_t start, size_t end, uint32_t id)
 		s->counted = 1;
 		return 1;
 	}
-	/* unfiltered counts need no list; a filtered leftmost count chooses among them */
-	if (s->want == COUNT && (s->overlapping || !filtered(s))) {
+	/* a filtered overlapping count needs no list; a filtered leftmost one
+	 * chooses among them */
+	if (s->want == COUNT && s->overlapping) {
 		s->counted++;
 		return 0;
 	}
@@ -149,9 +150,12 @@ static bool run_scan(struct scan *s)
 	 * is the cheapest to find */
 	bool every = s->overlapping || filtered(s) || s->want == FIRST;
 	int mode = every ? ACGREP_OVERLAPPING : ACGREP_LEFTMOST_LONGEST;
+	/* an unfiltered count needs no call per match */
+	bool tally = s->want == COUNT && !filtered(s);
 	int rc;
 	Py_BEGIN_ALLOW_THREADS
-	rc = acgrep_scan(s->engine->set, s->text, s->len, mode, on_match, s);
+	rc = tally ? acgrep_count_matches(s->engine->set, s->text, s->len, mode, &s->counted)
+		   : acgrep_scan(s->engine->set, s->text, s->len, mode, on_match, s);
 	if (rc >= 0 && !s->hits.out_of_memory && filtered(s) && !s->overlapping && s->want != FIRST)
 		choose_leftmost(&s->hits);
 	Py_END_ALLOW_THREADS

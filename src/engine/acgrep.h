@@ -8,7 +8,8 @@
  * (docs/library.md has the ABI rules).  Manual: man 3 libacgrep.
  *
  * Lifecycle: acgrep_new, acgrep_add (once per pattern), acgrep_compile,
- * then any number of acgrep_scan calls, and acgrep_free.  Or acgrep_load
+ * then any number of acgrep_scan (or acgrep_count_matches) calls, and
+ * acgrep_free.  Or acgrep_load
  * of a compiled pattern set file, then the scans and acgrep_free.
  *
  * Threads: a set being built (acgrep_add, acgrep_compile) belongs to one
@@ -80,6 +81,15 @@ size_t acgrep_count(const acgrep_set *set);
  * NULL while len > 0.  Never allocates; safe on one set from many threads. */
 int acgrep_scan(const acgrep_set *set, const void *buf, size_t len, int mode,
 		acgrep_match_fn fn, void *ctx);
+
+/* Sets *count to the number of matches acgrep_scan would report over
+ * buf[0..len) in `mode`, without calling anything for each (faster where
+ * matches are many).  Returns 0, or -1 with errno EINVAL, *count
+ * unchanged, when set is not compiled, mode is unknown, count is NULL, or
+ * buf is NULL while len > 0.  Never allocates; safe on one set from many
+ * threads.  Since version 0.3 of the library. */
+int acgrep_count_matches(const acgrep_set *set, const void *buf, size_t len, int mode,
+			 size_t *count);
 
 /* Returns the compiled set held by image[0..size): the bytes of a file
  * written by `acgrep -F --save-compiled`, read into memory that the

@@ -98,22 +98,67 @@ static int relay_match(const ac_match *m, void *ctx)
 	return r->fn(r->ctx, m->start, m->end, m->pattern);
 }
 
+/* Whether a scan of buf[0..len) in `mode` may run on set (else errno is
+ * EINVAL); sets *text to buf, or to a readable byte when buf is NULL. */
+static bool scan_ready(const acgrep_set *set, const void *buf, size_t len, int mode,
+		       const unsigned char **text)
+{
+	static const unsigned char none[1];
+	if (!set || !set->compiled || (!buf && len > 0) ||
+	    (mode != ACGREP_OVERLAPPING && mode != ACGREP_LEFTMOST_LONGEST)) {
+		errno = EINVAL;
+		return false;
+	}
+	*text = buf ? buf : none;
+	return true;
+}
+
 int acgrep_scan(const acgrep_set *set, const void *buf, size_t len, int mode,
 		acgrep_match_fn fn, void *ctx)
 {
-	if (!set || !set->compiled || !fn || (!buf && len > 0) ||
-	    (mode != ACGREP_OVERLAPPING && mode != ACGREP_LEFTMOST_LONGEST)) {
+	const unsigned char *text;
+	if (!fn) {
 		errno = EINVAL;
 		return -1;
 	}
+	if (!scan_ready(set, buf, len, mode, &text))
+		return -1;
 	if (set->count == 0)
 		return 0;
-	static const unsigned char none[1];
-	const unsigned char *text = buf ? buf : none;
 	struct relay r = {.fn = fn, .ctx = ctx};
 	if (mode == ACGREP_OVERLAPPING)
 		return ac_scan_overlapping(set->ac, text, len, 0, relay_match, &r);
 	return ac_scan_leftmost(set->ac, text, len, 0, relay_match, &r);
+}
+
+static int count_match(const ac_match *m, void *ctx)
+{
+	(void)m;
+	++*(size_t *)ctx;
+	return 0;
+}
+
+int acgrep_count_matches(const acgrep_set *set, const void *buf, size_t len, int mode, size_t *count)
+{
+	const unsigned char *text;
+	uint32_t empty;
+	if (!count) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (!scan_ready(set, buf, len, mode, &text))
+		return -1;
+	*count = 0;
+	if (set->count == 0)
+		return 0;
+	if (mode == ACGREP_OVERLAPPING)
+		return ac_scan_overlapping(set->ac, text, len, 0, count_match, count);
+	/* the engine's count leaves out empty matches, which only the empty pattern makes */
+	if (!ac_pattern_id(set->ac, "", 0, &empty)) {
+		*count = ac_count_leftmost(set->ac, text, len, 0);
+		return 0;
+	}
+	return ac_scan_leftmost(set->ac, text, len, 0, count_match, count);
 }
 
 acgrep_set *acgrep_load(const void *image, size_t size)

@@ -2,7 +2,8 @@
 /* test_api.c - libacgrep's contracts as acgrep.h states them, through the
  * public header alone: the errors and their errno, pattern ids of
  * duplicates, the order of matches in both modes, the empty set and the
- * empty pattern, stopping a scan.  TAP output; run by `make example`.
+ * empty pattern, stopping a scan, and acgrep_count_matches equal to the
+ * number of matches a scan reports.  TAP output; run by `make example`.
  */
 #include <acgrep.h>
 #include <errno.h>
@@ -55,6 +56,26 @@ static const char *scan(const acgrep_set *set, const char *text, int mode)
 	return r.text;
 }
 
+/* acgrep_count_matches of `text`, or (size_t)-1 when it fails. */
+static size_t counted(const acgrep_set *set, const char *text, int mode)
+{
+	size_t n = 99;
+	return acgrep_count_matches(set, text, strlen(text), mode, &n) == 0 ? n : (size_t)-1;
+}
+
+/* Whether acgrep_count_matches gives as many as acgrep_scan reports, in
+ * both modes, over text. */
+static int counts_agree(const acgrep_set *set, const char *text)
+{
+	for (int mode = ACGREP_OVERLAPPING; mode <= ACGREP_LEFTMOST_LONGEST; mode++) {
+		struct record r = {.text = ""};
+		if (acgrep_scan(set, text, strlen(text), mode, record, &r) != 0 ||
+		    counted(set, text, mode) != (size_t)r.seen)
+			return 0;
+	}
+	return 1;
+}
+
 static void test_errors(void)
 {
 	errno = 0;
@@ -68,6 +89,10 @@ static void test_errors(void)
 	errno = 0;
 	ok(acgrep_scan(set, "a", 1, ACGREP_OVERLAPPING, record, &r) == -1 && errno == EINVAL &&
 		   r.seen == 0, "acgrep_scan before acgrep_compile: EINVAL, no callback");
+	size_t n = 5;
+	errno = 0;
+	ok(acgrep_count_matches(set, "a", 1, ACGREP_OVERLAPPING, &n) == -1 && errno == EINVAL && n == 5,
+	   "acgrep_count_matches before acgrep_compile: EINVAL, count unchanged");
 	ok(acgrep_add(set, "a", 1) == 0 && acgrep_compile(set) == 0 && acgrep_compile(set) == 0,
 	   "acgrep_compile twice: 0 both times");
 	errno = 0;
@@ -80,6 +105,17 @@ static void test_errors(void)
 	   "acgrep_scan: NULL callback is EINVAL");
 	ok(acgrep_scan(set, NULL, 0, ACGREP_OVERLAPPING, record, &r) == 0 && r.seen == 0,
 	   "acgrep_scan: NULL buffer of length 0 is fine");
+	errno = 0;
+	ok(acgrep_count_matches(set, "a", 1, 3, &n) == -1 && errno == EINVAL && n == 5,
+	   "acgrep_count_matches: an unknown mode is EINVAL");
+	errno = 0;
+	ok(acgrep_count_matches(set, "a", 1, ACGREP_OVERLAPPING, NULL) == -1 && errno == EINVAL,
+	   "acgrep_count_matches: NULL count is EINVAL");
+	errno = 0;
+	ok(acgrep_count_matches(set, NULL, 1, ACGREP_OVERLAPPING, &n) == -1 && errno == EINVAL,
+	   "acgrep_count_matches: NULL buffer of length 1 is EINVAL");
+	ok(acgrep_count_matches(set, NULL, 0, ACGREP_LEFTMOST_LONGEST, &n) == 0 && n == 0,
+	   "acgrep_count_matches: NULL buffer of length 0 counts 0");
 	ok(acgrep_compile(NULL) == -1 && acgrep_count(NULL) == 0, "NULL set: compile -1, count 0");
 	acgrep_free(set);
 	acgrep_free(NULL);
@@ -103,6 +139,9 @@ static void test_matches(void)
 	ok(strcmp(scan(set, "ushers his", ACGREP_LEFTMOST_LONGEST), "1-4:1 7-10:2") == 0,
 	   "leftmost-longest: non-overlapping, from each match's end");
 	ok(strcmp(scan(set, "USHERS", ACGREP_OVERLAPPING), "") == 0, "without the flag, case counts");
+	ok(counted(set, "ushers his", ACGREP_OVERLAPPING) == 4 &&
+		   counted(set, "ushers his", ACGREP_LEFTMOST_LONGEST) == 2,
+	   "acgrep_count_matches: 4 overlapping, 2 leftmost-longest");
 	acgrep_free(set);
 
 	set = set_of(ACGREP_FOLD_ASCII, pats);
@@ -122,12 +161,22 @@ static void test_edges(void)
 	acgrep_set *set = set_of(0, none);
 	ok(set && strcmp(scan(set, "abc", ACGREP_OVERLAPPING), "") == 0,
 	   "a set without patterns compiles and matches nothing");
+	ok(counted(set, "abc", ACGREP_OVERLAPPING) == 0 && counted(set, "abc", ACGREP_LEFTMOST_LONGEST) == 0,
+	   "acgrep_count_matches: a set without patterns counts 0");
 	acgrep_free(set);
 	set = set_of(0, empty);
 	ok(set && strcmp(scan(set, "ab", ACGREP_LEFTMOST_LONGEST), "0-0:0 1-2:1 2-2:0") == 0,
 	   "leftmost-longest: the empty pattern where nothing longer starts");
 	ok(strcmp(scan(set, "ab", ACGREP_OVERLAPPING), "0-0:0 1-1:0 1-2:1 2-2:0") == 0,
 	   "overlapping: the empty pattern at every position");
+	ok(counts_agree(set, "ab") && counts_agree(set, "bbabb") && counts_agree(set, ""),
+	   "acgrep_count_matches: empty matches counted as scans report them");
+	acgrep_free(set);
+	static const char *const words[] = {"a", "ab", "abab", "ba", "bab", "bb", "aaa", NULL};
+	set = set_of(ACGREP_FOLD_ASCII, words);
+	ok(set && counts_agree(set, "abababbbaaAbabBABAaaabbbab abba baba") &&
+		   counts_agree(set, "xyz") && counts_agree(set, "AAAAAAAAAAAAAAAAAAAAAAAAA"),
+	   "acgrep_count_matches: as many as the scans report, overlapping and not");
 	acgrep_free(set);
 	static const char nul_pat[] = {'a', '\0', 'b'};
 	set = acgrep_new(0);
