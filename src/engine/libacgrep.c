@@ -98,13 +98,14 @@ static int relay_match(const ac_match *m, void *ctx)
 	return r->fn(r->ctx, m->start, m->end, m->pattern);
 }
 
-/* Whether a scan of buf[0..len) in `mode` may run on set (else errno is
- * EINVAL); sets *text to buf, or to a readable byte when buf is NULL. */
-static bool scan_ready(const acgrep_set *set, const void *buf, size_t len, int mode,
+/* Whether a scan of buf[0..len) in `mode` may run on set and report to
+ * somewhere (`out`: a callback or a count), else errno is EINVAL; sets
+ * *text to buf, or to a readable byte when buf is NULL. */
+static bool scan_ready(const acgrep_set *set, const void *buf, size_t len, int mode, bool out,
 		       const unsigned char **text)
 {
 	static const unsigned char none[1];
-	if (!set || !set->compiled || (!buf && len > 0) ||
+	if (!set || !set->compiled || !out || (!buf && len > 0) ||
 	    (mode != ACGREP_OVERLAPPING && mode != ACGREP_LEFTMOST_LONGEST)) {
 		errno = EINVAL;
 		return false;
@@ -117,11 +118,7 @@ int acgrep_scan(const acgrep_set *set, const void *buf, size_t len, int mode,
 		acgrep_match_fn fn, void *ctx)
 {
 	const unsigned char *text;
-	if (!fn) {
-		errno = EINVAL;
-		return -1;
-	}
-	if (!scan_ready(set, buf, len, mode, &text))
+	if (!scan_ready(set, buf, len, mode, fn != NULL, &text))
 		return -1;
 	if (set->count == 0)
 		return 0;
@@ -142,11 +139,7 @@ int acgrep_count_matches(const acgrep_set *set, const void *buf, size_t len, int
 {
 	const unsigned char *text;
 	uint32_t empty;
-	if (!count) {
-		errno = EINVAL;
-		return -1;
-	}
-	if (!scan_ready(set, buf, len, mode, &text))
+	if (!scan_ready(set, buf, len, mode, count != NULL, &text))
 		return -1;
 	*count = 0;
 	if (set->count == 0)
