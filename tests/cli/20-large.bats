@@ -50,6 +50,26 @@ load helpers
 	expect 0 '1:q3q\n1:q6q\n2:q2999997q\n3:q3000000q\n' -- -F -o -n -f pats text
 }
 
+@test "large: a dictionary over prose, its states mostly sparse, as grep" {
+	# 40,000 made-up words of common and rare letters: a set with sparse
+	# states, whose children are numbered by byte frequency; the text holds
+	# the words, their prefixes and extensions, in both cases
+	awk 'BEGIN {
+		srand(2026); L = "etaoinshrdlucmfwypvbgkjqxz"
+		for (i = 0; i < 40000; i++) {
+			n = 2 + int(rand() * 9); w = ""
+			for (j = 0; j < n; j++) w = w substr(L, 1 + int(rand() * rand() * 26), 1)
+			print w
+		}
+	}' >pats
+	awk 'NR % 97 == 0 { printf "%s %ss %s, ", toupper($0), substr($0, 1, 3), $0 "ing" }
+	     NR % 13 == 0 { printf "the %s of it.\n", $0 }' pats >text
+	same_as_grep_each "" "--threads=1 --no-mmap" "--simd=scalar" -- -c -f pats text
+	same_as_grep_each "" "--threads=1 --no-mmap" -- -o -b -f pats text
+	same_as_grep -o -i -f pats text
+	same_as_grep -c -w -f pats text
+}
+
 @test "large: many long patterns sharing a prefix" {
 	awk 'BEGIN { p = ""; for (i = 0; i < 500; i++) p = p "x"; for (i = 0; i < 20000; i++) printf "%s%d\n", p, i }' >pats
 	awk 'BEGIN { p = ""; for (i = 0; i < 500; i++) p = p "x"; for (i = 0; i < 2000; i++) printf "a %s%d b\n", p, i * 13 }' >text
