@@ -324,12 +324,14 @@ static void permute32(uint32_t *table, const uint32_t *old_of, uint32_t n, uint3
 int ac_trie_order_siblings(ac_automaton *ac, const uint8_t rank[256])
 {
 	uint32_t n = ac->n_states;
-	uint32_t *old_of = table_alloc((size_t)n * sizeof *old_of);
-	uint32_t *first = table_alloc(((size_t)n + 1) * sizeof *first);
-	uint32_t *tmp = table_alloc((size_t)n * sizeof *tmp);
-	int rc = -1;
-	if (!old_of || !first || !tmp)
-		goto out;
+	/* written whole; `first` becomes the permutes' scratch once copied */
+	uint32_t *old_of = table_alloc_unzeroed((size_t)n * sizeof *old_of);
+	uint32_t *first = table_alloc_unzeroed(((size_t)n + 1) * sizeof *first);
+	if (!old_of || !first) {
+		table_free(old_of);
+		table_free(first);
+		return -1;
+	}
 	const uint32_t *old_first = ac->first;
 	const uint8_t *in_byte = ac->in_cls;
 	old_of[0] = AC_ROOT;
@@ -339,26 +341,24 @@ int ac_trie_order_siblings(ac_automaton *ac, const uint8_t rank[256])
 		uint32_t s = old_of[q], lo = next, end = old_first[s + 1];
 		first[q] = lo;
 		for (uint32_t c = old_first[s]; c < end; c++) {
-			/* insertion, highest rank first: at most 256 children */
-			uint8_t r = rank[in_byte[c]];
 			uint32_t j = next++;
-			for (; j > lo && rank[in_byte[old_of[j - 1]]] < r; j--)
-				old_of[j] = old_of[j - 1];
+			if (j > lo) { /* insertion, highest rank first: at most 256 children */
+				uint8_t r = rank[in_byte[c]];
+				for (; j > lo && rank[in_byte[old_of[j - 1]]] < r; j--)
+					old_of[j] = old_of[j - 1];
+			}
 			old_of[j] = c;
 		}
 	}
 	first[n] = n;
 	memcpy(ac->first, first, ((size_t)n + 1) * sizeof *first);
-	permute32(ac->out_len, old_of, n, tmp);
-	permute32(ac->out_id, old_of, n, tmp);
-	uint8_t *old_byte = (uint8_t *)tmp;
+	permute32(ac->out_len, old_of, n, first);
+	permute32(ac->out_id, old_of, n, first);
+	uint8_t *old_byte = (uint8_t *)first;
 	memcpy(old_byte, ac->in_cls, n);
 	for (uint32_t q = 0; q < n; q++)
 		ac->in_cls[q] = old_byte[old_of[q]];
-	rc = 0;
-out:
 	table_free(old_of);
 	table_free(first);
-	table_free(tmp);
-	return rc;
+	return 0;
 }
