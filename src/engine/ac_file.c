@@ -7,7 +7,8 @@
  * file_meta); "ACds" the dense rows; "ACfs" first (n_states + 1 entries);
  * "ACic" in_cls; "ACfl" fail; "ACol" out_len; "ACoi" out_id; "ACdc" dict;
  * and for the scan path that reads them, "ACpr" + "ACfb" the pair bitmap
- * and first bytes (BITMAP), "ACwb" the window bitmap (HASH).
+ * and first bytes (BITMAP), "ACwb" the window bitmap (HASH), "ACrn" and
+ * "ACrl" the neighbour and lead sets (RARE).
  *
  * What the scan relies on, and ac_load checks: states are numbered by
  * depth (breadth-first), so the depths are ranges of ids found from
@@ -56,6 +57,8 @@ _Static_assert(sizeof(struct file_meta) == 20 * 4 + 3 * 8 + 256 + 2 * TEDDY_MAX_
 /* RARE: rare_before and rare_after; a file without it scans without the
  * neighbour test */
 #define T_RARE_NEAR SECFILE_TAG('A', 'C', 'r', 'n')
+/* RARE: rare_lead; a file without it steps from rare_reach bytes back */
+#define T_RARE_LEAD SECFILE_TAG('A', 'C', 'r', 'l')
 
 /* The RARE path's set in file_meta.rare_byte (rare_offset holds its
  * reach): the three bytes from the low one up, the count in the top one. */
@@ -110,6 +113,7 @@ int ac_save(const ac_automaton *ac, struct secfile_writer *w)
 		memcpy(near, ac->rare_before, sizeof ac->rare_before);
 		memcpy(near + 4, ac->rare_after, sizeof ac->rare_after);
 		rc |= secfile_add_copy(w, T_RARE_NEAR, near, sizeof near);
+		rc |= secfile_add(w, T_RARE_LEAD, ac->rare_lead, sizeof ac->rare_lead);
 	}
 	return rc ? -1 : 0;
 }
@@ -269,6 +273,11 @@ static const char *prefilter_load(const struct secfile *f, ac_automaton *ac)
 			memcpy(ac->rare_before, near, sizeof ac->rare_before);
 			memcpy(ac->rare_after, near + sizeof ac->rare_before, sizeof ac->rare_after);
 		}
+		const void *lead = secfile_section(f, T_RARE_LEAD, sizeof ac->rare_lead);
+		if (lead)
+			memcpy(ac->rare_lead, lead, sizeof ac->rare_lead);
+		else
+			memset(ac->rare_lead, 0xff, sizeof ac->rare_lead);
 	}
 	return NULL;
 }

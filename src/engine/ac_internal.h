@@ -131,6 +131,11 @@ struct ac_automaton {
 	 * a rare-set byte in some pattern, all of them where one begins or
 	 * ends a pattern (rare_set_pick); empty on another path */
 	uint64_t rare_before[4], rare_after[4];
+	/* RARE path, 256-bit set: the bytes some pattern holds before its first
+	 * rare-set byte: a match ending past a candidate starts after the last
+	 * byte before it that is not one (next_candidate); empty on another
+	 * path */
+	uint64_t rare_lead[4];
 	size_t memory;
 };
 

@@ -317,6 +317,7 @@ static bool rare_set_pick(ac_automaton *ac, bool forced)
 	depth[AC_ROOT] = 0;
 	first_rare[AC_ROOT] = RARE_FAR;
 	struct neighbours nb = { .any_before = false };
+	bool lead[256] = { false };
 	for (uint32_t s = 0; s < t->n_nodes; s++)
 		for (uint32_t c = ac->first[s]; c < ac->first[s + 1]; c++) {
 			uint8_t b = t->inbyte[c];
@@ -327,11 +328,16 @@ static bool rare_set_pick(ac_automaton *ac, bool forced)
 				reach = first_rare[c];
 			if (in)
 				neighbours_add(ac, &nb, s, c);
+			lead[b] |= first_rare[c] == RARE_FAR;
 		}
 	for (unsigned i = 0; i < 4; i++) {
 		ac->rare_before[i] = nb.any_before ? ~UINT64_C(0) : nb.before[i];
 		ac->rare_after[i] = nb.any_after ? ~UINT64_C(0) : nb.after[i];
 	}
+	memset(ac->rare_lead, 0, sizeof ac->rare_lead);
+	for (unsigned b = 0; b < 256; b++)
+		if (lead[b])
+			neighbour_add(ac, ac->rare_lead, (uint8_t)b);
 	ac->n_rare = n_set;
 	ac->rare_reach = reach;
 	for (uint32_t i = 0; i < 3; i++)
@@ -569,6 +575,7 @@ void ac_prefilter_build(ac_automaton *ac, enum ac_scan_path want)
 	if (ac->path != AC_PATH_RARE) {
 		memset(ac->rare_before, 0, sizeof ac->rare_before);
 		memset(ac->rare_after, 0, sizeof ac->rare_after);
+		memset(ac->rare_lead, 0, sizeof ac->rare_lead);
 	}
 	ac_path_derive(ac);
 }

@@ -340,14 +340,20 @@ static size_t next_candidate(const ac_automaton *ac, const uint8_t *buf, size_t 
 	case AC_PATH_RARE:
 		/* A match from pos on holds a rare byte at most rare_reach bytes
 		 * after its start, at c or later: it starts from c - rare_reach,
-		 * and by c only over c, so not where no pattern has c's neighbours
-		 * by a rare byte.  Steps go on to c inclusive before the next look. */
+		 * and by c only over c (not where no pattern has c's neighbours by
+		 * a rare byte) and over bytes a pattern holds before its first rare
+		 * byte.  Steps go on to c inclusive before the next look. */
 		while (c < len && !((c == 0 || ac_byte_in(ac->rare_before, buf[c - 1])) &&
 				    (c + 1 == len || ac_byte_in(ac->rare_after, buf[c + 1]))))
 			c = next_bit(ac, buf, len, pos = c + 1, sc);
-		if (c < len && sc->direct_until <= c)
+		if (c >= len)
+			return len;
+		if (sc->direct_until <= c)
 			sc->direct_until = c + 1;
-		return c < len && c - pos > ac->rare_reach ? c - ac->rare_reach : c < len ? pos : len;
+		for (size_t from = c - pos > ac->rare_reach ? c - ac->rare_reach : pos;
+		     c > from && ac_byte_in(ac->rare_lead, buf[c - 1]);)
+			c--;
+		return c;
 	default:
 		return c;
 	}

@@ -311,11 +311,13 @@ static void round_trips(void)
 				      ac_pattern_count(back) == ac_pattern_count(ac) &&
 				      !memcmp(back->rare_before, ac->rare_before, sizeof ac->rare_before) &&
 				      !memcmp(back->rare_after, ac->rare_after, sizeof ac->rare_after) &&
+				      !memcmp(back->rare_lead, ac->rare_lead, sizeof ac->rare_lead) &&
 				      back->window_sieved == ac->window_sieved &&
 				      !memcmp(&back->window_sieve, &ac->window_sieve,
 					      ac->window_sieved ? sizeof ac->window_sieve : 0) &&
 				      back->bits_only == ac->bits_only && back->dense_start == ac->dense_start,
-			      "%s: the same facts, RARE neighbour sets, HASH sieve and derived flags", what);
+			      "%s: the same facts, RARE neighbour and lead sets, HASH sieve and derived flags",
+			      what);
 			dense_started += ac->dense_start;
 			sieved += ac->window_sieved;
 			random_text(text, sizeof text, alphabet);

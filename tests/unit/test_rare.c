@@ -19,12 +19,14 @@
  *   (its fingerprint "htt" passes less than ':').
  * - Neighbour sets: the bytes next to a rare byte in some pattern, both
  *   cases of a letter under folding, every byte where a pattern begins or
- *   ends with one; nothing for another path.
+ *   ends with one; the lead set, the bytes before a pattern's first rare
+ *   byte; nothing for another path.
  * - Scans: random sets whose patterns hold a rare byte at any offset (so
  *   that a match starts up to rare_reach bytes before the byte the
  *   prefilter finds), prefixes of each other, with and without folding,
  *   over random texts dense and sparse in rare bytes (next to bytes in no
- *   pattern too, which the neighbour test turns away) and ending at a guard
+ *   pattern too, which the neighbour test turns away and the lead set
+ *   stops the step back at) and ending at a guard
  *   page: ac_scan_leftmost, ac_scan_overlapping and ac_find's first end
  *   from every offset on RARE (scalar and each kernel) equal the DFA's.
  */
@@ -204,19 +206,22 @@ static void check_neighbours(void)
 	CHECK(ac_scan_path_used(ac) == AC_PATH_RARE && set_is(ac->rare_before, "onxab") &&
 		      set_is(ac->rare_after, "ewbc"),
 	      "e-mail addresses: before and after '@'");
+	CHECK(set_is(ac->rare_lead, "joanx"), "e-mail addresses: the bytes before the first '@'");
 	ac_free(ac);
 	static const char *const edges[] = { "@Key", "Val@" };
 	ac = compiled(edges, 2, AC_FOLD_ASCII, AC_PATH_RARE, SIMD_BEST);
 	CHECK(ac_scan_path_used(ac) == AC_PATH_RARE && set_is(ac->rare_before, NULL) &&
 		      set_is(ac->rare_after, NULL),
 	      "a pattern begins and one ends with the rare byte: every byte");
+	CHECK(set_is(ac->rare_lead, "vVaAlL"), "folded: the lead bytes in both cases");
 	ac_free(ac);
 	static const char *const folded[] = { "Ab=cD" };
 	ac = compiled(folded, 1, AC_FOLD_ASCII, AC_PATH_RARE, SIMD_BEST);
 	CHECK(set_is(ac->rare_before, "bB") && set_is(ac->rare_after, "cC"), "folded: both cases");
 	ac_free(ac);
 	ac = compiled(mail, 4, 0, AC_PATH_DFA, SIMD_BEST);
-	CHECK(set_is(ac->rare_before, "") && set_is(ac->rare_after, ""), "another path: empty sets");
+	CHECK(set_is(ac->rare_before, "") && set_is(ac->rare_after, "") && set_is(ac->rare_lead, ""),
+	      "another path: empty sets");
 	ac_free(ac);
 }
 
