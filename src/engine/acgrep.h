@@ -9,8 +9,8 @@
  *
  * Lifecycle: acgrep_new, acgrep_add (once per pattern), acgrep_compile,
  * then any number of acgrep_scan (or acgrep_count_matches) calls, and
- * acgrep_free.  Or acgrep_load
- * of a compiled pattern set file, then the scans and acgrep_free.
+ * acgrep_free.  Or acgrep_load of a compiled pattern set file, then the
+ * scans and acgrep_free.
  *
  * Threads: a set being built (acgrep_add, acgrep_compile) belongs to one
  * thread at a time.  A compiled set is read-only: any number of threads
