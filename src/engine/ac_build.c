@@ -83,16 +83,22 @@ static uint32_t dense_rows(const ac_automaton *ac)
 	return (uint32_t)(n < fit ? n : (fit ? fit : 1));
 }
 
+/* The trie child of state s on class c, or AC_NONE. */
+static uint32_t trie_child(const ac_automaton *ac, uint32_t s, uint32_t c)
+{
+	for (uint32_t k = ac->first[s]; k < ac->first[s + 1]; k++)
+		if (ac->in_cls[k] == c)
+			return k;
+	return AC_NONE;
+}
+
 /* The transition from s on class c, over the tables built so far: sparse
  * states by their children and failure links, dense ones by their row. */
 static uint32_t build_delta(const ac_automaton *ac, uint32_t s, uint8_t c)
 {
-	while (s >= ac->n_dense) {
-		for (uint32_t k = ac->first[s]; k < ac->first[s + 1]; k++)
-			if (ac->in_cls[k] == c)
-				return k;
-		s = ac->fail[s];
-	}
+	for (uint32_t k; s >= ac->n_dense; s = ac->fail[s])
+		if ((k = trie_child(ac, s, c)) != AC_NONE)
+			return k;
 	return ac->dense[((size_t)s << ac->class_shift) | c] & AC_ID_MASK;
 }
 
@@ -392,16 +398,13 @@ bool ac_pattern_id(const ac_automaton *ac, const void *p, size_t len, uint32_t *
 	const uint8_t *b = p;
 	uint32_t s = AC_ROOT;
 	for (size_t i = 0; i < len; i++) {
-		uint32_t c = ac->cls[b[i]], k;
+		uint32_t c = ac->cls[b[i]];
 		if (s < ac->n_dense) {
 			s = ac->dense[((size_t)s << ac->class_shift) | c] & AC_ID_MASK;
 			continue;
 		}
-		for (k = ac->first[s]; k < ac->first[s + 1] && ac->in_cls[k] != c; k++)
-			;
-		if (k == ac->first[s + 1])
+		if ((s = trie_child(ac, s, c)) == AC_NONE)
 			return false; /* no child: a failure link goes shallower than i + 1 */
-		s = k;
 	}
 	/* the trie's path spells p only if the state is p's own (depth len) */
 	if (ac->out_len[s] != len)
