@@ -227,4 +227,16 @@ bool ac_sieve_build(const ac_automaton *ac, struct window_sieve *s);
  * (window_sieve.c). */
 void ac_window_kernel_derive(ac_automaton *ac);
 
+/* From pos in steps of 64, the first block with a BITMAP or HASH
+ * candidate (ac->path): returns its start with its candidates in *mask,
+ * or returns len (ac_blocks.c). */
+size_t ac_pair_next_block(const ac_automaton *ac, const uint8_t *buf, size_t len, size_t pos,
+			  uint64_t *mask);
+
+/* From pos in steps of 64, the first block holding a byte of the RARE
+ * path's rare_set: returns its start with those bytes in *mask, or
+ * returns len (ac_blocks.c). */
+size_t ac_rare_next_block(const ac_automaton *ac, const uint8_t *buf, size_t len, size_t pos,
+			  uint64_t *mask);
+
 #endif

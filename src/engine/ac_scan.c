@@ -5,10 +5,10 @@
  * leftmost-longest, overlapping).  In the start state no match is under
  * way, so the loop asks the prefilter where one may start next: a 64-bit
  * candidate bitmap per 64-byte block, walked with ctz (Teddy's SIMD
- * fingerprints, teddy.h; a 2-byte pair table or a hashed 3-4 byte window,
- * with gathers where the CPU has them, pair_simd.h; or the bytes of a rare
- * set every pattern holds, whose neighbours fit, a match starting up to
- * rare_reach bytes before one); or memchr for a rare byte every match holds
+ * fingerprints, teddy.c; a 2-byte pair table, a hashed 3-4 byte window or
+ * the bytes of a rare set every pattern holds, ac_blocks.c, the last
+ * passed where their neighbours fit, a match starting up to rare_reach
+ * bytes before one); or memchr for a rare byte every match holds
  * at one offset.  A candidate is confirmed by stepping the automaton back
  * to its start state (large sets' leftmost-longest and overlapping scans
  * step past bytes in no pattern without failure hops: class0_step); dense
@@ -21,7 +21,6 @@
  */
 #include "ac_internal.h"
 #include "bits.h"
-#include "pair_simd.h"
 
 #include <string.h>
 
@@ -100,153 +99,6 @@ HOT_INLINE uint32_t step_within(const ac_automaton *ac, uint32_t s, uint8_t byte
 	return ac->dense[((size_t)id << ac->class_shift) | c];
 }
 
-/* Candidate bitmap of the block at p, with `avail` bytes readable from p. */
-static uint64_t block_mask(const ac_automaton *ac, const uint8_t *p, size_t avail)
-{
-	uint64_t m = 0;
-	size_t n = avail > 64 ? 64 : avail - 1;
-	for (size_t i = 0; i < n; i++) {
-		unsigned idx = (unsigned)p[i] << 8 | p[i + 1];
-		m |= ((ac->pair[idx >> 6] >> (idx & 63)) & 1) << i;
-	}
-	if (avail <= 64)
-		m |= (uint64_t)ac->first_byte[p[avail - 1]] << (avail - 1);
-	return m;
-}
-
-/* Whether the window whose 4-byte load is `load` is in the HASH table. */
-static inline uint64_t window_in_table(const ac_automaton *ac, uint32_t load)
-{
-	return ac_window_bit(ac->window_bits, load, ac->window_mask, ac->window_fold);
-}
-
-/* The same for the HASH prefilter: a position is a candidate when the hash
- * of its window is in the table; a window past the end cannot start a match
- * (every pattern is at least as long), the bytes past the end of a 3-byte
- * window are masked off.  With a stride S > 1 and a whole block (67 bytes
- * readable), only the windows at block + S*g + S-1 are looked up: the table
- * holds every pattern's windows at offsets 0 .. S-1 and each pattern is at
- * least S + width - 1 bytes long, so a match starting at block + S*g + j
- * (j < S) has its window at offset S-1-j there.  A hit's S positions are
- * then looked up one by one, each a candidate when its own window is in the
- * table (a match's window at offset 0 is): an adjacent run of S candidates
- * would cost S confirmations (and count towards the dense-text switch),
- * where a few more lookups a hit cost less.  Otherwise every position is
- * looked up. */
-static inline uint64_t hash_groups(const ac_automaton *ac, const uint8_t *p, uint32_t stride)
-{
-	uint64_t hits = 0;
-	for (uint32_t g = 0; g < 64; g += stride) {
-		uint32_t load;
-		memcpy(&load, p + g + stride - 1, 4);
-		hits |= window_in_table(ac, load) << g;
-	}
-	return hits;
-}
-
-/* Of the groups `hits` of a whole block, the positions whose own window is
- * in the table. */
-static uint64_t hash_group_windows(const ac_automaton *ac, const uint8_t *p, uint64_t hits)
-{
-	uint64_t m = 0;
-	for (; hits; hits = clear_lowest(hits))
-		for (uint32_t i = (uint32_t)ctz64(hits), end = i + ac->window_stride; i < end; i++) {
-			uint32_t load;
-			memcpy(&load, p + i, 4);
-			m |= window_in_table(ac, load) << i;
-		}
-	return m;
-}
-
-static uint64_t block_mask_hash(const ac_automaton *ac, const uint8_t *p, size_t avail)
-{
-	uint64_t m = 0;
-	if (avail >= 67 && ac->window_stride > 1) {
-		switch (ac->window_stride) {
-		case 8: m = hash_groups(ac, p, 8); break;
-		case 4: m = hash_groups(ac, p, 4); break;
-		default: m = hash_groups(ac, p, 2); break;
-		}
-		return m ? hash_group_windows(ac, p, m) : 0;
-	}
-	for (size_t i = 0; i < 64 && i + ac->window_width <= avail; i++) {
-		uint32_t load = 0;
-		memcpy(&load, p + i, avail - i < 4 ? avail - i : 4);
-		m |= window_in_table(ac, load) << i;
-	}
-	return m;
-}
-
-/* From pos in steps of 64, the first block with a BITMAP or HASH
- * candidate: returns its start and sets *mask, or returns len. */
-static size_t pair_next_block(const ac_automaton *ac, const uint8_t *buf, size_t len, size_t pos,
-			      uint64_t *mask)
-{
-	uint64_t m = 0;
-	bool hash = ac->path == AC_PATH_HASH;
-#if SIMD_X86
-	if (hash && ac->window_stride > 1)
-		; /* a few lookups a block: the scalar loop below */
-	else if (hash && ac->window_sieved)
-		pos = window_scan_sieve(&ac->window_sieve, ac->window_bits, ac->window_mask, ac->window_fold,
-					buf, len, pos, &m);
-	else if (hash && ac->window_sparse && ac->simd == SIMD_AVX512)
-		pos = window_scan_avx512_sparse(ac->window_bits, ac->window_folds, ac->window_mask,
-						ac->window_fold, buf, len, pos, &m);
-	else if (ac->simd == SIMD_AVX512)
-		pos = hash ? window_scan_avx512(ac->window_bits, ac->window_mask, ac->window_fold, buf, len, pos, &m)
-			   : pair_scan_avx512(ac->pair, buf, len, pos, &m);
-	else if (ac->simd == SIMD_AVX2)
-		pos = hash ? window_scan_avx2(ac->window_bits, ac->window_mask, ac->window_fold, buf, len, pos, &m)
-			   : pair_scan_avx2(ac->pair, buf, len, pos, &m);
-#endif
-	for (; !m && pos < len; pos += 64) {
-		m = hash ? block_mask_hash(ac, buf + pos, len - pos) : block_mask(ac, buf + pos, len - pos);
-		if (m)
-			break;
-	}
-	*mask = m;
-	return m ? pos : len;
-}
-
-/* The RARE prefilter's bitmap of the block at p (avail bytes, at most 64
- * looked at): the bytes of the rare set. */
-static uint64_t block_mask_rare(const ac_automaton *ac, const uint8_t *p, size_t avail)
-{
-	uint64_t m = 0;
-	size_t n = avail < 64 ? avail : 64, i = 0;
-	for (; i + 8 <= n; i += 8) {
-		uint64_t eq = bytes_equal_bits(p + i, ac->rare_set[0]) |
-			      bytes_equal_bits(p + i, ac->rare_set[1]) |
-			      bytes_equal_bits(p + i, ac->rare_set[2]);
-		for (; eq; eq &= eq - 1) /* byte k of the word is bit 8k */
-			m |= UINT64_C(1) << (i + ctz64(eq) / 8);
-	}
-	for (; i < n; i++)
-		if (p[i] == ac->rare_set[0] || p[i] == ac->rare_set[1] || p[i] == ac->rare_set[2])
-			m |= UINT64_C(1) << i;
-	return m;
-}
-
-/* From pos in steps of 64, the first block holding a byte of the rare set:
- * returns its start and sets *mask, or returns len. */
-static size_t rare_next_block(const ac_automaton *ac, const uint8_t *buf, size_t len, size_t pos,
-			      uint64_t *mask)
-{
-	uint64_t m = 0;
-#if SIMD_X86
-	if (ac->simd == SIMD_AVX2 || ac->simd == SIMD_AVX512)
-		pos = rare_scan_avx2(ac->rare_set, buf, len, pos, &m);
-	else if (ac->simd != SIMD_SCALAR)
-		pos = rare_scan_sse2(ac->rare_set, buf, len, pos, &m);
-#endif
-	for (; !m && pos < len; pos += 64)
-		if ((m = block_mask_rare(ac, buf + pos, len - pos)))
-			break;
-	*mask = m;
-	return m ? pos : len;
-}
-
 /* Where a scan over one buffer stands between calls to step_to_match(): the
  * prefilter's current block and its unconsumed candidates, and the
  * dense-text switch.  Kept across the matches of one ac_scan_leftmost or
@@ -291,9 +143,9 @@ static size_t next_bit(const ac_automaton *ac, const uint8_t *buf, size_t len, s
 	if (ac->path == AC_PATH_TEDDY)
 		pos = teddy_next_block(&ac->teddy, buf, len, pos, &m);
 	else if (ac->path == AC_PATH_RARE)
-		pos = rare_next_block(ac, buf, len, pos, &m);
+		pos = ac_rare_next_block(ac, buf, len, pos, &m);
 	else
-		pos = pair_next_block(ac, buf, len, pos, &m);
+		pos = ac_pair_next_block(ac, buf, len, pos, &m);
 	if (pos >= len)
 		return len;
 	sc->block = pos;
@@ -315,7 +167,7 @@ static bool window_ok(const ac_automaton *ac, const uint8_t *buf, size_t len, si
 		memcpy(&load, buf + c, 4); /* a fixed size: one load, not a call */
 	else
 		memcpy(&load, buf + c, len - c);
-	return window_in_table(ac, load);
+	return ac_window_bit(ac->window_bits, load, ac->window_mask, ac->window_fold);
 }
 
 /* Next position >= pos where a match may start, or len. */
@@ -421,13 +273,37 @@ static size_t step_to_match_class0(const ac_automaton *ac, const uint8_t *buf, s
 	return SIZE_MAX;
 }
 
-/* Leftmost-longest among the non-empty patterns, starting at or after from.
- * After the first match, steps on only while a match starting at or before
- * the best start so far can still come: a later match over those bytes
- * would make the text since that start a prefix of a pattern, so the state's
- * depth (its trie string: the longest suffix read that begins a pattern)
- * would reach back to it.  A state shallower than pos - m->start ends the
- * look, and so does reaching m->start + max_len (no state is deeper). */
+/* The end of the leftmost-longest match that begins with the match of
+ * state *best ending at pos, *best becoming the state of the match chosen.
+ * Steps on only while a match starting at or before the best start so far
+ * can still come: a later match over those bytes would make the text since
+ * that start a prefix of a pattern, so the state's depth (its trie string:
+ * the longest suffix read that begins a pattern) would reach back to it.  A
+ * state shallower than pos - start ends the look, and so does reaching
+ * start + max_len (no state is deeper). */
+HOT_INLINE size_t longest_end(const ac_automaton *ac, const uint8_t *buf, size_t len, size_t pos,
+			      uint32_t *best)
+{
+	uint32_t s = *best;
+	size_t start = pos - ac->out_len[s], end = pos;
+	while (pos < len && pos - start < ac->max_len) {
+		if (ac->class0_skip && ac->cls[buf[pos]] == 0)
+			break; /* a byte in no pattern: the look-ahead is over */
+		uint32_t floor = ac->depth_start[pos - start], need = ac->depth_start[pos + 1 - start];
+		s = step_within(ac, s, buf[pos++], floor);
+		uint32_t id = s & AC_ID_MASK;
+		if (id < need)
+			break;
+		if ((s & AC_MATCH_BIT) && pos - ac->out_len[id] <= start) {
+			start = pos - ac->out_len[id];
+			end = pos;
+			*best = id;
+		}
+	}
+	return end;
+}
+
+/* Leftmost-longest among the non-empty patterns, starting at or after from. */
 static bool leftmost_longest(const ac_automaton *ac, const uint8_t *buf, size_t len,
 			     size_t from, ac_match *m, struct scan *sc)
 {
@@ -436,19 +312,10 @@ static bool leftmost_longest(const ac_automaton *ac, const uint8_t *buf, size_t 
 				     : step_to_match(ac, buf, len, from, &s, sc);
 	if (pos == SIZE_MAX)
 		return false;
-	uint32_t id = s & AC_ID_MASK;
-	*m = (ac_match){ .start = pos - ac->out_len[id], .end = pos, .pattern = ac->out_id[id] };
-	while (pos < len && pos - m->start < ac->max_len) {
-		if (ac->class0_skip && ac->cls[buf[pos]] == 0)
-			break; /* a byte in no pattern: the look-ahead is over */
-		uint32_t floor = ac->depth_start[pos - m->start], need = ac->depth_start[pos + 1 - m->start];
-		s = step_within(ac, s, buf[pos++], floor);
-		id = s & AC_ID_MASK;
-		if (id < need)
-			break;
-		if ((s & AC_MATCH_BIT) && pos - ac->out_len[id] <= m->start)
-			*m = (ac_match){ .start = pos - ac->out_len[id], .end = pos, .pattern = ac->out_id[id] };
-	}
+	uint32_t best = s & AC_ID_MASK;
+	m->end = longest_end(ac, buf, len, pos, &best);
+	m->start = m->end - ac->out_len[best];
+	m->pattern = ac->out_id[best];
 	return true;
 }
 
@@ -523,15 +390,36 @@ int ac_scan_leftmost(const ac_automaton *ac, const uint8_t *buf, size_t len, siz
 	return 0;
 }
 
+/* ac_scan_leftmost's matches, counted in one loop: no call or match record
+ * per match (a dictionary over English matches every few bytes).  The steps
+ * are leftmost_longest's, step_to_match_class0's loop written inline. */
 size_t ac_count_leftmost(const ac_automaton *ac, const uint8_t *buf, size_t len, size_t from)
 {
 	struct scan sc;
 	ac_match m;
 	size_t n = 0;
 	scan_init(ac, &sc, len);
-	while (find_from(ac, buf, len, from, AC_LEFTMOST_LONGEST, &m, &sc)) {
-		n += m.end > m.start;
-		from = m.end > m.start ? m.end : m.end + 1;
+	if (ac->has_empty) {
+		while (find_from(ac, buf, len, from, AC_LEFTMOST_LONGEST, &m, &sc)) {
+			n += m.end > m.start;
+			from = m.end > m.start ? m.end : m.end + 1;
+		}
+		return n;
+	}
+	uint32_t s = AC_ROOT, found;
+	for (size_t pos = from; pos < len;) {
+		if (s == AC_ROOT && (!ac->class0_skip || pos >= sc.direct_until)) {
+			found = AC_ROOT; /* its own: s stays out of memory */
+			if ((pos = step_to_match(ac, buf, len, pos, &found, &sc)) == SIZE_MAX)
+				break;
+			s = found;
+		} else if (!((s = class0_step(ac, s, buf[pos++])) & AC_MATCH_BIT)) {
+			continue;
+		}
+		uint32_t best = s & AC_ID_MASK;
+		pos = longest_end(ac, buf, len, pos, &best);
+		s = AC_ROOT;
+		n++;
 	}
 	return n;
 }

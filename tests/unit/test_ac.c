@@ -116,6 +116,16 @@ static int collect_cb(const ac_match *m, void *ctx)
 	return 0;
 }
 
+/* Whether offset f falls inside one of c's matches (a scan from f then
+ * finds other matches than the tail of c's). */
+static bool starts_inside(const struct collect *c, size_t f)
+{
+	for (size_t k = 0; k < c->n && k < 4096; k++)
+		if (c->start[k] < f && f < c->end[k])
+			return true;
+	return false;
+}
+
 static size_t naive_overlap_count(const char *const *pats, size_t np, const char *text, size_t tlen, int fold)
 {
 	/* distinct (start, end) pairs: duplicates of a pattern count once */
@@ -174,6 +184,16 @@ static void check_case(const char *const *pats, size_t np, const char *text, siz
 			      fold, nm, es, ee);
 		CHECK(nm == lm.n, "%s, %s, fold %d: scan_leftmost: want %zu matches, got %zu", name, paths[pi].name,
 		      fold, nm, lm.n);
+		/* ac_count_leftmost's own loop counts the non-empty ones, from any offset */
+		for (size_t f = 0; f <= tlen; f += 1 + tlen / 8) {
+			size_t want_c = 0;
+			for (size_t k = 0; k < lm.n && k < 4096; k++)
+				want_c += lm.start[k] >= f && lm.end[k] > lm.start[k];
+			size_t got_c = ac_count_leftmost(ac, (const uint8_t *)text, tlen, f);
+			if (lm.n <= 4096 && !starts_inside(&lm, f))
+				CHECK(got_c == want_c, "%s, %s, fold %d: count from %zu: want %zu got %zu", name,
+				      paths[pi].name, fold, f, want_c, got_c);
+		}
 		/* first end from every offset */
 		for (size_t f = 0; f <= tlen; f += 1 + tlen / 40) {
 			ac_match m;
@@ -428,6 +448,8 @@ static void large_set(void)
 		from = m.end;
 	}
 	CHECK(count == 4, "large set: want 4 matches, got %zu (states %zu)", count, ac_state_count(ac));
+	CHECK(ac_count_leftmost(ac, (const uint8_t *)text, tl, 0) == 4, "large set: count %zu, want 4",
+	      ac_count_leftmost(ac, (const uint8_t *)text, tl, 0));
 	ac_free(ac);
 }
 

@@ -7,7 +7,9 @@
  * text of the same four letters, so nearly every byte ends a match and
  * every step can follow failure links through sparse states: the
  * leftmost-longest look-ahead (which stops following them below the depth
- * it needs) and the overlapping scan must give the oracle's matches.  Once
+ * it needs), its count (ac_count_leftmost's own loop) and the overlapping
+ * scan must give the oracle's matches, also with spaces (in no pattern)
+ * strewn over the text.  Once
  * more with every byte value in some pattern, so that the 257th byte class
  * wraps to class 0, which is otherwise the bytes in no pattern: a sparse
  * state's child on byte 0xff must still be followed.  And a look-ahead
@@ -117,6 +119,8 @@ static void check_scans(const char *text, int fold, int all_bytes)
 	CHECK(ll.bad == 0 && after == 0 && ll.n > TEXT_LEN / 8,
 	      "fold %d: leftmost-longest: %zu matches, %zu wrong, one more from %zu: %d", fold, ll.n, ll.bad,
 	      ll.next, after != 0);
+	size_t counted = ac_count_leftmost(ac, (const uint8_t *)text, TEXT_LEN, 0);
+	CHECK(counted == ll.n, "fold %d: ac_count_leftmost %zu, want %zu", fold, counted, ll.n);
 
 	size_t want = 0;
 	for (size_t e = 1; e <= TEXT_LEN; e++)
@@ -180,6 +184,12 @@ int main(void)
 		text[j] = "abcd"[rnd(4)];
 	check_scans(text, 0, 0);
 	check_scans(text, 1, 0);
+	/* spaces, in no pattern: the steps past class 0 back to the start state */
+	static char spaced[TEXT_LEN + 1];
+	memcpy(spaced, text, TEXT_LEN);
+	for (size_t j = rnd(9); j < TEXT_LEN; j += 1 + rnd(9))
+		spaced[j] = ' ';
+	check_scans(spaced, 0, 0);
 	/* a pattern ending in 0xff after a deep (sparse) state, and that
 	 * pattern in the text: with all_bytes, 0xff is the wrapped class 0 */
 	static const char deep_ff[] = "abcabcab\xff";
