@@ -146,6 +146,10 @@ size_t ac_count_leftmost(const ac_automaton *ac, const uint8_t *buf, size_t len,
 int ac_scan_overlapping(const ac_automaton *ac, const uint8_t *buf, size_t len, size_t from,
 			ac_match_fn cb, void *ctx);
 
+/* The number of matches ac_scan_overlapping reports from `from`, counted
+ * without a call per match.  Never allocates. */
+size_t ac_count_overlapping(const ac_automaton *ac, const uint8_t *buf, size_t len, size_t from);
+
 /* The id a match of exactly the bytes p[0..len) reports (as the automaton
  * compares bytes: with AC_FOLD_ASCII, ignoring ASCII case): the first
  * pattern added that equals them.  False when no pattern does.  Steps the

@@ -424,10 +424,12 @@ size_t ac_count_leftmost(const ac_automaton *ac, const uint8_t *buf, size_t len,
 	return n;
 }
 
-int ac_scan_overlapping(const ac_automaton *ac, const uint8_t *buf, size_t len, size_t from,
-			ac_match_fn cb, void *ctx)
+/* ac_scan_overlapping's work, inline so that ac_count_overlapping's
+ * callback compiles into the loop. */
+HOT_INLINE int overlapping(const ac_automaton *ac, const uint8_t *buf, size_t len, size_t from,
+			   ac_match_fn cb, void *ctx)
 {
-	uint32_t s = AC_ROOT;
+	uint32_t s = AC_ROOT, found;
 	size_t pos = from;
 	int rc;
 	ac_match m;
@@ -446,9 +448,16 @@ int ac_scan_overlapping(const ac_automaton *ac, const uint8_t *buf, size_t len, 
 		if (ac->has_empty) { /* a report at every position: no skipping */
 			s = ac_step(ac, s, buf[pos]);
 			end = pos + 1;
-		} else if ((end = ac->class0_skip ? step_to_match_class0(ac, buf, len, pos, &s, &sc)
-					      : step_to_match(ac, buf, len, pos, &s, &sc)) == SIZE_MAX) {
-			break;
+		} else if (ac->class0_skip && (s != AC_ROOT || pos < sc.direct_until)) {
+			/* step_to_match_class0's loop, inline: a match every few bytes */
+			if (!((s = class0_step(ac, s, buf[pos++])) & AC_MATCH_BIT))
+				continue;
+			end = pos;
+		} else {
+			found = s; /* its own: s stays out of memory */
+			if ((end = step_to_match(ac, buf, len, pos, &found, &sc)) == SIZE_MAX)
+				break;
+			s = found;
 		}
 		/* s's own out_len and out_id are its longest output (its own or
 		 * inherited); only a state with more than one (multi_out, when
@@ -473,6 +482,26 @@ int ac_scan_overlapping(const ac_automaton *ac, const uint8_t *buf, size_t len, 
 		pos = end;
 	}
 	return 0;
+}
+
+int ac_scan_overlapping(const ac_automaton *ac, const uint8_t *buf, size_t len, size_t from,
+			ac_match_fn cb, void *ctx)
+{
+	return overlapping(ac, buf, len, from, cb, ctx);
+}
+
+HOT_INLINE int count_one(const ac_match *m, void *ctx)
+{
+	(void)m;
+	++*(size_t *)ctx;
+	return 0;
+}
+
+size_t ac_count_overlapping(const ac_automaton *ac, const uint8_t *buf, size_t len, size_t from)
+{
+	size_t n = 0;
+	overlapping(ac, buf, len, from, count_one, &n);
+	return n;
 }
 
 size_t ac_candidate_count(const ac_automaton *ac, const uint8_t *buf, size_t len)

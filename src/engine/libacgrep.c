@@ -144,8 +144,10 @@ int acgrep_count_matches(const acgrep_set *set, const void *buf, size_t len, int
 	*count = 0;
 	if (set->count == 0)
 		return 0;
-	if (mode == ACGREP_OVERLAPPING)
-		return ac_scan_overlapping(set->ac, text, len, 0, count_match, count);
+	if (mode == ACGREP_OVERLAPPING) {
+		*count = ac_count_overlapping(set->ac, text, len, 0);
+		return 0;
+	}
 	/* the engine's count leaves out empty matches, which only the empty pattern makes */
 	if (!ac_pattern_id(set->ac, "", 0, &empty)) {
 		*count = ac_count_leftmost(set->ac, text, len, 0);

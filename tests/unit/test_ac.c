@@ -209,6 +209,9 @@ static void check_case(const char *const *pats, size_t np, const char *text, siz
 		size_t want_n = naive_overlap_count(pats, np, text, tlen, fold);
 		CHECK(c.n == want_n, "%s, %s, fold %d: overlapping: want %zu got %zu", name, paths[pi].name, fold,
 		      want_n, c.n);
+		size_t counted = ac_count_overlapping(ac, (const uint8_t *)text, tlen, 0);
+		CHECK(counted == want_n, "%s, %s, fold %d: ac_count_overlapping: want %zu got %zu", name,
+		      paths[pi].name, fold, want_n, counted);
 		if (c.n != want_n) {
 			for (size_t k = 0; k < np; k++)
 				fprintf(stderr, "  pattern '%s'\n", pats[k]);

@@ -8,7 +8,7 @@
  * every step can follow failure links through sparse states: the
  * leftmost-longest look-ahead (which stops following them below the depth
  * it needs), its count (ac_count_leftmost's own loop) and the overlapping
- * scan must give the oracle's matches, also with spaces (in no pattern)
+ * scan and its count must give the oracle's matches, also with spaces (in no pattern)
  * strewn over the text.  Once
  * more with every byte value in some pattern, so that the 257th byte class
  * wraps to class 0, which is otherwise the bytes in no pattern: a sparse
@@ -130,6 +130,8 @@ static void check_scans(const char *text, int fold, int all_bytes)
 	ac_scan_overlapping(ac, (const uint8_t *)text, TEXT_LEN, 0, over_cb, &ov);
 	CHECK(ov.bad == 0 && ov.n == want, "fold %d: overlapping: %zu matches (want %zu), %zu wrong", fold, ov.n,
 	      want, ov.bad);
+	counted = ac_count_overlapping(ac, (const uint8_t *)text, TEXT_LEN, 0);
+	CHECK(counted == want, "fold %d: ac_count_overlapping %zu, want %zu", fold, counted, want);
 	ac_free(ac);
 }
 
