@@ -6,10 +6,9 @@
  * way, so the loop asks the prefilter where one may start next: a 64-bit
  * candidate bitmap per 64-byte block, walked with ctz (Teddy's SIMD
  * fingerprints, teddy.c; a 2-byte pair table, a hashed 3-4 byte window or
- * the bytes of a rare set every pattern holds, ac_blocks.c, the last
- * passed where their neighbours fit, a match starting up to rare_reach
- * bytes before one); or memchr for a rare byte every match holds
- * at one offset.  A candidate is confirmed by stepping the automaton back
+ * the bytes of a rare set every pattern holds, ac_blocks.c: a rare byte
+ * passes where its neighbours fit, a match starting up to rare_reach bytes
+ * before it); or memchr for a rare byte every match holds at one offset.  A candidate is confirmed by stepping the automaton back
  * to its start state (large sets' leftmost-longest and overlapping scans
  * step past bytes in no pattern without failure hops: class0_step); dense
  * candidates switch to direct stepping for a stretch.  Never allocates;
@@ -249,17 +248,24 @@ static size_t step_to_match(const ac_automaton *ac, const uint8_t *buf, size_t l
 	return SIZE_MAX;
 }
 
-/* step_to_match for the leftmost-longest and overlapping scans where
- * ac->class0_skip (a large set): steps with class0_step, and hands the
- * start state's look at the prefilter (and the steps after a candidate) to
- * step_to_match.  The same matches and scan state; a match every few bytes
- * (a dictionary over English) keeps nearly every step here. */
+/* Whether a large set's scan (ac->class0_skip) steps the next byte itself
+ * with class0_step: a match may be under way, or dense text is being
+ * stepped; else the start state's look at the prefilter (and the steps
+ * after a candidate) are step_to_match's.  The same matches and scan state
+ * either way; a match every few bytes (a dictionary over English) keeps
+ * nearly every step in class0_step. */
+HOT_INLINE bool steps_class0(const ac_automaton *ac, uint32_t s, size_t pos, const struct scan *sc)
+{
+	return ac->class0_skip && (s != AC_ROOT || pos < sc->direct_until);
+}
+
+/* step_to_match for leftmost_longest where ac->class0_skip (steps_class0). */
 static size_t step_to_match_class0(const ac_automaton *ac, const uint8_t *buf, size_t len,
 				   size_t pos, uint32_t *sp, struct scan *sc)
 {
 	uint32_t s = *sp;
 	while (pos < len) {
-		if (pos >= sc->direct_until && s == AC_ROOT) {
+		if (!steps_class0(ac, s, pos, sc)) {
 			*sp = AC_ROOT;
 			return step_to_match(ac, buf, len, pos, sp, sc);
 		}
@@ -392,7 +398,7 @@ int ac_scan_leftmost(const ac_automaton *ac, const uint8_t *buf, size_t len, siz
 
 /* ac_scan_leftmost's matches, counted in one loop: no call or match record
  * per match (a dictionary over English matches every few bytes).  The steps
- * are leftmost_longest's, step_to_match_class0's loop written inline. */
+ * are leftmost_longest's, with class0_step inline. */
 size_t ac_count_leftmost(const ac_automaton *ac, const uint8_t *buf, size_t len, size_t from)
 {
 	struct scan sc;
@@ -408,7 +414,7 @@ size_t ac_count_leftmost(const ac_automaton *ac, const uint8_t *buf, size_t len,
 	}
 	uint32_t s = AC_ROOT, found;
 	for (size_t pos = from; pos < len;) {
-		if (s == AC_ROOT && (!ac->class0_skip || pos >= sc.direct_until)) {
+		if (s == AC_ROOT && !steps_class0(ac, s, pos, &sc)) { /* a small set: always */
 			found = AC_ROOT; /* its own: s stays out of memory */
 			if ((pos = step_to_match(ac, buf, len, pos, &found, &sc)) == SIZE_MAX)
 				break;
@@ -448,8 +454,7 @@ HOT_INLINE int overlapping(const ac_automaton *ac, const uint8_t *buf, size_t le
 		if (ac->has_empty) { /* a report at every position: no skipping */
 			s = ac_step(ac, s, buf[pos]);
 			end = pos + 1;
-		} else if (ac->class0_skip && (s != AC_ROOT || pos < sc.direct_until)) {
-			/* step_to_match_class0's loop, inline: a match every few bytes */
+		} else if (steps_class0(ac, s, pos, &sc)) { /* inline: a match every few bytes */
 			if (!((s = class0_step(ac, s, buf[pos++])) & AC_MATCH_BIT))
 				continue;
 			end = pos;
