@@ -69,7 +69,7 @@ int range_line_start(int fd, uint64_t at, char eol, uint64_t *out)
 
 int range_lines_before(int fd, uint64_t lo, size_t n, char eol, struct range_lines *out)
 {
-	*out = (struct range_lines){ .offset = lo };
+	*out = (struct range_lines){ .buf = out->buf, .offset = lo };
 	for (size_t want = SCAN_CHUNK; n > 0 && lo > 0; want *= 2) {
 		uint64_t from = lo > want ? lo - want : 0;
 		size_t len = (size_t)(lo - from);
@@ -101,7 +101,7 @@ int range_lines_before(int fd, uint64_t lo, size_t n, char eol, struct range_lin
 
 int range_lines_after(int fd, uint64_t hi, size_t n, char eol, struct range_lines *out)
 {
-	*out = (struct range_lines){ .offset = hi };
+	*out = (struct range_lines){ .buf = out->buf, .offset = hi };
 	for (size_t want = SCAN_CHUNK; n > 0; want *= 2) {
 		char *buf = realloc(out->buf, want);
 		if (!buf)
@@ -251,10 +251,9 @@ static void record_input(struct run *r, struct input *whole, bool ranged, uint64
 	if (!err && first < (around.len ? around.offset : lo) && lines_from(whole->fd, first, lo, &around) != 0)
 		err = errno;
 	if (!err && (around.len > 0 || first != WINDOW_NONE)) {
-		intmax_t n = 0;
-		for (const char *p = around.buf, *end = p + around.len;
-		     (p = memchr(p, eol, (size_t)(end - p))) != NULL; p++)
-			n++;
+		intmax_t n = 0; /* the terminators in the lines (buf may be NULL when none) */
+		for (size_t at = 0; at < around.len; at++)
+			n += around.buf[at] == eol;
 		neighbour_records(r, &around, 1 - n, so->line_number, &rw, first);
 	}
 	search_part(r, whole, ranged, lo, hi, name, windows ? &rw : NULL, res);

@@ -32,7 +32,8 @@
 int range_line_start(int fd, uint64_t at, char eol, uint64_t *out);
 
 /* Consecutive whole lines of a file: buf[0..len) holds them, from file
- * offset `offset`; buf from malloc (NULL when len is 0). */
+ * offset `offset`; buf NULL or from malloc, the caller's to free.  The
+ * functions below fill an initialised one, reusing its buf. */
 struct range_lines {
 	char *buf;
 	size_t len;
