@@ -279,7 +279,7 @@ split_options() {
 # clones ARGS...: how many threads `$ACGREP ARGS` starts (strace -f),
 # its output in $OUTD/clones.out.
 clones() {
-	strace -f -qq -e trace=clone,clone3 -o "$OUTD/clones.trace" "$ACGREP" "$@" \
+	under_strace -f -qq -e trace=clone,clone3 -o "$OUTD/clones.trace" "$ACGREP" "$@" \
 		>"$OUTD/clones.out" 2>&1 || true
 	grep -c 'clone' "$OUTD/clones.trace" || true
 }

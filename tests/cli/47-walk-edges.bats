@@ -171,7 +171,7 @@ wide_tree() {
 	wide_tree 30
 	local p
 	for p in --threads=1 --threads=3; do
-		strace -f -qq -e trace=open,openat -o "$OUTD/open.trace" "$ACGREP" "$p" -r -c needle w \
+		under_strace -f -qq -e trace=open,openat -o "$OUTD/open.trace" "$ACGREP" "$p" -r -c needle w \
 			>"$OUTD/ac.out" 2>&1 || fail "$p: status $?"
 		grep -q 'openat([0-9][0-9]*, "f",' "$OUTD/open.trace" || fail "$p: no file opened in its directory"
 		! grep -E 'open(at)?\(AT_FDCWD, "w/[^"]*/(f|g)"' "$OUTD/open.trace" ||

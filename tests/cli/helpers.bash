@@ -90,6 +90,12 @@ setup() {
 	common_setup
 }
 
+# under_strace ARGS...: strace ARGS, with LeakSanitizer's exit check off
+# (make asan's build): it clones a thread of its own and fails under ptrace.
+under_strace() {
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 strace "$@"
+}
+
 # untraced CMD...: runs CMD in a subshell without bats's DEBUG trap.  bats
 # runs its trap (a stack trace copied into arrays) before every simple
 # command of a test, a few tenths of a millisecond of CPU each: a loop of
