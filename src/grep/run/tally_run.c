@@ -246,7 +246,8 @@ static void print_block(struct tally_run *tr, struct printer *pr, const char *na
 		}
 		return;
 	}
-	qsort(tr->acc, tr->n_acc, sizeof *tr->acc, by_key);
+	if (tr->n_acc > 1) /* acc is NULL while no row is held */
+		qsort(tr->acc, tr->n_acc, sizeof *tr->acc, by_key);
 	for (size_t i = 0; i < tr->n_acc; i++) {
 		const struct tally_row *r = &tr->acc[i];
 		if (r->lines > 0)
