@@ -8,11 +8,12 @@
  * fingerprints, teddy.c; a 2-byte pair table, a hashed 3-4 byte window or
  * the bytes of a rare set every pattern holds, ac_blocks.c: a rare byte
  * passes where its neighbours fit, a match starting up to rare_reach bytes
- * before it); or memchr for a rare byte every match holds at one offset.  A candidate is confirmed by stepping the automaton back
- * to its start state (large sets' leftmost-longest and overlapping scans
- * step past bytes in no pattern without failure hops: class0_step); dense
- * candidates switch to direct stepping for a stretch.  Never allocates;
- * never writes shared state.
+ * before it); or memchr for a rare byte every match holds at one offset.
+ * A candidate is confirmed by stepping the automaton back to its start
+ * state (large sets' leftmost-longest and overlapping scans step past
+ * bytes in no pattern without failure hops: class0_step); dense candidates
+ * switch to direct stepping for a stretch.  Never allocates; never writes
+ * shared state.
  *
  * References: Aho and Corasick 1975 (see ac_build.c); the candidate-bitmap
  * walk follows the FDR design of Hyperscan (G. Langdale et al., "Hyperscan:
