@@ -317,6 +317,7 @@ static void meta_apply(ac_automaton *ac, const struct file_meta *m, enum simd_le
 	memcpy(ac->cls, m->cls, sizeof ac->cls);
 	memcpy(ac->teddy.lo, m->teddy_lo, sizeof ac->teddy.lo);
 	memcpy(ac->teddy.hi, m->teddy_hi, sizeof ac->teddy.hi);
+	teddy_derive(&ac->teddy);
 	ac_path_derive(ac);
 }
 

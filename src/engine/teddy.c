@@ -30,6 +30,45 @@ void teddy_build(struct teddy *t, const uint8_t *fp, size_t n, uint32_t width, u
 				admit(t, j, b ^ 0x20, bit);
 		}
 	}
+	teddy_derive(t);
+}
+
+/* Whether the tables admit byte b at fingerprint byte j, in any bucket. */
+static bool admits(const struct teddy *t, uint32_t j, unsigned b)
+{
+	return (t->lo[j][b & 15] & t->hi[j][b >> 4]) != 0;
+}
+
+void teddy_derive(struct teddy *t)
+{
+	uint8_t buckets = 0;
+	uint32_t width = t->width <= TEDDY_MAX_WIDTH ? t->width : 0; /* a loaded one off the Teddy path: any value */
+	for (uint32_t j = 0; j < width; j++)
+		for (int k = 0; k < 16; k++)
+			buckets |= t->lo[j][k] | t->hi[j][k];
+	struct teddy_exact e = { .on = buckets && !(buckets & (buckets - 1)) };
+	for (uint32_t j = 0; e.on && j < width; j++) {
+		unsigned n = 0, first = 0, second = 0;
+		for (unsigned b = 0; b < 256; b++) {
+			if (!admits(t, j, b))
+				continue;
+			if (n++ == 0)
+				first = b;
+			else
+				second = b;
+		}
+		unsigned lower = first | 0x20;
+		bool letter = lower >= 'a' && lower <= 'z';
+		if (n == 1) {
+			e.byte[j] = (uint8_t)first;
+		} else if (n == 2 && letter && second == (first ^ 0x20)) {
+			e.byte[j] = (uint8_t)lower;
+			e.fold[j] = 0x20;
+		} else {
+			e.on = false;
+		}
+	}
+	t->exact = e;
 }
 
 /* The candidate bitmap of the block at pos, one byte at a time. */

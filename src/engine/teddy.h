@@ -38,6 +38,16 @@ struct teddy_window {
 	uint32_t mask, fold;
 };
 
+/* A set with one fingerprint needs no tables: its candidates are the
+ * starts whose fingerprint bytes, ORed with fold[j], equal byte[j] (byte[j]
+ * in lower case and fold[j] 0x20 where a letter admits both cases, else
+ * fold[j] 0), which two byte compares per position find (the x86 kernels'
+ * "exact" form, as Hyperscan's noodle and memchr's memmem compare bytes). */
+struct teddy_exact {
+	bool on;
+	uint8_t byte[TEDDY_MAX_WIDTH], fold[TEDDY_MAX_WIDTH];
+};
+
 struct teddy {
 	uint8_t lo[TEDDY_MAX_WIDTH][16]; /* buckets allowing each low nibble at fingerprint byte j */
 	uint8_t hi[TEDDY_MAX_WIDTH][16]; /* ... each high nibble */
@@ -45,6 +55,7 @@ struct teddy {
 	uint32_t offset;                 /* where the fingerprint starts in every match */
 	enum simd_level level;
 	struct teddy_window window;
+	struct teddy_exact exact;        /* derived from the tables: teddy_derive */
 };
 
 /* Fills t for n fingerprints of `width` bytes, fp[i * width ..], found at
@@ -54,6 +65,13 @@ struct teddy {
  * the caller has checked it against simd_cpu_level(). */
 void teddy_build(struct teddy *t, const uint8_t *fp, size_t n, uint32_t width, uint32_t offset,
 		 bool fold, enum simd_level level);
+
+/* Sets t->exact from t's tables and width: on when one bucket is in use
+ * and each fingerprint byte admits one byte or the two cases of a letter,
+ * so that comparing bytes finds exactly the starts the tables pass.
+ * teddy_build calls it; a loader that fills the tables itself must too
+ * (any width: past TEDDY_MAX_WIDTH the form is off). */
+void teddy_derive(struct teddy *t);
 
 /* From pos, in steps of 64 bytes, finds the first block of buf[0..len) with
  * a candidate: returns its start and sets *mask (bit i set when a match may

@@ -5,8 +5,10 @@
  * allows.  Each computes, for a 64-byte block of starts, the bucket bits
  * left after ANDing the nibble-table lookups of every fingerprint byte, and
  * turns the non-zero bytes into a 64-bit candidate bitmap; simd.h's block
- * loop runs it over the text.  The AVX-512 kernel also gives candidates
- * their second look where t->window asks for it (teddy.h).
+ * loop runs it over the text.  A set with one fingerprint (t->exact)
+ * compares bytes instead, with the same candidates.  The AVX-512 kernel
+ * also gives candidates their second look where t->window asks for it
+ * (teddy.h).
  */
 #include "teddy.h"
 
@@ -20,6 +22,18 @@
  * constant bound: fully unrolled, their tables stay in registers. */
 #define PRAGMA_UNROLL3 _Pragma("GCC unroll 3")
 
+/* The block functions of one kernel for each fingerprint width, from a
+ * body taking the width as a constant; and the block loop over the one for
+ * t->width. */
+#define BLOCKS_BY_WIDTH(target, name, body) \
+	SIMD_INLINE target uint64_t name##_1(const void *k, const uint8_t *b) { return body(k, b, 1); } \
+	SIMD_INLINE target uint64_t name##_2(const void *k, const uint8_t *b) { return body(k, b, 2); } \
+	SIMD_INLINE target uint64_t name##_3(const void *k, const uint8_t *b) { return body(k, b, 3); }
+#define LOOP_BY_WIDTH(name, t, k, buf, len, pos, span, mask) \
+	((t)->width == 1   ? simd_block_loop(name##_1, k, buf, len, pos, span, mask) \
+	 : (t)->width == 2 ? simd_block_loop(name##_2, k, buf, len, pos, span, mask) \
+			   : simd_block_loop(name##_3, k, buf, len, pos, span, mask))
+
 /* Bytes a whole block needs readable from its start. */
 static size_t block_span(const struct teddy *t)
 {
@@ -32,16 +46,19 @@ static size_t block_span(const struct teddy *t)
  * width), so the per-byte loop unrolls and the tables stay in registers. */
 struct teddy16 {
 	__m128i lo[TEDDY_MAX_WIDTH], hi[TEDDY_MAX_WIDTH];
+	__m128i byte[TEDDY_MAX_WIDTH], fold[TEDDY_MAX_WIDTH]; /* the exact form's */
 	uint32_t offset;
 };
 
 struct teddy32 {
 	__m256i lo[TEDDY_MAX_WIDTH], hi[TEDDY_MAX_WIDTH];
+	__m256i byte[TEDDY_MAX_WIDTH], fold[TEDDY_MAX_WIDTH];
 	uint32_t offset;
 };
 
 struct teddy64 {
 	__m512i lo[TEDDY_MAX_WIDTH], hi[TEDDY_MAX_WIDTH];
+	__m512i byte[TEDDY_MAX_WIDTH], fold[TEDDY_MAX_WIDTH];
 	uint32_t offset;
 	struct teddy_window window;
 };
@@ -61,6 +78,19 @@ SIMD_INLINE TARGET_SSSE3 __m128i buckets16(const struct teddy16 *k, const uint8_
 	return acc;
 }
 
+/* The exact form: 0xff for each of the 16 starts whose fingerprint bytes
+ * at p are the one fingerprint's, else 0. */
+SIMD_INLINE TARGET_SSSE3 __m128i equal16(const struct teddy16 *k, const uint8_t *p, uint32_t width)
+{
+	__m128i acc = _mm_set1_epi8(-1);
+	PRAGMA_UNROLL3
+	for (uint32_t j = 0; j < width; j++) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(p + j));
+		acc = _mm_and_si128(acc, _mm_cmpeq_epi8(_mm_or_si128(v, k->fold[j]), k->byte[j]));
+	}
+	return acc;
+}
+
 SIMD_INLINE TARGET_SSSE3 uint64_t block16(const void *kernel, const uint8_t *block, uint32_t width)
 {
 	const struct teddy16 *k = kernel;
@@ -74,25 +104,37 @@ SIMD_INLINE TARGET_SSSE3 uint64_t block16(const void *kernel, const uint8_t *blo
 	return m;
 }
 
-SIMD_INLINE TARGET_SSSE3 uint64_t block16_1(const void *k, const uint8_t *b) { return block16(k, b, 1); }
-SIMD_INLINE TARGET_SSSE3 uint64_t block16_2(const void *k, const uint8_t *b) { return block16(k, b, 2); }
-SIMD_INLINE TARGET_SSSE3 uint64_t block16_3(const void *k, const uint8_t *b) { return block16(k, b, 3); }
+SIMD_INLINE TARGET_SSSE3 uint64_t block16_exact(const void *kernel, const uint8_t *block, uint32_t width)
+{
+	const struct teddy16 *k = kernel;
+	const uint8_t *p = block + k->offset;
+	uint64_t m = 0;
+	for (int q = 0; q < 4; q++)
+		m |= (uint64_t)(unsigned)_mm_movemask_epi8(equal16(k, p + 16 * q, width)) << (16 * q);
+	return m;
+}
+
+BLOCKS_BY_WIDTH(TARGET_SSSE3, block16w, block16)
+BLOCKS_BY_WIDTH(TARGET_SSSE3, block16e, block16_exact)
 
 TARGET_SSSE3 size_t teddy_scan_ssse3(const struct teddy *t, const uint8_t *buf, size_t len,
 				     size_t pos, uint64_t *mask)
 {
-	struct teddy16 k; /* only the tables of the fingerprint bytes are set, and read */
+	struct teddy16 k; /* only the vectors of the fingerprint bytes and the form in use are set, and read */
 	k.offset = t->offset;
+	size_t span = block_span(t);
+	if (t->exact.on) {
+		for (uint32_t j = 0; j < t->width; j++) {
+			k.byte[j] = _mm_set1_epi8((char)t->exact.byte[j]);
+			k.fold[j] = _mm_set1_epi8((char)t->exact.fold[j]);
+		}
+		return LOOP_BY_WIDTH(block16e, t, &k, buf, len, pos, span, mask);
+	}
 	for (uint32_t j = 0; j < t->width; j++) {
 		k.lo[j] = _mm_loadu_si128((const __m128i *)(const void *)t->lo[j]);
 		k.hi[j] = _mm_loadu_si128((const __m128i *)(const void *)t->hi[j]);
 	}
-	size_t span = block_span(t);
-	switch (t->width) {
-	case 1: return simd_block_loop(block16_1, &k, buf, len, pos, span, mask);
-	case 2: return simd_block_loop(block16_2, &k, buf, len, pos, span, mask);
-	default: return simd_block_loop(block16_3, &k, buf, len, pos, span, mask);
-	}
+	return LOOP_BY_WIDTH(block16w, t, &k, buf, len, pos, span, mask);
 }
 
 /* Buckets left for the 32 starts whose fingerprints begin at p. */
@@ -110,6 +152,18 @@ SIMD_INLINE TARGET_AVX2 __m256i buckets32(const struct teddy32 *k, const uint8_t
 	return acc;
 }
 
+/* The exact form of buckets32, as equal16. */
+SIMD_INLINE TARGET_AVX2 __m256i equal32(const struct teddy32 *k, const uint8_t *p, uint32_t width)
+{
+	__m256i acc = _mm256_set1_epi8(-1);
+	PRAGMA_UNROLL3
+	for (uint32_t j = 0; j < width; j++) {
+		__m256i v = _mm256_loadu_si256((const __m256i *)(const void *)(p + j));
+		acc = _mm256_and_si256(acc, _mm256_cmpeq_epi8(_mm256_or_si256(v, k->fold[j]), k->byte[j]));
+	}
+	return acc;
+}
+
 SIMD_INLINE TARGET_AVX2 uint64_t block32(const void *kernel, const uint8_t *block, uint32_t width)
 {
 	const struct teddy32 *k = kernel;
@@ -121,25 +175,35 @@ SIMD_INLINE TARGET_AVX2 uint64_t block32(const void *kernel, const uint8_t *bloc
 	return ~none;
 }
 
-SIMD_INLINE TARGET_AVX2 uint64_t block32_1(const void *k, const uint8_t *b) { return block32(k, b, 1); }
-SIMD_INLINE TARGET_AVX2 uint64_t block32_2(const void *k, const uint8_t *b) { return block32(k, b, 2); }
-SIMD_INLINE TARGET_AVX2 uint64_t block32_3(const void *k, const uint8_t *b) { return block32(k, b, 3); }
+SIMD_INLINE TARGET_AVX2 uint64_t block32_exact(const void *kernel, const uint8_t *block, uint32_t width)
+{
+	const struct teddy32 *k = kernel;
+	const uint8_t *p = block + k->offset;
+	return (uint32_t)_mm256_movemask_epi8(equal32(k, p, width)) |
+	       (uint64_t)(uint32_t)_mm256_movemask_epi8(equal32(k, p + 32, width)) << 32;
+}
+
+BLOCKS_BY_WIDTH(TARGET_AVX2, block32w, block32)
+BLOCKS_BY_WIDTH(TARGET_AVX2, block32e, block32_exact)
 
 TARGET_AVX2 size_t teddy_scan_avx2(const struct teddy *t, const uint8_t *buf, size_t len,
 				   size_t pos, uint64_t *mask)
 {
-	struct teddy32 k; /* only the tables of the fingerprint bytes are set, and read */
+	struct teddy32 k; /* only the vectors of the fingerprint bytes and the form in use are set, and read */
 	k.offset = t->offset;
+	size_t span = block_span(t);
+	if (t->exact.on) {
+		for (uint32_t j = 0; j < t->width; j++) {
+			k.byte[j] = _mm256_set1_epi8((char)t->exact.byte[j]);
+			k.fold[j] = _mm256_set1_epi8((char)t->exact.fold[j]);
+		}
+		return LOOP_BY_WIDTH(block32e, t, &k, buf, len, pos, span, mask);
+	}
 	for (uint32_t j = 0; j < t->width; j++) {
 		k.lo[j] = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)t->lo[j]));
 		k.hi[j] = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)t->hi[j]));
 	}
-	size_t span = block_span(t);
-	switch (t->width) {
-	case 1: return simd_block_loop(block32_1, &k, buf, len, pos, span, mask);
-	case 2: return simd_block_loop(block32_2, &k, buf, len, pos, span, mask);
-	default: return simd_block_loop(block32_3, &k, buf, len, pos, span, mask);
-	}
+	return LOOP_BY_WIDTH(block32w, t, &k, buf, len, pos, span, mask);
 }
 
 SIMD_INLINE TARGET_AVX512 uint64_t block64(const void *kernel, const uint8_t *block, uint32_t width)
@@ -158,9 +222,18 @@ SIMD_INLINE TARGET_AVX512 uint64_t block64(const void *kernel, const uint8_t *bl
 	return _mm512_test_epi8_mask(acc, acc);
 }
 
-SIMD_INLINE TARGET_AVX512 uint64_t block64_1(const void *k, const uint8_t *b) { return block64(k, b, 1); }
-SIMD_INLINE TARGET_AVX512 uint64_t block64_2(const void *k, const uint8_t *b) { return block64(k, b, 2); }
-SIMD_INLINE TARGET_AVX512 uint64_t block64_3(const void *k, const uint8_t *b) { return block64(k, b, 3); }
+SIMD_INLINE TARGET_AVX512 uint64_t block64_exact(const void *kernel, const uint8_t *block, uint32_t width)
+{
+	const struct teddy64 *k = kernel;
+	const uint8_t *p = block + k->offset;
+	uint64_t m = ~UINT64_C(0);
+	PRAGMA_UNROLL3
+	for (uint32_t j = 0; j < width; j++) {
+		__m512i v = _mm512_loadu_si512((const void *)(p + j));
+		m &= _mm512_cmpeq_epi8_mask(_mm512_or_si512(v, k->fold[j]), k->byte[j]);
+	}
+	return m;
+}
 
 /* The second look at the start block + i (simd_look_fn). */
 SIMD_INLINE uint64_t window_look(const void *kernel, const void *block, unsigned i)
@@ -171,25 +244,39 @@ SIMD_INLINE uint64_t window_look(const void *kernel, const void *block, unsigned
 	return ac_window_bit(w->bits, load, w->mask, w->fold);
 }
 
-/* block64 with the second look. */
-SIMD_INLINE TARGET_AVX512 uint64_t block64_looked(const void *kernel, const uint8_t *block, uint32_t width)
+/* The candidates m of a block that pass the second look. */
+SIMD_INLINE TARGET_AVX512 uint64_t looked(const void *kernel, const uint8_t *block, uint64_t m)
 {
-	uint64_t m = block64(kernel, block, width);
 	if (!m) /* most blocks: Teddy's buckets are tighter than the sieve's */
 		return 0;
 	return simd_look_each(window_look, kernel, block, m);
 }
 
-SIMD_INLINE TARGET_AVX512 uint64_t block64w_1(const void *k, const uint8_t *b) { return block64_looked(k, b, 1); }
-SIMD_INLINE TARGET_AVX512 uint64_t block64w_2(const void *k, const uint8_t *b) { return block64_looked(k, b, 2); }
-SIMD_INLINE TARGET_AVX512 uint64_t block64w_3(const void *k, const uint8_t *b) { return block64_looked(k, b, 3); }
+SIMD_INLINE TARGET_AVX512 uint64_t block64_looked(const void *kernel, const uint8_t *block, uint32_t width)
+{
+	return looked(kernel, block, block64(kernel, block, width));
+}
+
+SIMD_INLINE TARGET_AVX512 uint64_t block64_exact_looked(const void *kernel, const uint8_t *block, uint32_t width)
+{
+	return looked(kernel, block, block64_exact(kernel, block, width));
+}
+
+BLOCKS_BY_WIDTH(TARGET_AVX512, block64w, block64)
+BLOCKS_BY_WIDTH(TARGET_AVX512, block64e, block64_exact)
+BLOCKS_BY_WIDTH(TARGET_AVX512, block64wl, block64_looked)
+BLOCKS_BY_WIDTH(TARGET_AVX512, block64el, block64_exact_looked)
 
 TARGET_AVX512 size_t teddy_scan_avx512(const struct teddy *t, const uint8_t *buf, size_t len,
 				       size_t pos, uint64_t *mask)
 {
-	struct teddy64 k; /* only the tables of the fingerprint bytes are set, and read */
+	struct teddy64 k; /* only the vectors of the fingerprint bytes and the form in use are set, and read */
 	k.offset = t->offset;
-	for (uint32_t j = 0; j < t->width; j++) {
+	for (uint32_t j = 0; j < t->width && t->exact.on; j++) {
+		k.byte[j] = _mm512_set1_epi8((char)t->exact.byte[j]);
+		k.fold[j] = _mm512_set1_epi8((char)t->exact.fold[j]);
+	}
+	for (uint32_t j = 0; j < t->width && !t->exact.on; j++) {
 		k.lo[j] = _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)(const void *)t->lo[j]));
 		k.hi[j] = _mm512_broadcast_i32x4(_mm_loadu_si128((const __m128i *)(const void *)t->hi[j]));
 	}
@@ -197,17 +284,13 @@ TARGET_AVX512 size_t teddy_scan_avx512(const struct teddy *t, const uint8_t *buf
 	if (t->window.bits) { /* every start's 4-byte window readable too */
 		k.window = t->window;
 		span = span > 67 ? span : 67;
-		switch (t->width) {
-		case 1: return simd_block_loop(block64w_1, &k, buf, len, pos, span, mask);
-		case 2: return simd_block_loop(block64w_2, &k, buf, len, pos, span, mask);
-		default: return simd_block_loop(block64w_3, &k, buf, len, pos, span, mask);
-		}
+		if (t->exact.on)
+			return LOOP_BY_WIDTH(block64el, t, &k, buf, len, pos, span, mask);
+		return LOOP_BY_WIDTH(block64wl, t, &k, buf, len, pos, span, mask);
 	}
-	switch (t->width) {
-	case 1: return simd_block_loop(block64_1, &k, buf, len, pos, span, mask);
-	case 2: return simd_block_loop(block64_2, &k, buf, len, pos, span, mask);
-	default: return simd_block_loop(block64_3, &k, buf, len, pos, span, mask);
-	}
+	if (t->exact.on)
+		return LOOP_BY_WIDTH(block64e, t, &k, buf, len, pos, span, mask);
+	return LOOP_BY_WIDTH(block64w, t, &k, buf, len, pos, span, mask);
 }
 #else
 typedef int teddy_x86_not_built; /* ISO C wants something in every file */
