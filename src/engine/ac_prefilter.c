@@ -39,17 +39,20 @@
 /* The scan-path costs, in instructions per byte of text, measured with
  * cachegrind over Debian changelogs (docs/perf.md "Choosing the scan
  * path"): looking at a byte with the RARE kernels (vector, scalar) and
- * Teddy's; confirming one candidate (next_bit, next_candidate); one
- * automaton step (the DFA's loop; 20-22 in a confirmation), which is also
- * what any path costs at most (past AC_DENSE_RUN close candidates the scan
- * loop steps every byte).  HASH
- * costs 3 with no candidate and 4-16 with the windows of real text:
+ * Teddy's; confirming one candidate (next_bit, next_candidate); a RARE
+ * candidate, most often alone in its block, with the kernel call that
+ * found it and the neighbour test (71-106 measured over the URL and path
+ * sets of scripts/perf/rare.sh); one automaton step (the DFA's loop;
+ * 20-22 in a confirmation), which is also what any path costs at most
+ * (past AC_DENSE_RUN close candidates the scan loop steps every byte).
+ * HASH costs 3 with no candidate and 4-16 with the windows of real text:
  * HASH_COST is what RARE must beat where Teddy cannot serve; BITMAP, for
  * sets too short for HASH's windows, costs as much as stepping. */
 #define RARE_SCAN_COST 0.5
-#define RARE_SCAN_COST_SCALAR 4.0
+#define RARE_SCAN_COST_SCALAR 4.2
 #define TEDDY_SCAN_COST 0.6
 #define CANDIDATE_COST 20.0
+#define RARE_CANDIDATE_COST 80.0
 #define STEP_COST 16.0
 #define HASH_COST 4.5
 /* The steps a confirmation takes past a rare byte before the automaton is
@@ -366,21 +369,40 @@ static double path_cost(double look, double candidates, double steps)
 	return cost < STEP_COST ? cost : STEP_COST;
 }
 
+/* The share of text bytes in a 256-bit set, by the rank model. */
+static double set_share(const uint64_t set[4])
+{
+	double share = 0;
+	for (unsigned b = 0; b < 256; b++)
+		if (ac_byte_in(set, (uint8_t)b))
+			share += ac_byte_freq((uint8_t)b);
+	return share < 1 ? share : 1;
+}
+
 /* The RARE path's cost per byte: a candidate at each byte of the set
- * (RARE_FREQ_MARGIN times as common as ac_byte_freq says), stepped from
- * rare_reach bytes before it, or from the previous candidate when that is
- * closer.  The neighbour test (rare_before, rare_after) is not counted. */
+ * (RARE_FREQ_MARGIN times as common as ac_byte_freq says), which the
+ * neighbour test passes when the bytes on both sides may be there
+ * (rare_before, rare_after); one that passes is stepped from the start of
+ * the run of lead bytes before it (rare_lead: p / (1 - p) bytes expected
+ * for a share p of them), at most rare_reach bytes, and never back past
+ * the previous candidate. */
 static double rare_cost(const ac_automaton *ac)
 {
 	double share = 0;
 	for (uint32_t i = 0; i < ac->n_rare; i++)
 		share += ac_byte_freq(ac->rare_set[i]);
 	share = share * RARE_FREQ_MARGIN < 1 ? share * RARE_FREQ_MARGIN : 1;
+	double passed = set_share(ac->rare_before) * set_share(ac->rare_after);
+	double lead = set_share(ac->rare_lead);
 	double steps = ac->rare_reach;
+	if (lead < 1 && steps > lead / (1 - lead))
+		steps = lead / (1 - lead);
 	if (share > 0 && steps > 1 / share)
 		steps = 1 / share;
 	bool vector = SIMD_X86 && ac->simd != SIMD_SCALAR; /* rare_scan_sse2/avx2 */
-	return path_cost(vector ? RARE_SCAN_COST : RARE_SCAN_COST_SCALAR, share, steps + RARE_TAIL_STEPS);
+	double cost = (vector ? RARE_SCAN_COST : RARE_SCAN_COST_SCALAR) +
+		      share * (RARE_CANDIDATE_COST + passed * STEP_COST * (steps + RARE_TAIL_STEPS));
+	return cost < STEP_COST ? cost : STEP_COST;
 }
 
 double ac_teddy_share(const struct teddy *t)

@@ -10,13 +10,16 @@
  *   its mask, or the first block it does not handle with mask 0.
  * - Choice, by ac_prefilter.c's costs: without Teddy (the scalar cap),
  *   e-mail addresses (also with rarer UTF-8 bytes in each, four of them:
- *   '@' is in all), key=value pairs and domains with the pattern "." (no
+ *   '@' is in all; also mailing lists with a local part of 53 bytes, which
+ *   a candidate steps back over only as far as the lead bytes go),
+ *   key=value pairs and domains with the pattern "." (no
  *   HASH window: RARE on '.' against BITMAP) choose RARE; words without a
  *   byte in common, URLs (':' costs more than HASH), and sets needing four
  *   rare bytes, do not; forced on such a set, RARE falls back to the
  *   bitmap.  With Teddy (x86 from SSSE3 on), the domains choose RARE (the
  *   first bytes of the domains pass more text than '.') and the URLs Teddy
- *   (its fingerprint "htt" passes less than ':').
+ *   (its fingerprint "htt" passes less than ':'); so do 100 host names too
+ *   many for Teddy, whose first '.' lies 19 bytes in (RARE, not HASH).
  * - Neighbour sets: the bytes next to a rare byte in some pattern, both
  *   cases of a letter under folding, every byte where a pattern begins or
  *   ends with one; the lead set, the bytes before a pattern's first rare
@@ -110,6 +113,23 @@ static ac_automaton *compiled(const char *const *pats, size_t np, unsigned flags
 	return ac;
 }
 
+/* 100 host names of three labels, the first of 19 bytes (rare_reach), with
+ * more distinct first bytes than Teddy serves, as scripts/perf/rare.sh's
+ * domains: "kalo-archive-mirror.example.org" .. */
+static ac_automaton *hosts_compiled(void)
+{
+	static const char *const syllables[] = { "ka", "lo", "mi", "nu", "pe", "ri", "so", "tu", "va", "ze" };
+	ac_automaton *ac = ac_new(0);
+	for (int i = 0; i < 100; i++) {
+		char host[64];
+		int n = snprintf(host, sizeof host, "%s%s-archive-mirror.example.%s", syllables[i / 10], syllables[i % 10],
+				 i % 3 ? "org" : "net");
+		ac_add(ac, host, (size_t)n);
+	}
+	CHECK(ac_compile(ac, AC_PATH_AUTO) == 0, "compile");
+	return ac;
+}
+
 static void check_choice(void)
 {
 	static const char *const mail[] = { "alice@example.org", "bob.smith@mail.example.com", "x@y.z" };
@@ -123,12 +143,21 @@ static void check_choice(void)
 	static const char *const domains[] = { ".", "www.debian.org", "bugs.debian.org", "ftp.gnu.org",
 					       "git.kernel.org", "salsa.debian.org", "tracker.debian.org",
 					       "sources.debian.org" };
+	/* as scripts/perf/rare.sh's: host names of two labels or more, long
+	 * local parts (the step back to a match's start is over the lead
+	 * bytes, not rare_reach) */
+	static const char *const lists[] = { "pkg-javascript-devel@lists.alioth.debian.org",
+					     "pkg-java-maintainers-and-the-friends-of-free-runtimes@lists.debian.org",
+					     "debian-boot@lists.debian.org", "team+pkg-security@tracker.debian.org",
+					     "pkg-multimedia-maintainers@lists.alioth.debian.org",
+					     "debian-x@lists.debian.org" };
 	struct {
 		const char *name;
 		const char *const *pats;
 		size_t n;
 		enum ac_scan_path want;
 	} sets[] = {
+		{ "mailing lists", lists, 6, AC_PATH_RARE },
 		{ "mail", mail, 3, AC_PATH_RARE },
 		{ "mail, UTF-8", mail_utf8, 4, AC_PATH_RARE },
 		{ "urls", urls, 3, AC_PATH_HASH },
@@ -156,6 +185,10 @@ static void check_choice(void)
 		ac_free(ac);
 		ac = compiled(urls, 3, 0, AC_PATH_AUTO, SIMD_BEST);
 		CHECK(ac_scan_path_used(ac) == AC_PATH_TEDDY, "urls, with Teddy: path %d, want TEDDY",
+		      (int)ac_scan_path_used(ac));
+		ac_free(ac);
+		ac = hosts_compiled();
+		CHECK(ac_scan_path_used(ac) == AC_PATH_RARE, "host names, with vector kernels: path %d, want RARE",
 		      (int)ac_scan_path_used(ac));
 		ac_free(ac);
 	}
