@@ -351,7 +351,7 @@ int ac_compile(ac_automaton *ac, enum ac_scan_path path)
 	classes_build(ac);
 	ac_prefilter_build(ac, path);
 	/* sparse states search their children in turn: likely bytes first */
-	if (dense_rows(ac) < ac->n_states && ac_trie_order_siblings(ac, ac_byte_ranks()) != 0)
+	if (dense_rows(ac) < ac->n_states && ac_trie_order_siblings(ac, ac_rank_table) != 0)
 		goto out;
 	for (size_t k = 1; k < ac->n_states; k++) /* edge bytes become classes */
 		ac->in_cls[k] = ac->cls[ac->in_cls[k]];

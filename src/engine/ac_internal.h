@@ -200,13 +200,20 @@ static inline void ac_byte_add(uint64_t set[4], uint8_t b)
  * which a compile sets as it fills the table. */
 void ac_window_derive(ac_automaton *ac);
 
-/* The byte-rank model's table (ac_prefilter.c): each byte's rank by its
- * frequency in typical text, 0 the rarest, 255 the most common (space). */
-const uint8_t *ac_byte_ranks(void);
+/* The byte-rank model's table (ac_rank.c): each byte's rank by its
+ * frequency in typical text, 0 the rarest, 255 the most common (space);
+ * ac_byte_rank(b) is its entry for b. */
+extern const uint8_t ac_rank_table[256];
+static inline uint8_t ac_byte_rank(uint8_t b)
+{
+	return ac_rank_table[b];
+}
 
 /* The expected share of text bytes that are b, by the byte-rank model
- * the scan-path costs use (ac_prefilter.c). */
+ * the scan-path costs use; ac_set_freq: that of the bytes in a 256-bit
+ * set (ac_byte_in), at most 1. */
 double ac_byte_freq(uint8_t b);
+double ac_set_freq(const uint64_t set[4]);
 
 /* The expected share of text positions that are Teddy's candidates, by
  * that model: where a bucket admits every byte of the fingerprint, the

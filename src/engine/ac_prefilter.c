@@ -3,8 +3,8 @@
  * match, and building the tables for that choice.
  *
  * Owns: the scan-path decision (by estimated instructions per byte of
- * text, from the byte-frequency rank table) and the prefilter tables of
- * struct ac_automaton: the 2-byte pair bitmap (any set), the rare byte for
+ * text, from ac_rank.c's byte-frequency model) and the prefilter tables
+ * of struct ac_automaton: the 2-byte pair bitmap (any set), the rare byte for
  * memchr (one distinct pattern), the rare-byte set (every pattern holds
  * one of 1-3 rare bytes) and the Teddy fingerprint buckets (small sets, on
  * CPUs with byte shuffles).  Reads the compiled trie; knows nothing of
@@ -59,42 +59,13 @@
  * back at its start, and at a Teddy candidate. */
 #define RARE_TAIL_STEPS 2
 #define TEDDY_CANDIDATE_STEPS 2
-/* The frequency of a byte the rank table puts in each band of 8 ranks
- * (rank / 8), per million bytes: the sorted byte frequencies of Debian
- * changelogs, C headers and man pages, averaged (they agree within a
- * factor of 2 at every rank).  Which byte has which rank varies more
- * between kinds of text (':' is 4 times as common in logs as in prose):
- * RARE_FREQ_MARGIN is that doubt, held against the RARE set, whose cost
- * grows with its bytes' frequency where Teddy's fingerprints of 1-3 bytes
- * average it out. */
-static const uint32_t rank_ppm[32] = {
-	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-	1, 1, 2, 18, 82, 284, 657, 1231, 1746, 2574, 3879, 5564, 8168, 15231, 26306, 59256,
-};
+/* Which byte has which rank varies between kinds of text (':' is 4 times
+ * as common in logs as in prose): RARE_FREQ_MARGIN is that doubt, held
+ * against the RARE set, whose cost grows with its bytes' frequency where
+ * Teddy's fingerprints of 1-3 bytes average it out. */
 #define RARE_FREQ_MARGIN 2.0
 #define RARE_NONE 256          /* no byte: a pattern with none allowed */
 #define RARE_FAR UINT32_MAX    /* no byte of the set yet on the path */
-
-/* Byte frequency rank in a mixed English/C/man-page corpus (the text of a
- * Debian system): 0 is rarest.  Picks the memchr byte and Teddy's window. */
-static const uint8_t byte_rank[256] = {
-	  0,   1,   2,   3,   4,   5,   6,  91,   7, 196, 242,   8, 142,   9,  10,  11,
-	 12,  13,  14,  15,  16,  17,  18,  19,  20,  21,  22,  23,  24,  25,  26,  27,
-	255, 155, 197, 190, 156, 162, 175, 183, 209, 208, 214, 170, 224, 225, 234, 249,
-	222, 211, 213, 199, 189, 181, 187, 176, 182, 193, 203, 192, 179, 191, 180, 154,
-	171, 219, 205, 215, 207, 229, 206, 201, 200, 230, 177, 174, 217, 202, 220, 216,
-	212, 169, 226, 228, 231, 204, 184, 194, 186, 195, 178, 173, 218, 172, 163, 236,
-	165, 248, 239, 243, 241, 254, 235, 233, 240, 252, 185, 210, 245, 237, 246, 250,
-	244, 198, 247, 251, 253, 238, 227, 221, 223, 232, 188, 168, 164, 167, 166,  28,
-	160,  92, 122, 125, 136, 120,  84, 110, 109,  93,  76,  77,  78, 130,  94, 105,
-	 95,  29, 106, 148,  96,  85,  90,  30, 129, 151,  79,  86, 152, 153,  31, 119,
-	137, 139, 134, 132, 147, 114, 115, 141, 143, 159,  97, 124,  80, 144,  98, 102,
-	111, 150, 116, 145, 138, 133, 149,  87, 117,  88, 113, 126, 135, 118,  99, 123,
-	 32,  33, 158, 157, 131, 146, 107,  34,  89, 108,  35,  36,  37,  38, 112, 100,
-	127, 101,  39,  40,  41,  42,  43,  44, 103, 104,  45,  46,  47,  48,  49,  50,
-	140, 128, 161,  51,  81,  52,  53,  82,  83,  54,  55,  56,  57,  58,  59, 121,
-	 60,  61,  62,  63,  64,  65,  66,  67,  68,  69,  70,  71,  72,  73,  74,  75,
-};
 
 static bool is_ascii_letter(uint8_t b)
 {
@@ -165,7 +136,7 @@ static bool rare_byte_pick(ac_automaton *ac, const uint8_t *chain, size_t n)
 		uint8_t b = chain[off];
 		if ((ac->flags & AC_FOLD_ASCII) && is_ascii_letter(b))
 			continue;
-		if (!found || byte_rank[b] < byte_rank[ac->rare_byte]) {
+		if (!found || ac_byte_rank(b) < ac_byte_rank(ac->rare_byte)) {
 			found = true;
 			ac->rare_byte = b;
 			ac->rare_offset = (uint32_t)off;
@@ -245,7 +216,7 @@ static uint32_t rare_set_choose(ac_automaton *ac, bool forced, uint8_t set[3])
 			best[c] = best[s];
 			held[c] = held[s] | (slot[b] ? UINT64_C(1) << (slot[b] - 1) : 0);
 			if (rare_set_allows(ac, b, forced) &&
-			    (best[c] == RARE_NONE || byte_rank[b] < byte_rank[best[c]]))
+			    (best[c] == RARE_NONE || ac_byte_rank(b) < ac_byte_rank(best[c])))
 				best[c] = b;
 			if (t->terminal[c] != AC_NONE) {
 				each = best[c] != RARE_NONE;
@@ -259,7 +230,7 @@ static uint32_t rare_set_choose(ac_automaton *ac, bool forced, uint8_t set[3])
 		return 0;
 	int every = -1;
 	for (unsigned i = 0; i < n_cand; i++)
-		if ((in_all >> i & 1) && (every < 0 || byte_rank[cand[i]] < byte_rank[every]))
+		if ((in_all >> i & 1) && (every < 0 || ac_byte_rank(cand[i]) < ac_byte_rank(every)))
 			every = cand[i];
 	if (every >= 0) {
 		set[0] = (uint8_t)every;
@@ -350,16 +321,6 @@ static bool rare_set_pick(ac_automaton *ac, bool forced)
 	return true;
 }
 
-const uint8_t *ac_byte_ranks(void)
-{
-	return byte_rank;
-}
-
-double ac_byte_freq(uint8_t b)
-{
-	return rank_ppm[byte_rank[b] / 8] / 1e6;
-}
-
 /* A path's cost per byte: looking at every byte, then confirming the
  * candidates, a share `candidates` of the bytes, each `steps` steps; never
  * more than stepping every byte. */
@@ -367,16 +328,6 @@ static double path_cost(double look, double candidates, double steps)
 {
 	double cost = look + candidates * (CANDIDATE_COST + STEP_COST * steps);
 	return cost < STEP_COST ? cost : STEP_COST;
-}
-
-/* The share of text bytes in a 256-bit set, by the rank model. */
-static double set_share(const uint64_t set[4])
-{
-	double share = 0;
-	for (unsigned b = 0; b < 256; b++)
-		if (ac_byte_in(set, (uint8_t)b))
-			share += ac_byte_freq((uint8_t)b);
-	return share < 1 ? share : 1;
 }
 
 /* The RARE path's cost per byte: a candidate at each byte of the set
@@ -392,8 +343,8 @@ static double rare_cost(const ac_automaton *ac)
 	for (uint32_t i = 0; i < ac->n_rare; i++)
 		share += ac_byte_freq(ac->rare_set[i]);
 	share = share * RARE_FREQ_MARGIN < 1 ? share * RARE_FREQ_MARGIN : 1;
-	double passed = set_share(ac->rare_before) * set_share(ac->rare_after);
-	double lead = set_share(ac->rare_lead);
+	double passed = ac_set_freq(ac->rare_before) * ac_set_freq(ac->rare_after);
+	double lead = ac_set_freq(ac->rare_lead);
 	double steps = ac->rare_reach;
 	if (lead < 1 && steps > lead / (1 - lead))
 		steps = lead / (1 - lead);
@@ -461,7 +412,7 @@ static bool teddy_pick(ac_automaton *ac, const uint8_t *chain, size_t chain_len,
 		for (uint32_t off = 0; off + width <= ac->min_len; off++) {
 			uint32_t cost = 0;
 			for (uint32_t j = 0; j < width; j++)
-				cost += byte_rank[chain[off + j]] + (fold && is_ascii_letter(chain[off + j]) ? 16 : 0);
+				cost += ac_byte_rank(chain[off + j]) + (fold && is_ascii_letter(chain[off + j]) ? 16 : 0);
 			if (cost < best_cost) {
 				best_cost = cost;
 				best = off;

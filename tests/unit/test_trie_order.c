@@ -48,7 +48,7 @@ static uint32_t depth_of(const ac_automaton *ac, uint32_t s)
  * order (by_rank) or byte order. */
 static void check_children(const ac_automaton *ac, bool by_rank, const char *what)
 {
-	const uint8_t *rank = ac_byte_ranks();
+	const uint8_t *rank = ac_rank_table;
 	uint8_t byte_of[256];
 	class_bytes(ac, byte_of);
 	size_t wrong_order = 0, wrong_depth = 0;
