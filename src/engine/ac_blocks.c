@@ -88,13 +88,35 @@ static uint64_t block_mask_hash(const ac_automaton *ac, const uint8_t *p, size_t
 	return m;
 }
 
+#if SIMD_X86
+/* A strided HASH scan with the AVX2 group kernel: from pos, the first
+ * block whose group hits keep a position (hash_group_windows), with *mask,
+ * or the first block the kernel does not handle (*mask = 0). */
+static size_t window_groups_next(const ac_automaton *ac, const uint8_t *buf, size_t len, size_t pos,
+				 uint64_t *mask)
+{
+	uint64_t hits = 0;
+	for (;; pos += 64) {
+		pos = window_groups_avx2(ac->window_bits, ac->window_mask, ac->window_fold, ac->window_stride,
+					 buf, len, pos, &hits);
+		if (!hits || (*mask = hash_group_windows(ac, buf + pos, hits)) != 0)
+			break;
+	}
+	if (!hits)
+		*mask = 0;
+	return pos;
+}
+#endif
+
 size_t ac_pair_next_block(const ac_automaton *ac, const uint8_t *buf, size_t len, size_t pos,
 			  uint64_t *mask)
 {
 	uint64_t m = 0;
 	bool hash = ac->path == AC_PATH_HASH;
 #if SIMD_X86
-	if (hash && ac->window_stride > 1)
+	if (hash && ac->window_stride > 1 && (ac->simd == SIMD_AVX2 || ac->simd == SIMD_AVX512))
+		pos = window_groups_next(ac, buf, len, pos, &m);
+	else if (hash && ac->window_stride > 1)
 		; /* a few lookups a block: the scalar loop below */
 	else if (hash && ac->window_sieved)
 		pos = window_scan_sieve(&ac->window_sieve, ac->window_bits, ac->window_mask, ac->window_fold,

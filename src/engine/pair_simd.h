@@ -44,6 +44,13 @@ size_t window_scan_avx2(const uint64_t *table, uint32_t wmask, uint32_t fold, co
 size_t window_scan_avx512(const uint64_t *table, uint32_t wmask, uint32_t fold,
 			  const uint8_t *buf, size_t len, size_t pos, uint64_t *mask);
 
+/* A strided HASH scan's group hits (ac_blocks.c's hash_groups: with
+ * stride 2, 4 or 8, bit S*g set when the window at block + S*g + S-1 is in
+ * the table), over the blocks with 67 bytes readable: the first block with
+ * a hit (and its *mask), or the first block not handled (*mask = 0). */
+size_t window_groups_avx2(const uint64_t *table, uint32_t wmask, uint32_t fold, uint32_t stride,
+			  const uint8_t *buf, size_t len, size_t pos, uint64_t *mask);
+
 /* The RARE prefilter's bitmap (bit i set when the byte at block + i is
  * one of set[0..3)), over the blocks with 64 bytes readable: SSE2 compares
  * (any x86 level but SIMD_SCALAR), AVX2 ones (SIMD_AVX2 and up). */

@@ -119,6 +119,79 @@ TARGET_AVX2 size_t window_scan_avx2(const uint64_t *table, uint32_t wmask, uint3
 	return simd_block_loop(window_block_avx2, &k, buf, len, pos, 72, mask);
 }
 
+/* The 8 windows (32-bit lanes) of a strided scan that are in the table:
+ * all ones in the lanes whose hashed bit is set, else zero. */
+SIMD_INLINE TARGET_AVX2 __m256i window_hits8(const struct gather *k, __m256i w)
+{
+	const __m256i vmask = _mm256_set1_epi32((int)k->wmask), vfold = _mm256_set1_epi32((int)k->fold);
+	w = _mm256_or_si256(_mm256_and_si256(w, vmask), vfold);
+	__m256i idx = _mm256_srli_epi32(_mm256_mullo_epi32(w, _mm256_set1_epi32((int)AC_WINDOW_MUL)),
+					32 - AC_WINDOW_BITS);
+	__m256i word = _mm256_i32gather_epi32(k->words, _mm256_srli_epi32(idx, 5), 4);
+	__m256i bit = _mm256_sllv_epi32(word, _mm256_andnot_si256(idx, _mm256_set1_epi32(31)));
+	return _mm256_srai_epi32(bit, 31);
+}
+
+/* ac_blocks.c's hash_groups for stride 8: the windows at block + 8g + 7,
+ * picked from two loads (even lanes of one, odd of the other), each hit
+ * widened to a 64-bit lane, whose movemask byte holds bit 8g. */
+SIMD_INLINE TARGET_AVX2 uint64_t groups8_avx2(const void *kernel, const uint8_t *p)
+{
+	__m256i a = _mm256_loadu_si256((const __m256i *)(const void *)(p + 7));  /* 7, 11, .. 35 */
+	__m256i b = _mm256_loadu_si256((const __m256i *)(const void *)(p + 35)); /* 35, 39, .. 63 */
+	__m256i w = _mm256_castps_si256(
+		_mm256_shuffle_ps(_mm256_castsi256_ps(a), _mm256_castsi256_ps(b), _MM_SHUFFLE(3, 1, 2, 0)));
+	w = _mm256_permute4x64_epi64(w, _MM_SHUFFLE(3, 1, 2, 0)); /* 7, 15, .. 63 in order */
+	__m256i hits = window_hits8(kernel, w);
+	__m256i lo = _mm256_cvtepi32_epi64(_mm256_castsi256_si128(hits));
+	__m256i hi = _mm256_cvtepi32_epi64(_mm256_extracti128_si256(hits, 1));
+	uint64_t m = (uint32_t)_mm256_movemask_epi8(lo) | (uint64_t)(uint32_t)_mm256_movemask_epi8(hi) << 32;
+	return m & UINT64_C(0x0101010101010101);
+}
+
+/* Stride 4: the windows at block + 4g + 3 are the 32-bit lanes of two
+ * loads; each hit's movemask nibble holds bit 4g. */
+SIMD_INLINE TARGET_AVX2 uint64_t groups4_avx2(const void *kernel, const uint8_t *p)
+{
+	__m256i h0 = window_hits8(kernel, _mm256_loadu_si256((const __m256i *)(const void *)(p + 3)));
+	__m256i h1 = window_hits8(kernel, _mm256_loadu_si256((const __m256i *)(const void *)(p + 35)));
+	uint64_t m = (uint32_t)_mm256_movemask_epi8(h0) | (uint64_t)(uint32_t)_mm256_movemask_epi8(h1) << 32;
+	return m & UINT64_C(0x1111111111111111);
+}
+
+/* Stride 2: the windows at block + 2g + 1, 8 at a time from 16 bytes at
+ * q and 16 at q + 2 shuffled into lanes; hits narrowed to 16 bits, whose
+ * movemask pair holds bit 2g. */
+SIMD_INLINE TARGET_AVX2 __m256i groups2_hits(const void *kernel, const uint8_t *q)
+{
+	const __m256i pick = _mm256_setr_epi8(0, 1, 2, 3, 2, 3, 4, 5, 4, 5, 6, 7, 6, 7, 8, 9,
+					      6, 7, 8, 9, 8, 9, 10, 11, 10, 11, 12, 13, 12, 13, 14, 15);
+	__m256i v = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)q)),
+					    _mm_loadu_si128((const __m128i *)(const void *)(q + 2)), 1);
+	return window_hits8(kernel, _mm256_shuffle_epi8(v, pick));
+}
+
+SIMD_INLINE TARGET_AVX2 uint64_t groups2_avx2(const void *kernel, const uint8_t *p)
+{
+	__m256i h01 = _mm256_packs_epi32(groups2_hits(kernel, p + 1), groups2_hits(kernel, p + 17));
+	__m256i h23 = _mm256_packs_epi32(groups2_hits(kernel, p + 33), groups2_hits(kernel, p + 49));
+	h01 = _mm256_permute4x64_epi64(h01, _MM_SHUFFLE(3, 1, 2, 0));
+	h23 = _mm256_permute4x64_epi64(h23, _MM_SHUFFLE(3, 1, 2, 0));
+	uint64_t m = (uint32_t)_mm256_movemask_epi8(h01) | (uint64_t)(uint32_t)_mm256_movemask_epi8(h23) << 32;
+	return m & UINT64_C(0x5555555555555555);
+}
+
+TARGET_AVX2 size_t window_groups_avx2(const uint64_t *table, uint32_t wmask, uint32_t fold, uint32_t stride,
+				      const uint8_t *buf, size_t len, size_t pos, uint64_t *mask)
+{
+	struct gather k = { .words = (const int *)(const void *)table, .wmask = wmask, .fold = fold };
+	switch (stride) {
+	case 8: return simd_block_loop(groups8_avx2, &k, buf, len, pos, 67, mask);
+	case 4: return simd_block_loop(groups4_avx2, &k, buf, len, pos, 67, mask);
+	default: return simd_block_loop(groups2_avx2, &k, buf, len, pos, 67, mask);
+	}
+}
+
 /* The table indexes (ac_window_hash) of the 16 windows starting at p
  * .. p + 15, from one 16-byte load at p and one at p + 8 shuffled into
  * the lanes' 4-byte windows. */

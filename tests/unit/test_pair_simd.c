@@ -12,7 +12,10 @@
  * the window's hash, at block + i; for window_scan_sieve, when besides a
  * random sieve, admitting some of the text's windows, passes the window),
  * or the first block it does not handle
- * (fewer than 65 or 72 bytes readable) with mask 0.  The texts end exactly
+ * (fewer than 65 or 72 bytes readable) with mask 0.  The strided HASH
+ * scan's group kernel (window_groups_avx2, strides 2, 4 and 8) likewise:
+ * the first block whose looked-up windows (at S*g + S-1) hit, with bit
+ * S*g for each, or the first without 67 bytes readable.  The texts end exactly
  * at an inaccessible page, and start exactly after another: a read past
  * either end faults.  Failures name the kernel.
  */
@@ -157,6 +160,40 @@ static void sieve_round(struct round *r, const uint8_t *buf, size_t len)
 	}
 }
 
+/* What window_groups_avx2 must return from pos with stride S: the first
+ * block with 67 bytes readable where the window at block + S*g + S-1 is in
+ * the table for some g (bit S*g of *mask set for each such g), else the
+ * first block without them (*mask = 0). */
+static size_t expected_groups(const struct round *r, uint32_t stride, const uint8_t *buf, size_t len,
+			      size_t pos, uint64_t *mask)
+{
+	for (; pos < len && len - pos >= 67; pos += 64) {
+		uint64_t m = 0;
+		for (uint32_t g = 0; g < 64; g += stride)
+			m |= (uint64_t)candidate(r, WINDOW, buf, pos + g + stride - 1) << g;
+		if (m) {
+			*mask = m;
+			return pos;
+		}
+	}
+	*mask = 0;
+	return pos;
+}
+
+/* window_groups_avx2 with each stride, from every pos of buf[0..len). */
+static void check_groups(const struct round *r, const uint8_t *buf, size_t len, const char *where)
+{
+	for (size_t pos = 0; pos <= len; pos++)
+		for (uint32_t stride = 2; stride <= 8; stride *= 2) {
+			uint64_t want = 0, got = 0;
+			size_t wb = expected_groups(r, stride, buf, len, pos, &want);
+			size_t gb = window_groups_avx2(r->windows, r->wmask, r->fold, stride, buf, len, pos, &got);
+			CHECK(gb == wb && got == want, "window_groups_avx2, stride %u, text %s: len %zu pos %zu: "
+			      "block %zu mask %llx, want %zu %llx", stride, where, len, pos, gb,
+			      (unsigned long long)got, wb, (unsigned long long)want);
+		}
+}
+
 /* Every kernel the CPU runs, from every pos of buf[0..len). */
 static void check_text(const struct round *r, const uint8_t *buf, size_t len, const char *where,
 		       enum simd_level cpu)
@@ -223,8 +260,10 @@ int main(void)
 			sparse_round(&r, end_text, len);
 		sieve_round(&r, end_text, len);
 		check_text(&r, end_text, len, "ending at a guard page", cpu);
+		check_groups(&r, end_text, len, "ending at a guard page");
 		memmove(start_text, end_text, len);
 		check_text(&r, start_text, len, "starting after a guard page", cpu);
+		check_groups(&r, start_text, len, "starting after a guard page");
 	}
 	guard_page_free(&g);
 	printf("%d passed, %d failed\n", passed, failed);
