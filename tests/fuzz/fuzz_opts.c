@@ -34,6 +34,7 @@
 #define MAX_ARGS 64
 
 static int scratch_fd = -1, home_fd = -1; /* the scratch directory, the original one */
+static char scratch[] = "/tmp/acgrep-fuzz-opts.XXXXXX";
 
 static void put_file(const char *name, const char *text, size_t len)
 {
@@ -43,14 +44,25 @@ static void put_file(const char *name, const char *text, size_t len)
 	close(fd);
 }
 
+/* At exit: the scratch directory and what start-up put there (a crash
+ * leaves it, beside the crashing input). */
+static void scratch_remove(void)
+{
+	static const char *const files[] = { "p", "e", "nul", "empty", "t" };
+	for (size_t i = 0; i < sizeof files / sizeof *files; i++)
+		unlinkat(scratch_fd, files[i], 0);
+	unlinkat(scratch_fd, "d", AT_REMOVEDIR);
+	rmdir(scratch);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
 	(void)argc;
 	(void)argv;
-	char dir[] = "/tmp/acgrep-fuzz-opts.XXXXXX";
 	home_fd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (home_fd < 0 || !mkdtemp(dir) || chdir(dir) != 0)
+	if (home_fd < 0 || !mkdtemp(scratch) || chdir(scratch) != 0)
 		abort();
+	atexit(scratch_remove);
 	scratch_fd = open(".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	put_file("p", "foo\nbar\n\nbaz", 12);
 	put_file("e", "*.o  \n\n#x\nd\n", 12);
