@@ -113,6 +113,7 @@ static ac_automaton *compiled(const char *const *pats, size_t np, unsigned flags
 	return ac;
 }
 
+#if SIMD_X86
 /* 100 host names of three labels, the first of 19 bytes (rare_reach), with
  * more distinct first bytes than Teddy serves, as scripts/perf/rare.sh's
  * domains: "kalo-archive-mirror.example.org" .. */
@@ -129,6 +130,7 @@ static ac_automaton *hosts_compiled(void)
 	CHECK(ac_compile(ac, AC_PATH_AUTO) == 0, "compile");
 	return ac;
 }
+#endif
 
 static void check_choice(void)
 {
