@@ -14,7 +14,9 @@
  * keep exactly the scalar kernel's candidates whose window's bit is set.
  * A single fingerprint takes the kernels' exact form (byte compares), and
  * only a single one; teddy_derive, as a compiled set's loader calls it,
- * finds the form from the tables alone.  A set whose candidates the model
+ * finds the form from the tables alone, and a compile drops the
+ * hashed-window second look where that fingerprint is the window itself.
+ * A set whose candidates the model
  * rates as dense as the bytes starts its scans' stretches early
  * (dense_start).  Failures name the kernel.
  */
@@ -231,6 +233,26 @@ static void dense_start_by_model(void)
 	}
 }
 
+/* The hashed-window second look: kept for a fingerprint narrower than the
+ * window ("wednesday": the rarest 3 bytes, somewhere inside), dropped
+ * where the exact form's fingerprint is the window itself ("the"). */
+static void second_look_where_it_adds(void)
+{
+	static const struct {
+		const char *pattern;
+		uint32_t window;
+	} cases[] = { { "the", 0 }, { "wednesday", 4 }, { "them", 4 } };
+	for (size_t k = 0; k < sizeof cases / sizeof *cases; k++) {
+		ac_automaton *ac = ac_new(0);
+		ac_add(ac, cases[k].pattern, strlen(cases[k].pattern));
+		ac_compile(ac, AC_PATH_TEDDY);
+		CHECK(ac->path == AC_PATH_TEDDY && ac->teddy.exact.on && ac->window_width == cases[k].window,
+		      "%s: path %d, exact form %d, window %u (want %u)", cases[k].pattern, (int)ac->path,
+		      (int)ac->teddy.exact.on, ac->window_width, cases[k].window);
+		ac_free(ac);
+	}
+}
+
 int main(void)
 {
 	printf("Teddy kernels up to %s run on this CPU\n", kernel_names[simd_cpu_level()]);
@@ -259,6 +281,7 @@ int main(void)
 	}
 	guard_page_free(&g);
 	dense_start_by_model();
+	second_look_where_it_adds();
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed != 0;
 }
