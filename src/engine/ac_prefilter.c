@@ -534,8 +534,7 @@ void ac_prefilter_build(ac_automaton *ac, enum ac_scan_path want)
 		/* the second look at Teddy's candidates: each start's own window,
 		 * unless the exact form's fingerprint is that window already */
 		const struct teddy *t = &ac->teddy;
-		bool implied = t->exact.on && t->offset == 0 && t->width >= (ac->min_len >= 4 ? 4 : 3);
-		if (implied || !hash_pick(ac, 1))
+		if (!hash_pick(ac, 1) || (t->exact.on && t->offset == 0 && t->width >= ac->window_width))
 			ac->window_width = 0;
 	} else if ((want == AC_PATH_AUTO || want == AC_PATH_TEDDY) && rare) {
 		ac->path = AC_PATH_MEMCHR;

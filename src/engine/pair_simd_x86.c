@@ -81,32 +81,36 @@ TARGET_AVX512 size_t pair_scan_avx512(const uint64_t pair[1024], const uint8_t *
 	return simd_block_loop(pair_block_avx512, &k, buf, len, pos, 65, mask);
 }
 
-/* The 32-bit windows starting at the 8 positions at p (p[0..16) readable),
- * masked and folded, hashed to table bit indexes: one 16-byte load in both
- * lanes, each lane's four windows picked out with a byte shuffle. */
-SIMD_INLINE TARGET_AVX2 __m256i windows8(const uint8_t *p, __m256i wmask, __m256i fold)
+/* The table bits of 8 windows (32-bit lanes): each masked, folded and
+ * hashed (ac_window_hash), its table word gathered, and its bit shifted
+ * into the lane's sign. */
+SIMD_INLINE TARGET_AVX2 __m256i window_bits8(const struct gather *k, __m256i w)
+{
+	const __m256i vmask = _mm256_set1_epi32((int)k->wmask), vfold = _mm256_set1_epi32((int)k->fold);
+	w = _mm256_or_si256(_mm256_and_si256(w, vmask), vfold);
+	__m256i idx = _mm256_srli_epi32(_mm256_mullo_epi32(w, _mm256_set1_epi32((int)AC_WINDOW_MUL)),
+					32 - AC_WINDOW_BITS);
+	__m256i word = _mm256_i32gather_epi32(k->words, _mm256_srli_epi32(idx, 5), 4);
+	return _mm256_sllv_epi32(word, _mm256_andnot_si256(idx, _mm256_set1_epi32(31)));
+}
+
+/* The 32-bit windows starting at the 8 positions at p (p[0..16) readable):
+ * one 16-byte load in both lanes, each lane's four windows picked out with
+ * a byte shuffle. */
+SIMD_INLINE TARGET_AVX2 __m256i windows8(const uint8_t *p)
 {
 	const __m256i pick = _mm256_setr_epi8(0, 1, 2, 3, 1, 2, 3, 4, 2, 3, 4, 5, 3, 4, 5, 6,
 					      4, 5, 6, 7, 5, 6, 7, 8, 6, 7, 8, 9, 7, 8, 9, 10);
 	__m256i bytes = _mm256_broadcastsi128_si256(_mm_loadu_si128((const __m128i *)(const void *)p));
-	__m256i w = _mm256_shuffle_epi8(bytes, pick);
-	w = _mm256_or_si256(_mm256_and_si256(w, wmask), fold);
-	return _mm256_srli_epi32(_mm256_mullo_epi32(w, _mm256_set1_epi32((int)AC_WINDOW_MUL)),
-				 32 - AC_WINDOW_BITS);
+	return _mm256_shuffle_epi8(bytes, pick);
 }
 
 SIMD_INLINE TARGET_AVX2 uint64_t window_block_avx2(const void *kernel, const uint8_t *p)
 {
-	const struct gather *k = kernel;
-	const __m256i vmask = _mm256_set1_epi32((int)k->wmask), vfold = _mm256_set1_epi32((int)k->fold);
-	const __m256i low5 = _mm256_set1_epi32(31);
 	uint64_t m = 0;
 #pragma GCC unroll 8
 	for (int g = 0; g < 8; g++) {
-		__m256i idx = windows8(p + 8 * g, vmask, vfold);
-		__m256i word = _mm256_i32gather_epi32(k->words, _mm256_srli_epi32(idx, 5), 4);
-		/* bit idx % 32 of the word into the sign, for movemask */
-		__m256i bit = _mm256_sllv_epi32(word, _mm256_andnot_si256(idx, low5));
+		__m256i bit = window_bits8(kernel, windows8(p + 8 * g));
 		m |= (uint64_t)(uint32_t)_mm256_movemask_ps(_mm256_castsi256_ps(bit)) << (8 * g);
 	}
 	return m;
@@ -123,13 +127,7 @@ TARGET_AVX2 size_t window_scan_avx2(const uint64_t *table, uint32_t wmask, uint3
  * all ones in the lanes whose hashed bit is set, else zero. */
 SIMD_INLINE TARGET_AVX2 __m256i window_hits8(const struct gather *k, __m256i w)
 {
-	const __m256i vmask = _mm256_set1_epi32((int)k->wmask), vfold = _mm256_set1_epi32((int)k->fold);
-	w = _mm256_or_si256(_mm256_and_si256(w, vmask), vfold);
-	__m256i idx = _mm256_srli_epi32(_mm256_mullo_epi32(w, _mm256_set1_epi32((int)AC_WINDOW_MUL)),
-					32 - AC_WINDOW_BITS);
-	__m256i word = _mm256_i32gather_epi32(k->words, _mm256_srli_epi32(idx, 5), 4);
-	__m256i bit = _mm256_sllv_epi32(word, _mm256_andnot_si256(idx, _mm256_set1_epi32(31)));
-	return _mm256_srai_epi32(bit, 31);
+	return _mm256_srai_epi32(window_bits8(k, w), 31);
 }
 
 /* ac_blocks.c's hash_groups for stride 8: the windows at block + 8g + 7,
