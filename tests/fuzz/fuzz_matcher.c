@@ -7,8 +7,9 @@
  * matcher (matcher_find exact and not from many positions, search.c's walk
  * over lines, matcher_each over the buffer, over each line alone as
  * print.c calls it and over each line inside the buffer as --count-matches
- * does, with matcher_count_each's count of it; matcher_each_overlapping over the buffer and each line in it, as
- * --overlapping asks); and the comparison of their transcripts.  Every input is compiled
+ * does, with matcher_count_each's count of it; matcher_each_overlapping
+ * over the buffer and each line in it, as --overlapping asks); and the
+ * comparison of their transcripts.  Every input is compiled
  * with each scan path and vector kernel (strategies[]; once more on two
  * compile threads where the input asks for them); the first one's
  * transcript must equal naive.c's wherever naive.c knows the answer, and
