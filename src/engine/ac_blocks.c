@@ -89,6 +89,36 @@ static uint64_t block_mask_hash(const ac_automaton *ac, const uint8_t *p, size_t
 }
 
 #if SIMD_X86
+/* Of the candidates `cands` of a whole block at p, the positions whose
+ * window is in the table. */
+static uint64_t table_windows(const ac_automaton *ac, const uint8_t *p, uint64_t cands)
+{
+	uint64_t m = 0;
+	for (; cands; cands = clear_lowest(cands)) {
+		uint32_t i = (uint32_t)ctz64(cands), load;
+		memcpy(&load, p + i, 4);
+		m |= window_in_table(ac, load) << i;
+	}
+	return m;
+}
+
+/* A HASH scan through the shift-or filter: from pos, the first block with
+ * a window that passes it and is in the table, with *mask, or the first
+ * block the kernel does not handle (*mask = 0). */
+static size_t window_shift_next(const ac_automaton *ac, const uint8_t *buf, size_t len, size_t pos,
+				uint64_t *mask)
+{
+	uint64_t passed = 0;
+	for (;; pos += 64) {
+		pos = window_shift_scan(&ac->window_shift, buf, len, pos, &passed);
+		if (!passed || (*mask = table_windows(ac, buf + pos, passed)) != 0)
+			break;
+	}
+	if (!passed)
+		*mask = 0;
+	return pos;
+}
+
 /* A strided HASH scan with the AVX2 group kernel: from pos, the first
  * block whose group hits keep a position (hash_group_windows), with *mask,
  * or the first block the kernel does not handle (*mask = 0). */
@@ -118,6 +148,8 @@ size_t ac_pair_next_block(const ac_automaton *ac, const uint8_t *buf, size_t len
 		pos = window_groups_next(ac, buf, len, pos, &m);
 	else if (hash && ac->window_stride > 1)
 		; /* a few lookups a block: the scalar loop below */
+	else if (hash && ac->window_shift.reach)
+		pos = window_shift_next(ac, buf, len, pos, &m);
 	else if (hash && ac->window_sieved)
 		pos = window_scan_sieve(&ac->window_sieve, ac->window_bits, ac->window_mask, ac->window_fold,
 					buf, len, pos, &m);

@@ -20,6 +20,7 @@
 
 #include "ac.h"
 #include "teddy.h"
+#include "window_shift.h"
 #include "window_sieve.h"
 
 #define AC_MATCH_BIT 0x80000000u
@@ -120,6 +121,9 @@ struct ac_automaton {
 	bool window_sieved;    /* HASH: the VBMI kernel runs window_sieve first
 				  (ac_window_kernel_derive) */
 	struct window_sieve window_sieve;
+	struct window_shift window_shift; /* HASH: the shift-or filter a stride-1
+					     scan runs first, or reach NULL
+					     (ac_window_kernel_derive) */
 	uint8_t first_byte[256]; /* 1 if a match may start with this byte */
 	uint32_t rare_offset;  /* memchr path: the byte every match has at this offset */
 	uint8_t rare_byte;
@@ -224,6 +228,11 @@ double ac_teddy_share(const struct teddy *t);
  * (window_sieve.c), from first[], in_cls and cls; false when they are more
  * than SIEVE_MAX_PREFIXES. */
 bool ac_sieve_build(const ac_automaton *ac, struct window_sieve *s);
+
+/* Fills *ws with the shift-or filter of the set's window_width-byte
+ * prefixes (window_shift.c), from first[], in_cls and cls; false when out
+ * of memory or the width is not 3 or 4.  ws->reach is then malloc'd. */
+bool ac_shift_build(const ac_automaton *ac, struct window_shift *ws);
 
 /* The hashed-window kernels' own tables, for the kernel the scan will
  * run: at stride 1 with a sparse table, the sieve (window_sieved) on a

@@ -59,3 +59,13 @@ bool simd_cpu_vbmi(void)
 	return false;
 #endif
 }
+
+bool simd_cpu_slow_gathers(void)
+{
+#if SIMD_X86
+	__builtin_cpu_init();
+	return __builtin_cpu_is("amd");
+#else
+	return false;
+#endif
+}

@@ -22,6 +22,7 @@
 
 #if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__) && !defined(ACGREP_NO_SIMD)
 #define SIMD_X86 1
+#define TARGET_SSE2 __attribute__((target("sse2")))
 #define TARGET_SSSE3 __attribute__((target("ssse3")))
 #define TARGET_AVX2 __attribute__((target("avx2")))
 #define TARGET_AVX512 __attribute__((target("avx512f,avx512bw")))

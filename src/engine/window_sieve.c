@@ -10,13 +10,15 @@
  * order merged whose union adds the least to the share of text windows
  * that pass (a bucket passes the product over window bytes of its bytes'
  * frequencies, ac_byte_freq).  And which HASH kernel's tables a set gets
- * (ac_window_kernel_derive): the sieve, or the sparse kernel's summaries.
+ * (ac_window_kernel_derive): the sieve, the sparse kernel's summaries or
+ * the shift-or filter (window_shift.c).
  */
 #include "ac_internal.h"
 #include "bits.h"
 #include "pair_simd.h" /* window_folds */
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Teddy's AVX-512 kernel gives its candidates the second look itself
@@ -27,6 +29,13 @@
  * text) scan 13% faster; below it, a block's cost of looking (5 names:
  * 0.005%) is the 2-4% it would add. */
 #define TEDDY_LOOK_SHARE 0.005
+
+/* The HASH scan at stride 1 runs the shift-or filter (window_shift.h)
+ * before the table, where the alternative is scalar lookups (SSSE3) or
+ * slow gathers (AVX2, simd_cpu_slow_gathers), up to this modelled share
+ * of windows passing it: past it, the table's lookups for the windows
+ * that pass would cost more than the filter saves. */
+#define SHIFT_MAX_SHARE 0.1
 
 /* A bucket while merging: per window byte, the admitted bytes (low 7
  * bits) and the sum of their frequencies; the share of windows it passes. */
@@ -223,6 +232,15 @@ void ac_window_kernel_derive(ac_automaton *ac)
 	if (sparse && !ac->window_sieved)
 		window_folds(ac->window_bits, ac->window_folds);
 #endif
+	free(ac->window_shift.reach);
+	ac->window_shift = (struct window_shift){ .reach = NULL };
+	bool shifted = SIMD_X86 && ac->path == AC_PATH_HASH && ac->window_stride == 1 &&
+		       (ac->simd == SIMD_SSSE3 || (ac->simd == SIMD_AVX2 && simd_cpu_slow_gathers())) &&
+		       ac_shift_build(ac, &ac->window_shift);
+	if (shifted && ac->window_shift.share > SHIFT_MAX_SHARE) {
+		free(ac->window_shift.reach);
+		ac->window_shift.reach = NULL;
+	}
 	bool looked = ac->path == AC_PATH_TEDDY && ac->window_width &&
 		      ac_teddy_share(&ac->teddy) >= TEDDY_LOOK_SHARE;
 	ac->teddy.window = (struct teddy_window){

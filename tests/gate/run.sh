@@ -55,6 +55,7 @@ workloads=(
 	"path-dfa|C||--threads=1 -c --scan-path=dfa -f words1k.txt lines.txt"
 	"path-bitmap|C||--threads=1 -c --scan-path=bitmap -f words1k.txt lines.txt"
 	"path-hash|C||--threads=1 -c --scan-path=hash -f words1k.txt lines.txt"
+	"hash-shift|C||--threads=1 -c --scan-path=hash --simd=ssse3 -f words1k.txt lines.txt"
 	"path-memchr|C||--threads=1 -c --scan-path=memchr -e quex lines.txt"
 	"path-teddy|C||--threads=1 -c --scan-path=teddy -f words10.txt lines.txt"
 	"path-rare|C||--threads=1 -c -f mails.txt mail.log"
@@ -98,7 +99,7 @@ build_id() {
 # The CPU's flag for a --simd level, or nothing (every x86-64 CPU runs scalar).
 cpu_flag() {
 	case $1 in
-	simd-ssse3) echo ssse3 ;;
+	simd-ssse3 | hash-shift) echo ssse3 ;;
 	simd-avx2) echo avx2 ;;
 	simd-avx512) echo avx512bw ;;
 	esac

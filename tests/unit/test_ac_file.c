@@ -283,7 +283,7 @@ static void round_trips(void)
 	};
 	static const size_t sizes[] = { 1, 3, 40, 300, 2000 };
 	char text[3000], what[160];
-	int sieved = 0, dense_started = 0;
+	int sieved = 0, shifted = 0, dense_started = 0;
 	for (int t = 0; t < 60; t++) {
 		struct set s;
 		unsigned alphabet = 2 + rnd(8);
@@ -318,6 +318,12 @@ static void round_trips(void)
 				      back->bits_only == ac->bits_only && back->dense_start == ac->dense_start,
 			      "%s: the same facts, RARE neighbour and lead sets, HASH sieve and derived flags",
 			      what);
+			CHECK((back->window_shift.reach != NULL) == (ac->window_shift.reach != NULL) &&
+				      (!ac->window_shift.reach ||
+				       !memcmp(back->window_shift.reach, ac->window_shift.reach,
+					       sizeof *ac->window_shift.reach << SHIFT_DOMAIN_BITS)),
+			      "%s: the same HASH shift-or filter", what);
+			shifted += ac->window_shift.reach != NULL;
 			dense_started += ac->dense_start;
 			sieved += ac->window_sieved;
 			random_text(text, sizeof text, alphabet);
@@ -341,6 +347,8 @@ static void round_trips(void)
 	}
 	if (simd_cpu_level() >= SIMD_AVX512 && simd_cpu_vbmi())
 		CHECK(sieved > 0, "some set saved and loaded with the HASH sieve");
+	if (simd_cpu_level() == SIMD_SSSE3 || (simd_cpu_level() == SIMD_AVX2 && simd_cpu_slow_gathers()))
+		CHECK(shifted > 0, "some set saved and loaded with the HASH shift-or filter");
 	/* a dictionary's first letters: Teddy's model rates its candidates as
 	 * dense as the bytes, and the loaded set derives that again */
 	ac_automaton *dict = ac_new(0);

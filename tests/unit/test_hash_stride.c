@@ -13,7 +13,9 @@
  * must be the brute-force oracle's.  The prefilter's candidates
  * (ac_candidate_count) must be the definition's: in a whole block, each
  * position whose own window is in the table and whose group's strided
- * lookup hits; near the end, each position whose window is in the table.
+ * lookup hits (at stride 1 through the shift-or filter, a window that
+ * also passes it, window_shift.h); near the end, each position whose
+ * window is in the table.
  * Failures name the set, the cap and the text.
  */
 #include "ac_internal.h"
@@ -119,7 +121,9 @@ static size_t naive_candidates(const ac_automaton *ac, const uint8_t *t, size_t 
 		for (size_t i = 0; i < 64 && b + i + ac->window_width <= tlen; i++) {
 			size_t group_last = b + i - i % stride + stride - 1;
 			bool whole = tlen - b >= 67;
-			n += in_table(ac, t, tlen, b + i) && (!whole || in_table(ac, t, tlen, group_last));
+			n += in_table(ac, t, tlen, b + i) && (!whole || in_table(ac, t, tlen, group_last)) &&
+			     (tlen - b < 72 || !ac->window_shift.reach ||
+			      window_shift_admits(&ac->window_shift, t + b + i));
 		}
 	return n;
 }

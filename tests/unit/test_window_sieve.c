@@ -31,22 +31,8 @@
 
 #define MAX_PATS 300
 #define MAX_LEN 12
-
-/* xorshift32 */
-static uint32_t rng_state = 4242;
-static unsigned rnd(unsigned n)
-{
-	rng_state ^= rng_state << 13;
-	rng_state ^= rng_state >> 17;
-	rng_state ^= rng_state << 5;
-	return rng_state % n;
-}
-
-/* n patterns, pattern i being pat[i][0..len[i]) */
-struct set {
-	size_t n, len[MAX_PATS];
-	uint8_t pat[MAX_PATS][MAX_LEN];
-};
+#define RNG_SEED 4242
+#include "window_sets.h"
 
 static uint8_t random_byte(bool ascii)
 {
@@ -64,26 +50,6 @@ static void random_set(struct set *s, size_t n, size_t min_len, bool ascii)
 		for (size_t j = 0; j < s->len[i]; j++)
 			s->pat[i][j] = random_byte(ascii);
 	}
-}
-
-static ac_automaton *compile(const struct set *s, unsigned flags, enum ac_scan_path path, enum simd_level cap)
-{
-	ac_automaton *ac = ac_new(flags);
-	if (!ac)
-		return NULL;
-	ac_limit_simd(ac, cap);
-	for (size_t i = 0; i < s->n; i++)
-		ac_add(ac, s->pat[i], s->len[i]);
-	if (ac_compile(ac, path) != 0) {
-		ac_free(ac);
-		return NULL;
-	}
-	return ac;
-}
-
-static uint8_t flip_case(uint8_t b)
-{
-	return (b | 0x20) >= 'a' && (b | 0x20) <= 'z' ? b ^ 0x20 : b;
 }
 
 /* Whether window w (width bytes) is one of the set's prefixes. */

@@ -1,0 +1,189 @@
+/* SPDX-License-Identifier: MIT */
+/* window_shift.c - the HASH path's shift-or filter (window_shift.h): its
+ * reach table, built from the trie's first levels, and its x86 kernel.
+ *
+ * Owns: collecting the set's distinct window-wide prefixes from first[],
+ * in_cls and cls (which a compiled set holds, so ac_load derives the
+ * table ac_compile did), each prefix byte standing for the bytes of its
+ * class (both cases under -i); putting them in 8 buckets in the trie's
+ * order (neighbours share their first bytes, so a bucket admits fewer
+ * pairs than one of prefixes dealt out in turn: over English text 0.50%
+ * of windows pass words100's buckets against 0.65%); the modelled share
+ * of windows that pass; the SSE2 kernel.
+ */
+#include "ac_internal.h"
+#include "bits.h"
+#include "simd.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#if SIMD_X86
+#include <emmintrin.h>
+#endif
+
+struct fill {
+	const ac_automaton *ac;
+	struct window_shift *ws;
+	uint8_t (*class_bytes)[256]; /* each class's bytes */
+	uint16_t *class_count;       /* how many */
+	const double *low5_freq;     /* frequency of the bytes with these low 5 bits */
+	double lane_freq[SHIFT_BUCKETS][3]; /* per bucket and lane: the frequency of
+					       the pairs it admits there */
+	uint8_t path[4];             /* the classes down to the node in hand */
+	size_t prefixes, n;          /* prefixes put in so far, of n */
+};
+
+/* Admits the pairs of classes c0 c1 at `lane` in `bucket`. */
+static void admit_pair(struct fill *f, uint8_t c0, uint8_t c1, unsigned lane, unsigned bucket)
+{
+	uint64_t bit = UINT64_C(1) << (8 * lane + bucket);
+	for (unsigned i = 0; i < f->class_count[c0]; i++)
+		for (unsigned j = 0; j < f->class_count[c1]; j++) {
+			uint8_t b0 = f->class_bytes[c0][i], b1 = f->class_bytes[c1][j];
+			uint64_t *r = &f->ws->reach[shift_domain(b0, b1)];
+			if (*r & bit)
+				f->lane_freq[bucket][lane] += ac_byte_freq(b0) * f->low5_freq[b1 & 31];
+			*r &= ~bit;
+		}
+}
+
+/* Puts the prefixes below `node` (at `depth`) in their buckets. */
+static void fill(struct fill *f, uint32_t node, uint32_t depth)
+{
+	const ac_automaton *ac = f->ac;
+	uint32_t width = f->ws->width;
+	if (depth == width) {
+		unsigned bucket = (unsigned)(f->prefixes++ * SHIFT_BUCKETS / f->n);
+		for (uint32_t k = 1; k < width; k++)
+			admit_pair(f, f->path[k - 1], f->path[k], width - 1 - k, bucket);
+		return;
+	}
+	for (uint32_t child = ac->first[node]; child < ac->first[node + 1]; child++) {
+		f->path[depth] = ac->in_cls[child];
+		fill(f, child, depth + 1);
+	}
+}
+
+bool ac_shift_build(const ac_automaton *ac, struct window_shift *ws)
+{
+	uint32_t width = ac->window_width;
+	if (width < 3 || width > 4)
+		return false;
+	uint32_t lo = AC_ROOT, hi = AC_ROOT + 1;
+	for (uint32_t d = 0; d < width; d++) {
+		lo = ac->first[lo];
+		hi = ac->first[hi];
+	}
+	if (hi == lo)
+		return false;
+	size_t entries = (size_t)1 << SHIFT_DOMAIN_BITS;
+	uint64_t *reach = malloc(entries * sizeof *reach);
+	uint8_t (*class_bytes)[256] = malloc(256 * sizeof *class_bytes);
+	if (!reach || !class_bytes) {
+		free(reach);
+		free(class_bytes);
+		return false;
+	}
+	uint64_t lanes = (UINT64_C(1) << (8 * (width - 1))) - 1; /* 0 .. width - 2 */
+	for (size_t d = 0; d < entries; d++)
+		reach[d] = lanes;
+	uint16_t class_count[256] = { 0 };
+	double low5_freq[32] = { 0 };
+	for (unsigned byte = 0; byte < 256; byte++) {
+		uint8_t k = ac->cls[byte];
+		class_bytes[k][class_count[k]++] = (uint8_t)byte;
+		low5_freq[byte & 31] += ac_byte_freq((uint8_t)byte);
+	}
+	*ws = (struct window_shift){ .reach = reach, .width = width };
+	struct fill f = { .ac = ac, .ws = ws, .class_bytes = class_bytes, .class_count = class_count,
+			  .low5_freq = low5_freq, .n = hi - lo };
+	fill(&f, AC_ROOT, 0);
+	free(class_bytes);
+	/* a window passes a bucket that admits each of its pairs, the pairs
+	 * taken as independent */
+	double share = 0;
+	for (unsigned b = 0; b < SHIFT_BUCKETS; b++) {
+		double pass = 1;
+		for (uint32_t lane = 0; lane + 1 < width; lane++)
+			pass *= f.lane_freq[b][lane];
+		share += pass;
+	}
+	ws->share = share < 1 ? share : 1;
+	return true;
+}
+
+#if SIMD_X86
+/* The reach of the pair at p (4 bytes readable: one load). */
+TARGET_SSE2 static inline __m128i shift_reach(const uint64_t *reach, const uint8_t *p)
+{
+	uint32_t load;
+	memcpy(&load, p, 4);
+	return _mm_loadl_epi64((const __m128i *)&reach[load & ((1u << SHIFT_DOMAIN_BITS) - 1)]);
+}
+
+/* Eight positions: the reach of the pair ending at p + 1 + j shifted up j
+ * bytes, OR-ed with the state; byte q of the result's low half is final,
+ * the window ending at p + 1 + q (0xff: rejected); its high half is the
+ * next eight positions' state. */
+TARGET_SSE2 static inline __m128i shift_eight(const uint64_t *reach, const uint8_t *p, __m128i *state)
+{
+	__m128i a01 = _mm_or_si128(shift_reach(reach, p), _mm_slli_si128(shift_reach(reach, p + 1), 1));
+	__m128i a23 = _mm_or_si128(_mm_slli_si128(shift_reach(reach, p + 2), 2),
+				   _mm_slli_si128(shift_reach(reach, p + 3), 3));
+	__m128i a45 = _mm_or_si128(_mm_slli_si128(shift_reach(reach, p + 4), 4),
+				   _mm_slli_si128(shift_reach(reach, p + 5), 5));
+	__m128i a67 = _mm_or_si128(_mm_slli_si128(shift_reach(reach, p + 6), 6),
+				   _mm_slli_si128(shift_reach(reach, p + 7), 7));
+	__m128i a = _mm_or_si128(_mm_or_si128(a01, a23), _mm_or_si128(a45, a67));
+	/* the state last: the loop carries one OR and one shift (the compiler
+	 * would put it first and carry the whole chain of ORs) */
+	__asm__("" : "+x"(a));
+	a = _mm_or_si128(a, *state);
+	*state = _mm_srli_si128(a, 8);
+	return a;
+}
+
+/* The windows two results' low halves pass: bit q for a's byte q, bit
+ * 8 + q for b's. */
+TARGET_SSE2 static inline uint64_t shift_passed(__m128i a, __m128i b)
+{
+	__m128i both = _mm_unpacklo_epi64(a, b);
+	return ~(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(both, _mm_set1_epi8(-1))) & 0xffffu;
+}
+
+TARGET_SSE2 size_t window_shift_scan(const struct window_shift *ws, const uint8_t *buf, size_t len,
+				     size_t pos, uint64_t *mask)
+{
+	*mask = 0;
+	if (pos >= len || len - pos < 72)
+		return pos;
+	const uint64_t *reach = ws->reach;
+	uint32_t width = ws->width;
+	/* the state before the window at pos ends: the pairs ending t bytes
+	 * before that, down t lanes (their lanes below t were windows that
+	 * start before pos) */
+	uint64_t carry = 0;
+	for (uint32_t t = 1; t + 1 < width; t++) {
+		uint64_t r;
+		_mm_storel_epi64((__m128i *)&r, shift_reach(reach, buf + pos + width - 2 - t));
+		carry |= r >> (8 * t);
+	}
+	__m128i state = _mm_loadl_epi64((const __m128i *)&carry);
+	for (; len - pos >= 72; pos += 64) {
+		/* the pair ending where the window at pos + i ends is at p + i */
+		const uint8_t *p = buf + pos + width - 2;
+		uint64_t m = 0;
+		for (unsigned k = 0; k < 64; k += 16) {
+			__m128i a = shift_eight(reach, p + k, &state);
+			__m128i b = shift_eight(reach, p + k + 8, &state);
+			m |= shift_passed(a, b) << k;
+		}
+		if (m) {
+			*mask = m;
+			return pos;
+		}
+	}
+	return pos;
+}
+#endif
