@@ -25,27 +25,29 @@
 struct fill {
 	const ac_automaton *ac;
 	struct window_shift *ws;
-	uint8_t (*class_bytes)[256]; /* each class's bytes */
-	uint16_t *class_count;       /* how many */
-	const double *low5_freq;     /* frequency of the bytes with these low 5 bits */
+	const uint8_t *by_class;     /* the bytes in the order of their classes */
+	const uint16_t *class_start; /* class k's: by_class[class_start[k] .. class_start[k + 1]) */
+	const double *class_freq;    /* the frequency of each class's bytes (ac_byte_freq) */
+	const double *class_low5;    /* of the bytes sharing low 5 bits with one of them */
 	double lane_freq[SHIFT_BUCKETS][3]; /* per bucket and lane: the frequency of
 					       the pairs it admits there */
 	uint8_t path[4];             /* the classes down to the node in hand */
 	size_t prefixes, n;          /* prefixes put in so far, of n */
 };
 
-/* Admits the pairs of classes c0 c1 at `lane` in `bucket`. */
+/* Admits the pairs of classes c0 c1 at `lane` in `bucket`; their
+ * frequency counts once, when the classes' first bytes were not admitted
+ * there yet (a neighbour in the trie shares its first pair). */
 static void admit_pair(struct fill *f, uint8_t c0, uint8_t c1, unsigned lane, unsigned bucket)
 {
-	uint64_t bit = UINT64_C(1) << (8 * lane + bucket);
-	for (unsigned i = 0; i < f->class_count[c0]; i++)
-		for (unsigned j = 0; j < f->class_count[c1]; j++) {
-			uint8_t b0 = f->class_bytes[c0][i], b1 = f->class_bytes[c1][j];
-			uint64_t *r = &f->ws->reach[shift_domain(b0, b1)];
-			if (*r & bit)
-				f->lane_freq[bucket][lane] += ac_byte_freq(b0) * f->low5_freq[b1 & 31];
-			*r &= ~bit;
-		}
+	uint32_t bit = UINT32_C(1) << (8 * lane + bucket);
+	unsigned i0 = f->class_start[c0], i1 = f->class_start[c0 + 1];
+	unsigned j0 = f->class_start[c1], j1 = f->class_start[c1 + 1];
+	if (f->ws->reach[shift_domain(f->by_class[i0], f->by_class[j0])] & bit)
+		f->lane_freq[bucket][lane] += f->class_freq[c0] * f->class_low5[c1];
+	for (unsigned i = i0; i < i1; i++)
+		for (unsigned j = j0; j < j1; j++)
+			f->ws->reach[shift_domain(f->by_class[i], f->by_class[j])] &= ~bit;
 }
 
 /* Puts the prefixes below `node` (at `depth`) in their buckets. */
@@ -78,28 +80,37 @@ bool ac_shift_build(const ac_automaton *ac, struct window_shift *ws)
 	if (hi == lo)
 		return false;
 	size_t entries = (size_t)1 << SHIFT_DOMAIN_BITS;
-	uint64_t *reach = malloc(entries * sizeof *reach);
-	uint8_t (*class_bytes)[256] = malloc(256 * sizeof *class_bytes);
-	if (!reach || !class_bytes) {
-		free(reach);
-		free(class_bytes);
+	uint32_t *reach = malloc(entries * sizeof *reach);
+	if (!reach)
 		return false;
-	}
-	uint64_t lanes = (UINT64_C(1) << (8 * (width - 1))) - 1; /* 0 .. width - 2 */
+	uint32_t lanes = (UINT32_C(1) << (8 * (width - 1))) - 1; /* 0 .. width - 2 */
 	for (size_t d = 0; d < entries; d++)
 		reach[d] = lanes;
-	uint16_t class_count[256] = { 0 };
-	double low5_freq[32] = { 0 };
+	/* the bytes of each class, by a counting sort */
+	uint16_t class_start[257] = { 0 };
+	uint8_t by_class[256];
+	double low5_freq[32] = { 0 }, class_freq[256] = { 0 }, class_low5[256] = { 0 };
+	uint32_t class_low5s[256] = { 0 }; /* each class's low 5 bits, a bit each */
 	for (unsigned byte = 0; byte < 256; byte++) {
 		uint8_t k = ac->cls[byte];
-		class_bytes[k][class_count[k]++] = (uint8_t)byte;
+		class_start[k + 1]++;
+		class_freq[k] += ac_byte_freq((uint8_t)byte);
 		low5_freq[byte & 31] += ac_byte_freq((uint8_t)byte);
+		class_low5s[k] |= UINT32_C(1) << (byte & 31);
 	}
+	for (unsigned k = 0; k < 256; k++)
+		class_start[k + 1] += class_start[k];
+	uint16_t next[256];
+	memcpy(next, class_start, sizeof next);
+	for (unsigned byte = 0; byte < 256; byte++)
+		by_class[next[ac->cls[byte]]++] = (uint8_t)byte;
+	for (unsigned k = 0; k < 256; k++)
+		for (uint32_t low = class_low5s[k]; low; low &= low - 1)
+			class_low5[k] += low5_freq[ctz64(low)];
 	*ws = (struct window_shift){ .reach = reach, .width = width };
-	struct fill f = { .ac = ac, .ws = ws, .class_bytes = class_bytes, .class_count = class_count,
-			  .low5_freq = low5_freq, .n = hi - lo };
+	struct fill f = { .ac = ac, .ws = ws, .by_class = by_class, .class_start = class_start,
+			  .class_freq = class_freq, .class_low5 = class_low5, .n = hi - lo };
 	fill(&f, AC_ROOT, 0);
-	free(class_bytes);
 	/* a window passes a bucket that admits each of its pairs, the pairs
 	 * taken as independent */
 	double share = 0;
@@ -115,18 +126,18 @@ bool ac_shift_build(const ac_automaton *ac, struct window_shift *ws)
 
 #if SIMD_X86
 /* The reach of the pair at p (4 bytes readable: one load). */
-TARGET_SSE2 static inline __m128i shift_reach(const uint64_t *reach, const uint8_t *p)
+TARGET_SSE2 static inline __m128i shift_reach(const uint32_t *reach, const uint8_t *p)
 {
 	uint32_t load;
 	memcpy(&load, p, 4);
-	return _mm_loadl_epi64((const __m128i *)&reach[load & ((1u << SHIFT_DOMAIN_BITS) - 1)]);
+	return _mm_cvtsi32_si128((int)reach[load & ((1u << SHIFT_DOMAIN_BITS) - 1)]);
 }
 
 /* Eight positions: the reach of the pair ending at p + 1 + j shifted up j
  * bytes, OR-ed with the state; byte q of the result's low half is final,
  * the window ending at p + 1 + q (0xff: rejected); its high half is the
  * next eight positions' state. */
-TARGET_SSE2 static inline __m128i shift_eight(const uint64_t *reach, const uint8_t *p, __m128i *state)
+TARGET_SSE2 static inline __m128i shift_eight(const uint32_t *reach, const uint8_t *p, __m128i *state)
 {
 	__m128i a01 = _mm_or_si128(shift_reach(reach, p), _mm_slli_si128(shift_reach(reach, p + 1), 1));
 	__m128i a23 = _mm_or_si128(_mm_slli_si128(shift_reach(reach, p + 2), 2),
@@ -158,18 +169,18 @@ TARGET_SSE2 size_t window_shift_scan(const struct window_shift *ws, const uint8_
 	*mask = 0;
 	if (pos >= len || len - pos < 72)
 		return pos;
-	const uint64_t *reach = ws->reach;
+	const uint32_t *reach = ws->reach;
 	uint32_t width = ws->width;
 	/* the state before the window at pos ends: the pairs ending t bytes
 	 * before that, down t lanes (their lanes below t were windows that
 	 * start before pos) */
-	uint64_t carry = 0;
+	uint32_t carry = 0;
 	for (uint32_t t = 1; t + 1 < width; t++) {
-		uint64_t r;
-		_mm_storel_epi64((__m128i *)&r, shift_reach(reach, buf + pos + width - 2 - t));
-		carry |= r >> (8 * t);
+		uint32_t load;
+		memcpy(&load, buf + pos + width - 2 - t, 4);
+		carry |= reach[load & ((1u << SHIFT_DOMAIN_BITS) - 1)] >> (8 * t);
 	}
-	__m128i state = _mm_loadl_epi64((const __m128i *)&carry);
+	__m128i state = _mm_cvtsi32_si128((int)carry);
 	for (; len - pos >= 72; pos += 64) {
 		/* the pair ending where the window at pos + i ends is at p + i */
 		const uint8_t *p = buf + pos + width - 2;

@@ -7,7 +7,7 @@
  * width - 1 pairs at its distance.  The set's distinct window-wide
  * prefixes fill the buckets in the trie's order (window_shift.c), so
  * every window that starts a match passes.  The x86 kernel ORs each
- * position's 64-bit reach into a 128-bit state shifted by one byte a
+ * position's 32-bit reach into a 128-bit state shifted by one byte a
  * position (a shift-or over 8 buckets at once, as Hyperscan's FDR does):
  * a table load, a shift and an OR a byte, where the gather kernels cost a
  * gathered lookup a byte.  The HASH table then decides each window that
@@ -21,7 +21,7 @@
 #include <stdint.h>
 
 /* A pair's hash: its first byte and the low 5 bits of its second (which
- * tell letters apart, not their case): 2^13 entries, 64 KiB. */
+ * tell letters apart, not their case): 2^13 entries, 32 KiB. */
 #define SHIFT_DOMAIN_BITS 13
 #define SHIFT_BUCKETS 8
 
@@ -29,7 +29,7 @@ struct window_shift {
 	/* reach[shift_domain(b0, b1)]: bit 8 * lane + bucket clear when the
 	 * bucket admits the pair b0 b1 at that lane; the bits of lanes past
 	 * width - 2 are clear.  NULL: the filter is off */
-	uint64_t *reach;
+	uint32_t *reach;
 	uint32_t width; /* window bytes, 3 or 4 (the HASH window's) */
 	double share;   /* modelled share of text windows that pass
 			   (ac_byte_freq's byte frequencies) */
@@ -45,7 +45,7 @@ static inline unsigned shift_domain(uint8_t b0, uint8_t b1)
  * the definition the kernel follows. */
 static inline bool window_shift_admits(const struct window_shift *ws, const uint8_t *p)
 {
-	uint64_t rejected = 0;
+	uint32_t rejected = 0;
 	for (uint32_t k = 1; k < ws->width; k++)
 		rejected |= ws->reach[shift_domain(p[k - 1], p[k])] >> (8 * (ws->width - 1 - k));
 	return (uint8_t)rejected != 0xff;

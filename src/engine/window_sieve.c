@@ -229,7 +229,7 @@ void ac_window_kernel_derive(ac_automaton *ac)
 	ac->window_sieved = SIMD_X86 && sparse && ac->simd == SIMD_AVX512 && simd_cpu_vbmi() &&
 			    ac_sieve_build(ac, &ac->window_sieve);
 #if SIMD_X86
-	if (sparse && !ac->window_sieved)
+	if (sparse && !ac->window_sieved && ac->simd == SIMD_AVX512) /* the sparse kernel's */
 		window_folds(ac->window_bits, ac->window_folds);
 #endif
 	free(ac->window_shift.reach);
