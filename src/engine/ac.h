@@ -69,10 +69,12 @@ enum simd_level simd_cpu_level(void);
  * the HASH path's sieve kernel.  False where no x86 kernel is built. */
 bool simd_cpu_vbmi(void);
 
-/* Whether this CPU's AVX2 gathers are slower than the loads they stand
- * for: AMD's (microcoded), where the HASH path's stride-1 scan runs the
- * shift-or filter first (window_shift.h); not Intel's, pipelined at about
- * a cycle a lane.  False where no x86 kernel is built. */
+/* Whether this CPU's AVX2 gathers are slow enough that the HASH path's
+ * stride-1 scan runs the shift-or filter first (window_shift.h): AMD's,
+ * microcoded, where it was measured faster.  Intel's keep the gather
+ * kernel: pipelined there, and not measured against the filter (the
+ * Downfall mitigation slows them on Skylake to Tiger Lake).  False where
+ * no x86 kernel is built. */
 bool simd_cpu_slow_gathers(void);
 
 /* Whether this CPU runs the kernels of `level` (and this build has them):

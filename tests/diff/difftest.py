@@ -16,6 +16,8 @@ with grep:
   scalar    --simd=scalar                             the DIFF_READPATH subset
   hash      --scan-path=hash (hashed windows, strided     the DIFF_READPATH subset
             when every pattern is long enough)
+  hash-ssse3 --scan-path=hash --simd=ssse3 (through     the DIFF_READPATH subset
+            the shift-or filter at stride 1 on any CPU)
   rare      --scan-path=rare (1-3 bytes every pattern   the DIFF_READPATH subset
             holds, else the pair bitmap)
   threads   --threads=3 --segment-size=7              every case
@@ -496,6 +498,8 @@ def main():
                                 readpath_subset_only=True))
         variants.append(Variant("scalar", [ACGREP, "--simd=scalar"], readpath_subset_only=True))
         variants.append(Variant("hash", [ACGREP, "--scan-path=hash"], readpath_subset_only=True))
+        variants.append(Variant("hash-ssse3", [ACGREP, "--scan-path=hash", "--simd=ssse3"],
+                                readpath_subset_only=True))
         variants.append(Variant("rare", [ACGREP, "--scan-path=rare"], readpath_subset_only=True))
         # worker threads, every file cut into segments of a few bytes (cuts
         # fall where read() windows start: reads of 5 bytes)

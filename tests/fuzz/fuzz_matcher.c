@@ -58,6 +58,7 @@ static const struct strategy {
 	{ .path = AC_PATH_TEDDY, .simd = SIMD_AVX512, .name = "teddy/avx512" },
 	{ .path = AC_PATH_TEDDY, .simd = SIMD_NEON, .name = "teddy/neon" },
 	{ .path = AC_PATH_HASH, .simd = SIMD_SCALAR, .name = "hash/scalar" },
+	{ .path = AC_PATH_HASH, .simd = SIMD_SSSE3, .name = "hash/ssse3" }, /* the shift-or filter */
 	{ .path = AC_PATH_HASH, .simd = SIMD_AVX2, .name = "hash/avx2" },
 	{ .path = AC_PATH_HASH, .simd = SIMD_AVX512, .name = "hash/avx512" },
 	{ .path = AC_PATH_AUTO, .simd = SIMD_BEST, .name = "auto/2 threads", .threads = true },
