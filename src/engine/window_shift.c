@@ -94,8 +94,9 @@ bool ac_shift_build(const ac_automaton *ac, struct window_shift *ws)
 	for (unsigned byte = 0; byte < 256; byte++) {
 		uint8_t k = ac->cls[byte];
 		class_start[k + 1]++;
-		class_freq[k] += ac_byte_freq((uint8_t)byte);
-		low5_freq[byte & 31] += ac_byte_freq((uint8_t)byte);
+		double freq = ac_byte_freq((uint8_t)byte);
+		class_freq[k] += freq;
+		low5_freq[byte & 31] += freq;
 		class_low5s[k] |= UINT32_C(1) << (byte & 31);
 	}
 	for (unsigned k = 0; k < 256; k++)
