@@ -126,7 +126,8 @@ bool ac_shift_build(const ac_automaton *ac, struct window_shift *ws)
 }
 
 #if SIMD_X86
-/* The reach of the pair at p (4 bytes readable: one load). */
+/* The reach of the pair at p (4 bytes readable: one load, whose low 13
+ * bits are shift_domain(p[0], p[1]) on this little-endian CPU). */
 TARGET_SSE2 static inline __m128i shift_reach(const uint32_t *reach, const uint8_t *p)
 {
 	uint32_t load;

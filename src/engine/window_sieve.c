@@ -33,8 +33,10 @@
 /* The HASH scan at stride 1 runs the shift-or filter (window_shift.h)
  * before the table, where the alternative is scalar lookups (SSSE3) or
  * slow gathers (AVX2, simd_cpu_slow_gathers), up to this modelled share
- * of windows passing it: past it, the table's lookups for the windows
- * that pass would cost more than the filter saves. */
+ * of windows passing it.  A guard no measured set reaches (30,000
+ * dictionary words: 0.035 modelled, 15% of English windows passing, the
+ * filter still as fast as the gathers): past it, looking up each window
+ * that passes could cost more than the filter saves. */
 #define SHIFT_MAX_SHARE 0.1
 
 /* A bucket while merging: per window byte, the admitted bytes (low 7
