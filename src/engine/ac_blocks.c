@@ -105,12 +105,12 @@ static uint64_t table_windows(const ac_automaton *ac, const uint8_t *p, uint64_t
 /* A HASH scan through the shift-or filter: from pos, the first block with
  * a window that passes it and is in the table, with *mask, or the first
  * block the kernel does not handle (*mask = 0). */
-static size_t window_shift_next(const ac_automaton *ac, const uint8_t *buf, size_t len, size_t pos,
-				uint64_t *mask)
+static size_t window_shift_next(const ac_automaton *ac, const struct window_shift *shift,
+				const uint8_t *buf, size_t len, size_t pos, uint64_t *mask)
 {
 	uint64_t passed = 0;
 	for (;; pos += 64) {
-		pos = window_shift_scan(&ac->window_shift, buf, len, pos, &passed);
+		pos = window_shift_scan(shift, buf, len, pos, &passed);
 		if (!passed || (*mask = table_windows(ac, buf + pos, passed)) != 0)
 			break;
 	}
@@ -144,12 +144,13 @@ size_t ac_pair_next_block(const ac_automaton *ac, const uint8_t *buf, size_t len
 	uint64_t m = 0;
 	bool hash = ac->path == AC_PATH_HASH;
 #if SIMD_X86
+	const struct window_shift *shift;
 	if (hash && ac->window_stride > 1 && (ac->simd == SIMD_AVX2 || ac->simd == SIMD_AVX512))
 		pos = window_groups_next(ac, buf, len, pos, &m);
 	else if (hash && ac->window_stride > 1)
 		; /* a few lookups a block: the scalar loop below */
-	else if (hash && ac->window_shift.reach)
-		pos = window_shift_next(ac, buf, len, pos, &m);
+	else if (hash && ac->shift_cell && (shift = ac_window_shift(ac)) != NULL)
+		pos = window_shift_next(ac, shift, buf, len, pos, &m);
 	else if (hash && ac->window_sieved)
 		pos = window_scan_sieve(&ac->window_sieve, ac->window_bits, ac->window_mask, ac->window_fold,
 					buf, len, pos, &m);

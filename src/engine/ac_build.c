@@ -338,8 +338,7 @@ static void tables_free(ac_automaton *ac)
 	ac->dense = ac->first = ac->fail = ac->out_len = ac->out_id = ac->dict = NULL;
 	ac->in_cls = NULL;
 	ac->n_states = ac->n_dense = 0;
-	free(ac->window_shift.reach);
-	ac->window_shift.reach = NULL;
+	ac_shift_free(ac);
 }
 
 int ac_compile(ac_automaton *ac, enum ac_scan_path path)

@@ -121,9 +121,9 @@ struct ac_automaton {
 	bool window_sieved;    /* HASH: the VBMI kernel runs window_sieve first
 				  (ac_window_kernel_derive) */
 	struct window_sieve window_sieve;
-	struct window_shift window_shift; /* HASH: the shift-or filter a stride-1
-					     scan runs first, or reach NULL
-					     (ac_window_kernel_derive) */
+	struct shift_cell *shift_cell; /* HASH: where the shift-or filter a stride-1
+					  scan runs first is built, or NULL where
+					  none runs (ac_window_kernel_derive) */
 	uint8_t first_byte[256]; /* 1 if a match may start with this byte */
 	uint32_t rare_offset;  /* memchr path: the byte every match has at this offset */
 	uint8_t rare_byte;
@@ -234,13 +234,23 @@ bool ac_sieve_build(const ac_automaton *ac, struct window_sieve *s);
  * of memory or the width is not 3 or 4.  ws->reach is then malloc'd. */
 bool ac_shift_build(const ac_automaton *ac, struct window_shift *ws);
 
+/* The set's shift-or filter (ac->shift_cell not NULL), built by the first
+ * call: threads may race to build it, one build is kept and the others
+ * freed.  NULL when it is declined (too many windows would pass it,
+ * SHIFT_MAX_SHARE, or no memory): the scan then runs without it. */
+const struct window_shift *ac_window_shift(const ac_automaton *ac);
+
+/* Frees ac->shift_cell with its filter, and sets it NULL. */
+void ac_shift_free(ac_automaton *ac);
+
 /* The hashed-window kernels' own tables, for the kernel the scan will
  * run: at stride 1 with a sparse table, the sieve (window_sieved) on a
  * CPU with AVX-512 VBMI when its kernels are allowed and the set fits,
- * else the folds of the sparse kernel; on the Teddy path, teddy.window
- * where its AVX-512 kernel gives the second look itself.  After the
- * path, the table and the state tables are built or loaded
- * (window_sieve.c). */
+ * else the folds of the sparse kernel (AVX-512); at stride 1 on SSSE3,
+ * and on AVX2 where gathers are slow, the shift-or filter's cell; on the
+ * Teddy path, teddy.window where its AVX-512 kernel gives the second
+ * look itself.  After the path, the table and the state tables are built
+ * or loaded (window_sieve.c). */
 void ac_window_kernel_derive(ac_automaton *ac);
 
 /* From pos in steps of 64, the first block with a BITMAP or HASH

@@ -16,6 +16,7 @@
 #ifndef ACGREP_WINDOW_SHIFT_H
 #define ACGREP_WINDOW_SHIFT_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -33,6 +34,13 @@ struct window_shift {
 	uint32_t width; /* window bytes, 3 or 4 (the HASH window's) */
 	double share;   /* modelled share of text windows that pass
 			   (ac_byte_freq's byte frequencies) */
+};
+
+/* Where a set's filter goes: the first scan that needs it builds it and
+ * publishes it here (ac_window_shift), so that a compile pays nothing
+ * for it and a set that scans little costs little. */
+struct shift_cell {
+	_Atomic(struct window_shift *) filter; /* NULL until built */
 };
 
 /* The reach table's index of the byte pair b0 b1. */

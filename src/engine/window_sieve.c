@@ -11,7 +11,7 @@
  * that pass (a bucket passes the product over window bytes of its bytes'
  * frequencies, ac_byte_freq).  And which HASH kernel's tables a set gets
  * (ac_window_kernel_derive): the sieve, the sparse kernel's summaries or
- * the shift-or filter (window_shift.c).
+ * the shift-or filter's cell (window_shift.c).
  */
 #include "ac_internal.h"
 #include "bits.h"
@@ -29,15 +29,6 @@
  * text) scan 13% faster; below it, a block's cost of looking (5 names:
  * 0.005%) is the 2-4% it would add. */
 #define TEDDY_LOOK_SHARE 0.005
-
-/* The HASH scan at stride 1 runs the shift-or filter (window_shift.h)
- * before the table, where the alternative is scalar lookups (SSSE3) or
- * slow gathers (AVX2, simd_cpu_slow_gathers), up to this modelled share
- * of windows passing it.  A guard no measured set reaches (30,000
- * dictionary words: 0.035 modelled, 15% of English windows passing, the
- * filter still as fast as the gathers): past it, looking up each window
- * that passes could cost more than the filter saves. */
-#define SHIFT_MAX_SHARE 0.1
 
 /* A bucket while merging: per window byte, the admitted bytes (low 7
  * bits) and the sum of their frequencies; the share of windows it passes. */
@@ -234,15 +225,12 @@ void ac_window_kernel_derive(ac_automaton *ac)
 	if (sparse && !ac->window_sieved && ac->simd == SIMD_AVX512) /* the sparse kernel's */
 		window_folds(ac->window_bits, ac->window_folds);
 #endif
-	free(ac->window_shift.reach);
-	ac->window_shift = (struct window_shift){ .reach = NULL };
-	bool shifted = SIMD_X86 && ac->path == AC_PATH_HASH && ac->window_stride == 1 &&
-		       (ac->simd == SIMD_SSSE3 || (ac->simd == SIMD_AVX2 && simd_cpu_slow_gathers())) &&
-		       ac_shift_build(ac, &ac->window_shift);
-	if (shifted && ac->window_shift.share > SHIFT_MAX_SHARE) {
-		free(ac->window_shift.reach);
-		ac->window_shift.reach = NULL;
-	}
+	/* the shift-or filter where the alternative is scalar lookups (SSSE3)
+	 * or slow gathers (AVX2); built by the first scan (ac_window_shift) */
+	ac_shift_free(ac);
+	if (SIMD_X86 && ac->path == AC_PATH_HASH && ac->window_stride == 1 &&
+	    (ac->simd == SIMD_SSSE3 || (ac->simd == SIMD_AVX2 && simd_cpu_slow_gathers())))
+		ac->shift_cell = calloc(1, sizeof *ac->shift_cell); /* none without memory */
 	bool looked = ac->path == AC_PATH_TEDDY && ac->window_width &&
 		      ac_teddy_share(&ac->teddy) >= TEDDY_LOOK_SHARE;
 	ac->teddy.window = (struct teddy_window){

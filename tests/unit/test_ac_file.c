@@ -318,12 +318,12 @@ static void round_trips(void)
 				      back->bits_only == ac->bits_only && back->dense_start == ac->dense_start,
 			      "%s: the same facts, RARE neighbour and lead sets, HASH sieve and derived flags",
 			      what);
-			CHECK((back->window_shift.reach != NULL) == (ac->window_shift.reach != NULL) &&
-				      (!ac->window_shift.reach ||
-				       !memcmp(back->window_shift.reach, ac->window_shift.reach,
-					       sizeof *ac->window_shift.reach << SHIFT_DOMAIN_BITS)),
+			const struct window_shift *sa = ac->shift_cell ? ac_window_shift(ac) : NULL;
+			const struct window_shift *sb = back->shift_cell ? ac_window_shift(back) : NULL;
+			CHECK((sa != NULL) == (sb != NULL) &&
+				      (!sa || !memcmp(sa->reach, sb->reach, sizeof *sa->reach << SHIFT_DOMAIN_BITS)),
 			      "%s: the same HASH shift-or filter", what);
-			shifted += ac->window_shift.reach != NULL;
+			shifted += sa != NULL;
 			dense_started += ac->dense_start;
 			sieved += ac->window_sieved;
 			random_text(text, sizeof text, alphabet);

@@ -117,13 +117,13 @@ static bool in_table(const ac_automaton *ac, const uint8_t *t, size_t tlen, size
 static size_t naive_candidates(const ac_automaton *ac, const uint8_t *t, size_t tlen)
 {
 	size_t n = 0, stride = ac->window_stride;
+	const struct window_shift *shift = ac->shift_cell ? ac_window_shift(ac) : NULL;
 	for (size_t b = 0; b < tlen; b += 64)
 		for (size_t i = 0; i < 64 && b + i + ac->window_width <= tlen; i++) {
 			size_t group_last = b + i - i % stride + stride - 1;
 			bool whole = tlen - b >= 67;
 			n += in_table(ac, t, tlen, b + i) && (!whole || in_table(ac, t, tlen, group_last)) &&
-			     (tlen - b < 72 || !ac->window_shift.reach ||
-			      window_shift_admits(&ac->window_shift, t + b + i));
+			     (tlen - b < 72 || !shift || window_shift_admits(shift, t + b + i));
 		}
 	return n;
 }

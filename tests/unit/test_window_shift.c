@@ -20,10 +20,13 @@
  * scans find the matches the scalar scan finds and the candidates are
  * the definition's: in a block the kernel reads whole, a window in the
  * HASH table that passes the filter; elsewhere, one in the table.
+ * Four threads scanning a fresh set at once, racing to build its filter,
+ * all count those candidates.
  * Prints "N passed, N failed".
  */
 #include "ac_internal.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,7 +116,7 @@ static void random_sets(struct guard_page *g)
 		}
 		snprintf(what, sizeof what, "set %d (%zu patterns, fold %u, width %u)", t, s.n, flags,
 			 ac->window_width);
-		CHECK(ac->window_shift.reach == NULL, "%s: no filter without vector kernels", what);
+		CHECK(ac->shift_cell == NULL, "%s: no filter without vector kernels", what);
 		CHECK(ac_shift_build(ac, &ws) && ws.width == ac->window_width, "%s: built", what);
 		if (!ws.reach) {
 			ac_free(ac);
@@ -151,15 +154,32 @@ static bool in_table(const ac_automaton *ac, const uint8_t *t, size_t len, size_
 	return ac_window_bit(ac->window_bits, load, ac->window_mask, ac->window_fold);
 }
 
-/* The candidates by definition, block by block from 0. */
-static size_t naive_candidates(const ac_automaton *ac, const uint8_t *t, size_t len)
+/* The candidates by definition, block by block from 0, through the
+ * filter `shift`. */
+static size_t naive_candidates(const ac_automaton *ac, const struct window_shift *shift, const uint8_t *t,
+			       size_t len)
 {
 	size_t n = 0;
 	for (size_t b = 0; b < len; b += 64)
 		for (size_t i = 0; i < 64 && b + i + ac->window_width <= len; i++)
 			n += in_table(ac, t, len, b + i) &&
-			     (len - b < 72 || window_shift_admits(&ac->window_shift, t + b + i));
+			     (len - b < 72 || !shift || window_shift_admits(shift, t + b + i));
 	return n;
+}
+
+/* Gives ac the filter even where it would be declined: a cell holding
+ * one built now.  Returns it, or NULL when out of memory. */
+static const struct window_shift *force_filter(ac_automaton *ac)
+{
+	ac_shift_free(ac);
+	struct window_shift *ws = calloc(1, sizeof *ws);
+	ac->shift_cell = calloc(1, sizeof *ac->shift_cell);
+	if (!ws || !ac->shift_cell || !ac_shift_build(ac, ws)) {
+		free(ws);
+		return NULL;
+	}
+	atomic_store(&ac->shift_cell->filter, ws);
+	return ws;
 }
 
 static int count_cb(const ac_match *m, void *ctx)
@@ -194,9 +214,9 @@ static void scans(struct guard_page *g)
 		ac_automaton *ac = compile(&s, 0, AC_PATH_AUTO, caps[c]);
 		bool want = x86 && ac && ac->path == AC_PATH_HASH && ac->window_stride == 1 &&
 			    (ac->simd == SIMD_SSSE3 || (ac->simd == SIMD_AVX2 && simd_cpu_slow_gathers()));
-		CHECK(ac && ac->path == AC_PATH_HASH && (ac->window_shift.reach != NULL) == want,
-		      "100 words, cap %d (runs %d): filter %d", (int)caps[c], ac ? (int)ac->simd : -1,
-		      ac && ac->window_shift.reach);
+		bool got = ac && ac->shift_cell && ac_window_shift(ac);
+		CHECK(ac && ac->path == AC_PATH_HASH && got == want, "100 words, cap %d (runs %d): filter %d",
+		      (int)caps[c], ac ? (int)ac->simd : -1, got);
 		CHECK(!x86 || caps[c] == SIMD_SCALAR || caps[c] == SIMD_AVX512 ||
 			      (caps[c] == SIMD_AVX2 && !simd_cpu_slow_gathers()) || want,
 		      "100 words take the filter at cap %d on this CPU", (int)caps[c]);
@@ -209,8 +229,7 @@ static void scans(struct guard_page *g)
 	}
 	s.n = 50;
 	ac_automaton *ac = compile(&s, 0, AC_PATH_HASH, SIMD_AVX2);
-	CHECK(ac && ac->window_stride > 1 && !ac->window_shift.reach, "stride %u: no filter",
-	      ac ? ac->window_stride : 0);
+	CHECK(ac && ac->window_stride > 1 && !ac->shift_cell, "stride %u: no filter", ac ? ac->window_stride : 0);
 	ac_free(ac);
 	if (!x86)
 		return;
@@ -229,8 +248,9 @@ static void scans(struct guard_page *g)
 			ac_free(scalar);
 			continue;
 		}
-		if (!ac->window_shift.reach)
-			CHECK(ac_shift_build(ac, &ac->window_shift), "set %d: built", t);
+		const struct window_shift *shift = ac->shift_cell ? ac_window_shift(ac) : NULL;
+		if (!shift)
+			CHECK((shift = force_filter(ac)) != NULL, "set %d: built", t);
 		scanned++;
 		for (int round = 0; round < 8; round++) {
 			size_t len = rnd(2000);
@@ -244,13 +264,59 @@ static void scans(struct guard_page *g)
 			CHECK(got == want, "%s: overlapping: %zu, want %zu", what, got, want);
 			CHECK(ac_count_leftmost(ac, at, len, 0) == ac_count_leftmost(scalar, at, len, 0),
 			      "%s: leftmost-longest count", what);
-			CHECK(ac_candidate_count(ac, at, len) == naive_candidates(ac, at, len), "%s: candidates",
-			      what);
+			CHECK(ac_candidate_count(ac, at, len) == naive_candidates(ac, shift, at, len),
+			      "%s: candidates", what);
 		}
 		ac_free(ac);
 		ac_free(scalar);
 	}
 	CHECK(scanned >= 40, "%d sets scanned through the filter", scanned);
+}
+
+struct race {
+	const ac_automaton *ac;
+	const uint8_t *text;
+	size_t len, count;
+};
+
+static void *race_scan(void *arg)
+{
+	struct race *r = arg;
+	r->count = ac_candidate_count(r->ac, r->text, r->len);
+	return NULL;
+}
+
+/* Threads that scan a fresh set at once race to build its filter
+ * (ac_window_shift): one build is kept, and every scan counts the
+ * definition's candidates through it (make tsan: no data race). */
+static void build_race(void)
+{
+	static struct set s;
+	static uint8_t text[1 << 14];
+	enum { THREADS = 4 };
+	for (int round = 0; round < 20; round++) {
+		word_set(&s, 100);
+		ac_automaton *ac = compile(&s, round % 2 ? AC_FOLD_ASCII : 0, AC_PATH_HASH, SIMD_BEST);
+		if (!ac || !ac->shift_cell) { /* a CPU whose scan takes no filter */
+			ac_free(ac);
+			return;
+		}
+		planted_text(text, sizeof text, &s, false);
+		pthread_t th[THREADS];
+		struct race r[THREADS];
+		int started = 0;
+		for (int k = 0; k < THREADS; k++) {
+			r[k] = (struct race){ .ac = ac, .text = text, .len = sizeof text };
+			started += pthread_create(&th[k], NULL, race_scan, &r[k]) == 0;
+		}
+		for (int k = 0; k < started; k++)
+			pthread_join(th[k], NULL);
+		size_t want = naive_candidates(ac, ac_window_shift(ac), text, sizeof text);
+		for (int k = 0; k < started; k++)
+			CHECK(r[k].count == want, "round %d, thread %d: %zu candidates, want %zu", round, k,
+			      r[k].count, want);
+		ac_free(ac);
+	}
 }
 
 int main(void)
@@ -262,6 +328,7 @@ int main(void)
 	}
 	random_sets(&g);
 	scans(&g);
+	build_race();
 	guard_page_free(&g);
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed != 0;
