@@ -123,6 +123,20 @@ static bool go_back(struct input *in, struct input_undo *u)
 	return input_reread_from(in, u->at) == 0;
 }
 
+/* After the jump out of the handler: SIGBUS unblocked again.  Our handler
+ * runs with it unblocked (SA_NODEFER), but a handler interposed in front
+ * of ours may not (ThreadSanitizer's blocks it), and the jump, saving no
+ * signal mask, leaves the mask as the handler had it: the next fault,
+ * blocked, would kill the process.  A system call on the fault's path
+ * only. */
+static void unblock_sigbus(void)
+{
+	sigset_t bus;
+	sigemptyset(&bus);
+	sigaddset(&bus, SIGBUS);
+	pthread_sigmask(SIG_UNBLOCK, &bus, NULL);
+}
+
 /* The guarded read is over: nothing is kept for it any more. */
 static void end_guarded(struct input *in, struct input_undo *u)
 {
@@ -156,9 +170,12 @@ bool input_read_guarded(struct input *in, struct input_undo *u, void (*reader)(v
 	in->undo_armed = false;
 	input_undo_save(u, input_at(in));
 	/* after a jump that found the way back, the reader runs again */
-	if (sigsetjmp(jb, 0) && !go_back(in, u)) {
-		end_guarded(in, u);
-		return false;
+	if (sigsetjmp(jb, 0)) {
+		unblock_sigbus();
+		if (!go_back(in, u)) {
+			end_guarded(in, u);
+			return false;
+		}
 	}
 	input_guard_arm(&jb);
 	reader(ctx);
