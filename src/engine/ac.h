@@ -77,6 +77,11 @@ bool simd_cpu_vbmi(void);
  * no x86 kernel is built. */
 bool simd_cpu_slow_gathers(void);
 
+/* Whether this CPU has BMI1 (andn): the shift-or filter's kernel loads
+ * and masks each index in one instruction.  False where no x86 kernel is
+ * built. */
+bool simd_cpu_bmi1(void);
+
 /* Whether this CPU runs the kernels of `level` (and this build has them):
  * SIMD_SCALAR always; an x86 level up to simd_cpu_level()'s; SIMD_NEON
  * when that is SIMD_NEON; SIMD_BEST never (a cap, not a kernel). */

@@ -69,3 +69,13 @@ bool simd_cpu_slow_gathers(void)
 	return false;
 #endif
 }
+
+bool simd_cpu_bmi1(void)
+{
+#if SIMD_X86
+	__builtin_cpu_init();
+	return __builtin_cpu_supports("bmi");
+#else
+	return false;
+#endif
+}

@@ -32,6 +32,8 @@ struct window_shift {
 	 * width - 2 are clear.  NULL: the filter is off */
 	uint32_t *reach;
 	uint32_t width; /* window bytes, 3 or 4 (the HASH window's) */
+	bool andn;      /* the kernel loads and masks each index with BMI1's
+			   andn (where the CPU has it: simd_cpu_bmi1) */
 	double share;   /* modelled share of text windows that pass
 			   (ac_byte_freq's byte frequencies) */
 };
@@ -63,7 +65,8 @@ static inline bool window_shift_admits(const struct window_shift *ws, const uint
  * (buf[0..len)): returns the first block with a window that passes (and
  * its *mask, bit i set when the window at block + i does), or the first
  * block not handled (with *mask = 0), which the caller finishes in other
- * code.  SSE2: every x86-64 CPU.  Defined where SIMD_X86 is. */
+ * code.  SSE2: every x86-64 CPU, and BMI1 where ws->andn.  Defined where
+ * SIMD_X86 is. */
 size_t window_shift_scan(const struct window_shift *ws, const uint8_t *buf, size_t len, size_t pos,
 			 uint64_t *mask);
 

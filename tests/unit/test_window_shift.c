@@ -12,7 +12,8 @@
  *   the first block whose windows pass by window_shift_admits and exactly
  *   those windows, or the first block it leaves to other code, over texts
  *   that end at an inaccessible page and start just after another, so any
- *   read past either end faults.
+ *   read past either end faults; in its SSE2 form and, where the CPU has
+ *   BMI1, its andn form.
  * And the scan runs it where it should: sets of English-like words at
  * stride 1 take it on SSSE3 and on AVX2 where gathers are slow (never
  * without vector kernels, at AVX-512 or at a stride above 1); through
@@ -78,8 +79,9 @@ static void planted_text(uint8_t *t, size_t len, const struct set *s, bool narro
 }
 
 #if SIMD_X86
-/* window_shift_scan from pos against the definition. */
-static void check_kernel(const struct window_shift *ws, const uint8_t *t, size_t len, size_t pos,
+/* window_shift_scan from pos against the definition, in both of the
+ * kernel's forms where this CPU runs both (ws->andn: BMI1). */
+static void check_kernel(struct window_shift *ws, const uint8_t *t, size_t len, size_t pos,
 			 const char *what)
 {
 	size_t want = pos;
@@ -90,10 +92,14 @@ static void check_kernel(const struct window_shift *ws, const uint8_t *t, size_t
 		if (want_mask)
 			break;
 	}
-	uint64_t mask = 1;
-	size_t got = window_shift_scan(ws, t, len, pos, &mask);
-	CHECK(got == want && mask == want_mask, "%s, %zu bytes from %zu: block %zu mask %016llx, want %zu %016llx",
-	      what, len, pos, got, (unsigned long long)mask, want, (unsigned long long)want_mask);
+	for (int andn = 0; andn <= (int)simd_cpu_bmi1(); andn++) {
+		ws->andn = andn;
+		uint64_t mask = 1;
+		size_t got = window_shift_scan(ws, t, len, pos, &mask);
+		CHECK(got == want && mask == want_mask,
+		      "%s, %zu bytes from %zu, andn %d: block %zu mask %016llx, want %zu %016llx", what, len, pos,
+		      andn, got, (unsigned long long)mask, want, (unsigned long long)want_mask);
+	}
 }
 #endif
 
