@@ -449,10 +449,36 @@ void input_close(struct input *in)
 	input_reset(in);
 }
 
-void input_leave_after(const struct input *in, uint64_t stop_offset)
+/* Reads fd to its end.  Returns 0, or -1 (errno). */
+static int drain(int fd)
 {
-	if (!in->owns_fd && !in->decomp && stop_offset != UINT64_MAX)
-		lseek(in->fd, (off_t)(in->start + stop_offset), SEEK_SET);
+	enum { DRAIN_CHUNK = 64 << 10 };
+	char *buf = malloc(DRAIN_CHUNK);
+	ssize_t n;
+	if (!buf)
+		return -1;
+	while ((n = read(fd, buf, DRAIN_CHUNK)) != 0)
+		if (n < 0 && errno != EINTR)
+			break;
+	free(buf);
+	return n == 0 ? 0 : -1;
+}
+
+int input_leave(const struct input *in, uint64_t stop_offset, bool to_end)
+{
+	if (in->owns_fd || in->fd < 0)
+		return 0;
+	if (stop_offset != UINT64_MAX) {
+		if (!in->decomp)
+			(void)lseek(in->fd, (off_t)(in->start + stop_offset), SEEK_SET);
+		return 0;
+	}
+	if (!to_end || in->eof)
+		return 0;
+	/* a file system that cannot seek (Linux's /proc says EINVAL) is left */
+	if (lseek(in->fd, 0, SEEK_END) >= 0 || errno == EINVAL)
+		return 0;
+	return drain(in->fd);
 }
 
 size_t input_read_size(const struct input_options *opts)

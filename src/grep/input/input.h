@@ -215,12 +215,16 @@ int input_reread_from(struct input *in, uint64_t at);
 /* Closes the file and frees/unmaps everything `in` owns. Idempotent. */
 void input_close(struct input *in);
 
-/* After a search that stopped early (-m), leaves a descriptor acgrep did not
- * open (standard input) positioned just after the last line used, at input
- * offset stop_offset, as grep does; UINT64_MAX means the search did not stop
- * early.  A decoded stream has no such position in its compressed file: its
- * descriptor is left where decoding stopped reading. */
-void input_leave_after(const struct input *in, uint64_t stop_offset);
+/* After a search, leaves a descriptor acgrep did not open (standard input)
+ * where grep does: with stop_offset (not UINT64_MAX: -m ended the search)
+ * just after the last line used, at that input offset; else, with to_end
+ * (the search stopped before the end for another reason) at its end,
+ * seeking there, or, where it cannot seek (a pipe, a terminal), reading
+ * the rest, so that the writer is not killed by SIGPIPE.  A decoded
+ * stream has no line position in its compressed file: -m leaves its
+ * descriptor where decoding stopped reading.  Returns 0, or -1 (errno)
+ * when reading the rest failed. */
+int input_leave(const struct input *in, uint64_t stop_offset, bool to_end);
 
 /* Frees the read() buffer this thread keeps for its next input (call it
  * before a thread that used inputs ends). */

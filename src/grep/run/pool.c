@@ -224,7 +224,7 @@ static void run_segment(struct worker *w, struct job *j, struct segment *sg)
 		outbuf_hold(&w->out);
 	if (j->n_segs == 1) {
 		search_input(&w->searcher, &j->whole, name, false, &sg->res);
-		input_leave_after(&j->whole, sg->res.stop_offset);
+		run_leave_input(opt, &j->whole, &sg->res);
 		input_close(&j->whole); /* here: its read() buffer stays this thread's */
 	} else {
 		struct input_options io = opt->input;

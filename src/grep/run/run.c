@@ -149,6 +149,18 @@ void run_walk_error(const char *path, int err, void *ctx)
 	r->trouble = true;
 }
 
+void run_leave_input(const struct run_options *opt, const struct input *in, struct search_result *res)
+{
+	if (opt->reports_files)
+		return;
+	bool to_end = (res->done || res->without_match) && res->stop_offset == UINT64_MAX && !res->read_error;
+	if (input_leave(in, res->stop_offset, to_end) != 0) {
+		res->read_error = true;
+		res->read_errno = errno;
+		res->read_why = NULL;
+	}
+}
+
 void run_search_opened(struct run *r, const char *path, bool command_line,
 		       enum open_outcome outcome, struct input *in, int err)
 {
@@ -161,7 +173,7 @@ void run_search_opened(struct run *r, const char *path, bool command_line,
 	struct search_result res;
 	tally_run_begin(r->tally, &r->pr);
 	search_input(&r->searcher, in, name, false, &res);
-	input_leave_after(in, res.stop_offset);
+	run_leave_input(r->opt, in, &res);
 	input_close(in);
 	run_report_result(r, name, &res);
 	pattern_ids_free(&res.seen);

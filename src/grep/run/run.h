@@ -80,6 +80,15 @@ enum open_outcome run_open(const struct run *r, const char *path, struct dir_ref
 void run_report_open(struct run *r, const char *name, bool command_line, enum open_outcome outcome,
 		     int err);
 
+/* After searching `in`, leaves standard input where GNU grep does
+ * (input_leave): just after the last selected line when -m ended the
+ * search; at its end, read to it where it cannot seek, when the search
+ * stopped early for another reason (stdout is /dev/null, a binary input's
+ * first match), so that a writer into a pipe is not killed by SIGPIPE;
+ * where its last read() left it after -q, -l and -L.  Reading the rest
+ * failed: res's read error.  Any thread may call it. */
+void run_leave_input(const struct run_options *opt, const struct input *in, struct search_result *res);
+
 /* Reports a searched input: its read error messages, the -c count or
  * -l/-L name (or its per-key rows), then "binary file matches"; records
  * the exit status and adds its statistics (r->stats).  With

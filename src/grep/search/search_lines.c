@@ -265,14 +265,14 @@ static void select_line(struct file_search *f, size_t ls, size_t le, bool run_st
 		number_as_one_line(f, ls, le);
 	bool last = context_count_selected(&f->state.context);
 	f->state.used = true; /* as grep: even unprinted output parts groups */
+	if (last) /* -m's last line, settled or not: where stdin is left */
+		f->state.stop_offset = f->base + le;
 	if (settled) {
 		f->state.done = true;
 		return;
 	}
-	if (last) {
-		f->state.stop_offset = f->base + le;
+	if (last)
 		f->state.done = context_finished(&f->state.context);
-	}
 	line_done(f, ls, le);
 }
 
