@@ -6,8 +6,9 @@
  * [.c.] of one character) and grep's errors for it; its members: bytes in
  * a single-byte locale (ranges by byte value, classes by the locale's
  * ctype), code points in UTF-8 (ranges by code point, as glibc in
- * C.UTF-8; classes by iswctype).  A negated bracket is the complement
- * over bytes less the line end, its members taken in both cases under
+ * C.UTF-8; classes by iswctype), never the line end (a class such as
+ * [:space:] holds it, no line does).  A negated bracket is the complement
+ * over bytes, its members taken in both cases under
  * -i; in UTF-8 it, like ., is over a million characters and refused.
  */
 #include "regex_parse.h"
@@ -70,12 +71,46 @@ static int range_order(const void *a, const void *b)
 	return x->lo < y->lo ? -1 : x->lo > y->lo;
 }
 
+/* The sorted, merged ranges m->r[0..n) less the line end `eol`, which no
+ * line holds (grep's matchers never match it): a range holding it loses
+ * it, cut in two where it is inside (m->r grows, or m->oom).  Returns
+ * the new count. */
+static size_t without_eol(struct members *m, size_t n, uint32_t eol)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct char_range *r = &m->r[i];
+		if (eol < r->lo || eol > r->hi)
+			continue;
+		if (r->lo == r->hi) {
+			memmove(r, r + 1, (n - i - 1) * sizeof *r);
+			return n - 1;
+		}
+		if (eol == r->lo || eol == r->hi) {
+			r->lo += eol == r->lo;
+			r->hi -= eol == r->hi;
+			return n;
+		}
+		struct char_range *nr = grow_array(m->r, &m->cap, n + 1, sizeof *nr, 16);
+		if (!nr) {
+			m->oom = true;
+			return n;
+		}
+		m->r = nr;
+		memmove(&nr[i + 2], &nr[i + 1], (n - i - 1) * sizeof *nr);
+		nr[i + 1] = (struct char_range){ .lo = eol + 1, .hi = nr[i].hi };
+		nr[i].hi = eol - 1;
+		return n + 1;
+	}
+	return n;
+}
+
 /* The ranges of a bracket as the tree's, sorted and merged (UTF-8), or
  * from the byte set (its complement when negated). */
 static uint32_t members_node(struct parser *ps, struct members *m, bool negate, size_t at)
 {
 	struct regex_tree *t = ps->t;
 	bool utf8 = ps->o->utf8;
+	unsigned eol = (unsigned char)ps->o->eol;
 	size_t first = t->n_ranges;
 	uint64_t count = 0, bytes = 0;
 	struct char_range *runs = m->r;
@@ -91,8 +126,7 @@ static uint32_t members_node(struct parser *ps, struct members *m, bool negate, 
 			}
 		n = 0;
 		for (unsigned b = 0; b < 256; b++) {
-			bool in = ((set[b / 8] >> (b % 8)) & 1) != negate &&
-				  !(negate && b == (unsigned char)ps->o->eol);
+			bool in = ((set[b / 8] >> (b % 8)) & 1) != negate && b != eol;
 			if (in)
 				add_range(m, true, b, b); /* collects byte runs as ranges */
 		}
@@ -106,7 +140,8 @@ static uint32_t members_node(struct parser *ps, struct members *m, bool negate, 
 				runs[k].hi = runs[i].hi > runs[k].hi ? runs[i].hi : runs[k].hi;
 			else
 				runs[++k] = runs[i];
-		n = k + 1;
+		n = without_eol(m, k + 1, eol);
+		runs = m->r;
 	}
 	if (m->oom)
 		return regex_oom(ps);
@@ -202,17 +237,59 @@ static char item_at(const struct parser *ps)
 	return kind == ':' || kind == '=' || kind == '.' ? kind : 0;
 }
 
+/* The range from lo (a character, or the item lo_item read it from) to
+ * the member after the '-' at ps->i, added to m.  False, with *node
+ * NO_NODE and the error or refusal set, when it is none. */
+static bool bracket_range(struct parser *ps, struct members *m, size_t at, uint32_t lo, char lo_item,
+			  uint32_t *node)
+{
+	ps->i++; /* the '-' */
+	/* glibc: a range runs between characters or collating symbols
+	 * ([.c.]), never from or to a class or an equivalence class */
+	char hi_item = item_at(ps);
+	bool is_char = true;
+	uint32_t hi = 0;
+	*node = NO_NODE;
+	if (lo_item == ':' || lo_item == '=' || hi_item == ':' || hi_item == '=') {
+		bracket_syntax(ps, "Invalid range end");
+		return false;
+	}
+	if (!hi_item)
+		hi = regex_take_char(ps);
+	else if (bracket_item(ps, m, at, &hi, &is_char) == NO_NODE)
+		return false;
+	if ((lo | hi) & RAW_BYTE) {
+		regex_refuse(ps, at, "a range of bytes that are not characters", REFUSE_CHARACTERS);
+		return false;
+	}
+	if (hi < lo) {
+		bracket_syntax(ps, "Invalid range end");
+		return false;
+	}
+	if (ps->o->utf8 && lo <= 0xDFFF && hi >= 0xD800) { /* no surrogates */
+		if (lo < 0xD800)
+			add_range(m, true, lo, 0xD7FF);
+		if (hi > 0xDFFF)
+			add_range(m, true, 0xE000, hi);
+	} else {
+		add_range(m, ps->o->utf8, lo, hi);
+	}
+	return true;
+}
+
 uint32_t regex_bracket(struct parser *ps)
 {
 	size_t at = ps->i++;
 	bool negate = ps->i < ps->len && ps->p[ps->i] == '^';
 	ps->i += negate;
-	if (negate && ps->o->utf8)
-		return regex_refuse(ps, at, "a negated bracket expression in a UTF-8 locale (over a "
-				    "million characters)", REFUSE_BOUND);
-	size_t body = ps->i;
+	if (ps->i >= ps->len) /* glibc: nothing after [ or [^ */
+		return bracket_syntax(ps, "Invalid regular expression");
 	struct members m = { .oom = false };
 	uint32_t node = NO_NODE;
+	/* grep's DFA takes [:space:] for a misplaced class when it starts
+	 * and ends with ':' and holds another character, but no range or
+	 * [: :], [= =], [. .] item (its colon_warning_state) */
+	bool colon_first = ps->p[ps->i] == ':', colon_last = false, other = false, ranged = false;
 	for (bool first = true;; first = false) {
 		if (ps->i >= ps->len) {
 			node = unmatched(ps);
@@ -220,9 +297,12 @@ uint32_t regex_bracket(struct parser *ps)
 		}
 		if (ps->p[ps->i] == ']' && !first) {
 			ps->i++;
-			if (ps->p[body] == ':' && ps->i - 2 > body && ps->p[ps->i - 2] == ':')
+			if (colon_first && colon_last && other && !ranged)
 				node = bracket_syntax(ps, "character class syntax is [[:space:]], "
 						      "not [:space:]");
+			else if (negate && ps->o->utf8) /* read whole first: grep's errors come first */
+				node = regex_refuse(ps, at, "a negated bracket expression in a UTF-8 locale "
+						    "(over a million characters)", REFUSE_BOUND);
 			else
 				node = members_node(ps, &m, negate, at);
 			break;
@@ -235,8 +315,16 @@ uint32_t regex_bracket(struct parser *ps)
 				break;
 		} else {
 			lo = regex_take_char(ps);
+			/* glibc: a '-' that starts no range is first or last */
+			if (lo == '-' && !first && ps->i < ps->len && ps->p[ps->i] != ']') {
+				node = bracket_syntax(ps, "Invalid range end");
+				break;
+			}
 		}
 		bool range = ps->i + 1 < ps->len && ps->p[ps->i] == '-' && ps->p[ps->i + 1] != ']';
+		ranged |= range || lo_item;
+		colon_last = !lo_item && lo == ':';
+		other |= !lo_item && lo != ':';
 		if (!range) {
 			if (is_char && (lo & RAW_BYTE)) {
 				node = regex_refuse(ps, at, "a byte that is not a character in a bracket "
@@ -247,36 +335,8 @@ uint32_t regex_bracket(struct parser *ps)
 				add_range(&m, ps->o->utf8, lo, lo);
 			continue;
 		}
-		ps->i++; /* the '-' */
-		/* glibc: a range runs between characters or collating symbols
-		 * ([.c.]), never from or to a class or an equivalence class */
-		char hi_item = item_at(ps);
-		if (lo_item == ':' || lo_item == '=' || hi_item == ':' || hi_item == '=') {
-			node = bracket_syntax(ps, "Invalid range end");
+		if (!bracket_range(ps, &m, at, lo, lo_item, &node))
 			break;
-		}
-		uint32_t hi = 0;
-		if (!hi_item)
-			hi = regex_take_char(ps);
-		else if (bracket_item(ps, &m, at, &hi, &is_char) == NO_NODE)
-			break;
-		if ((lo | hi) & RAW_BYTE) {
-			node = regex_refuse(ps, at, "a range of bytes that are not characters",
-					    REFUSE_CHARACTERS);
-			break;
-		}
-		if (hi < lo) {
-			node = bracket_syntax(ps, "Invalid range end");
-			break;
-		}
-		if (ps->o->utf8 && lo <= 0xDFFF && hi >= 0xD800) { /* no surrogates */
-			if (lo < 0xD800)
-				add_range(&m, true, lo, 0xD7FF);
-			if (hi > 0xDFFF)
-				add_range(&m, true, 0xE000, hi);
-		} else {
-			add_range(&m, ps->o->utf8, lo, hi);
-		}
 	}
 	free(m.r);
 	return node;
