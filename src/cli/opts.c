@@ -187,7 +187,8 @@ static int apply_option(struct config *cfg, struct parse_state *st, int c)
 	case 'c': cfg->count = true; return -1;
 	case 'e':
 		st->have_keys = true;
-		return opts_patterns_add(&st->pb, optarg, strlen(optarg)) ? -1 : opts_oom();
+		return opts_patterns_source(&st->pb, NULL, 0) && opts_patterns_add(&st->pb, optarg, strlen(optarg))
+		       ? -1 : opts_oom();
 	case 'f':
 		st->have_keys = true;
 		k = opts_patterns_read_file(&st->pb, optarg);
@@ -391,7 +392,7 @@ static int finish(int argc, char **argv, struct config *cfg, struct parse_state 
 		if (optind >= argc)
 			return usage_error();
 		const char *pat = argv[optind++];
-		if (!opts_patterns_add(&st->pb, pat, strlen(pat)))
+		if (!opts_patterns_source(&st->pb, NULL, 0) || !opts_patterns_add(&st->pb, pat, strlen(pat)))
 			return opts_oom();
 	}
 	opts_patterns_finish(&st->pb, &cfg->patterns);
@@ -424,7 +425,7 @@ static int finish(int argc, char **argv, struct config *cfg, struct parse_state 
 	}
 
 	cfg->utf8_locale = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
-	status = opts_patterns_check_regex(cfg);
+	status = opts_patterns_check_regex(cfg, &st->pb);
 	if (status >= 0)
 		return status;
 	status = opts_compiled_finish(cfg, st->have_keys, st->matcher);

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@
 #include <unistd.h>
 
 #include "bits.h"
+#include "hash64.h"
 #include "opts.h"
 #include "opts_argv.h"
 #include "regex/regex.h"
@@ -60,18 +62,34 @@ bool opts_patterns_add(struct pat_builder *pb, const char *text, size_t len)
 	}
 }
 
+bool opts_patterns_source(struct pat_builder *pb, const char *path, uintmax_t line)
+{
+	if (pb->n_src) { /* the last source goes on here: nothing to add */
+		const struct pattern_source *last = &pb->src[pb->n_src - 1];
+		if (last->path == path && (!path || last->line + (pb->n - last->first) == line))
+			return true;
+	}
+	struct pattern_source *ns = table_grow_heap(pb->src, &pb->cap_src, pb->n_src + 1, sizeof *ns);
+	if (!ns)
+		return false;
+	pb->src = ns;
+	ns[pb->n_src++] = (struct pattern_source){ .first = pb->n, .path = path, .line = line };
+	return true;
+}
+
 void opts_patterns_finish(struct pat_builder *pb, struct pattern_set *set)
 {
 	*set = (struct pattern_set){
 		.storage = pb->bytes, .end = pb->end, .count = pb->n, .holds_nul = pb->holds_nul,
 	};
-	*pb = (struct pat_builder){ .bytes = NULL };
+	*pb = (struct pat_builder){ .src = pb->src, .n_src = pb->n_src, .cap_src = pb->cap_src };
 }
 
 void opts_patterns_free(struct pat_builder *pb)
 {
 	free(pb->bytes);
 	free(pb->end);
+	free(pb->src);
 	*pb = (struct pat_builder){ .bytes = NULL };
 }
 
@@ -131,6 +149,8 @@ int opts_read_file(const char *path, char **text, size_t *len)
 int opts_patterns_read_file(struct pat_builder *pb, const char *path)
 {
 	bool is_stdin = strcmp(path, "-") == 0;
+	if (!opts_patterns_source(pb, path, 1))
+		return opts_oom();
 	int fd = is_stdin ? STDIN_FILENO : open(path, O_RDONLY | O_CLOEXEC);
 	int err = fd < 0 ? errno : 0;
 	struct stat st;
@@ -196,7 +216,72 @@ int opts_patterns_read_file(struct pat_builder *pb, const char *path)
 	return 0;
 }
 
-int opts_patterns_check_regex(const struct config *cfg)
+/* Where pattern i came from, by pb's sources: "PATH:LINE: " in buf for
+ * a file, "" for the command line. */
+static const char *origin(const struct pat_builder *pb, size_t i, char *buf, size_t size)
+{
+	size_t lo = 0, hi = pb->n_src; /* the last source with first <= i */
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (pb->src[mid].first <= i)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	if (!pb->n_src || !pb->src[lo].path)
+		return "";
+	const struct pattern_source *s = &pb->src[lo];
+	snprintf(buf, size, "%s:%ju: ", s->path, s->line + (i - s->first));
+	return buf;
+}
+
+/* Pattern i of ps in the table of the distinct patterns printed so far
+ * (slots: indexes + 1, 0 free; n_slots a power of two over their count):
+ * true when an equal one is there, else it goes in. */
+static bool seen_before(const struct pattern_set *ps, size_t i, uint32_t *slots, size_t n_slots)
+{
+	struct pattern p = pattern_at(ps, i);
+	for (size_t k = hash64(p.bytes, p.len) & (n_slots - 1);; k = (k + 1) & (n_slots - 1)) {
+		if (!slots[k]) {
+			slots[k] = (uint32_t)i + 1;
+			return false;
+		}
+		struct pattern q = pattern_at(ps, slots[k] - 1);
+		if (q.len == p.len && memcmp(q.bytes, p.bytes, p.len) == 0)
+			return true;
+	}
+}
+
+/* Prints grep's message for each distinct pattern of ps (the first of
+ * equal ones, as grep drops the others) with a syntax error, in order,
+ * each after its origin.  Returns how many, or -1 when out of memory. */
+static long syntax_errors(const struct pattern_set *ps, const struct regex_options *o,
+			  const struct pat_builder *pb)
+{
+	size_t n_slots = 2;
+	while (n_slots < 2 * ps->count)
+		n_slots *= 2;
+	uint32_t *slots = calloc(n_slots, sizeof *slots);
+	if (!slots)
+		return -1;
+	long printed = 0;
+	for (size_t i = 0; i < ps->count; i++) {
+		struct pattern p = pattern_at(ps, i);
+		struct regex_error err;
+		uint64_t count, bytes;
+		struct regex_tree *t = regex_parse(p.bytes, p.len, o, &count, &bytes, &err);
+		regex_tree_free(t);
+		if (t || !err.syntax || seen_before(ps, i, slots, n_slots))
+			continue;
+		char where[PATH_MAX + 32];
+		fprintf(stderr, PROG ": %s%s\n", origin(pb, i, where, sizeof where), err.text);
+		printed++;
+	}
+	free(slots);
+	return printed;
+}
+
+int opts_patterns_check_regex(const struct config *cfg, const struct pat_builder *pb)
 {
 	if (cfg->syntax == SYNTAX_FIXED)
 		return -1;
@@ -214,6 +299,11 @@ int opts_patterns_check_regex(const struct config *cfg)
 	size_t bad;
 	if (regex_list_check(&cfg->patterns, &o, &bad, &err) == 0)
 		return -1;
-	fprintf(stderr, PROG ": %s\n", err.text);
+	/* grep's errors, every one, before acgrep's refusal */
+	long printed = syntax_errors(&cfg->patterns, &o, pb);
+	if (printed < 0)
+		return opts_oom();
+	if (printed == 0)
+		fprintf(stderr, PROG ": %s\n", err.text);
 	return 2;
 }

@@ -150,7 +150,8 @@ int opts_tags_read_file(struct tag_builder *tb, struct pat_builder *pb, const ch
 		if (why) {
 			fprintf(stderr, PROG ": %s:%ju: %s\n", path, lineno, why);
 			status = 2;
-		} else if (!opts_patterns_add_one(pb, line + pattern, n - pattern) ||
+		} else if (!opts_patterns_source(pb, path, lineno) ||
+			   !opts_patterns_add_one(pb, line + pattern, n - pattern) ||
 			   !tag_next(tb, line, tag_len)) {
 			status = opts_oom();
 		}

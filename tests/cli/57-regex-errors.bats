@@ -1,0 +1,85 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: MIT
+# -E / -G syntax errors as GNU grep 3.8 reports them (its test
+# filename-lineno): one message for each distinct pattern that has one, in
+# the order the patterns were given, "FILE:LINE: " before those from a -f
+# file ("-" for standard input), none before -e and operand patterns;
+# every one before acgrep's refusal of another pattern.  A --tagged-file
+# pattern's error names its file and line too.
+
+load helpers
+
+# prog_named FILE: FILE's messages with the program's name as "grep:".
+prog_named() {
+	sed -e 's|^acgrep:|grep:|' -e "s|^$GREP:|grep:|" -e "s|^$ACGREP:|grep:|" "$1"
+}
+
+# errors_same ARGS...: acgrep's stderr is grep's (PROG: replaced) with the
+# same exit status 2, in C and C.UTF-8.
+errors_same() {
+	local loc gs as
+	for loc in C C.UTF-8; do
+		gs=0 as=0
+		LC_ALL=$loc "$GREP" "$@" </dev/null >"$OUTD/g.out" 2>"$OUTD/g.err" || gs=$?
+		LC_ALL=$loc "$ACGREP" "$@" </dev/null >"$OUTD/a.out" 2>"$OUTD/a.err" || as=$?
+		prog_named "$OUTD/a.err" >"$OUTD/a.norm"
+		prog_named "$OUTD/g.err" >"$OUTD/g.norm"
+		if [[ $gs != 2 || $as != 2 ]] || ! cmp -s "$OUTD/g.norm" "$OUTD/a.norm"; then
+			echo "LC_ALL=$loc $*: grep $gs, acgrep $as"
+			diff "$OUTD/g.norm" "$OUTD/a.norm"
+			return 1
+		fi
+	done
+}
+
+@test "regex errors: each pattern's from -f files, with FILE:LINE" {
+	fixture g '1\n2[[\n3\n4[[\n'
+	fixture h '5\n6\n7[[\n'
+	errors_same -G -f g -f h
+	errors_same -E -f h -f g
+	errors_same -E -e 'a(' -f g
+	errors_same -E -f g -e 'a(' -e 'b\'
+}
+
+@test "regex errors: each distinct one of -e and the operand, no location" {
+	errors_same -G -e '1[[' -e '2[['
+	errors_same -G -e 'a[' -e 'a['
+	errors_same -E -e x -e 'a(' -e 'y('
+	errors_same -G -e 'a\{1' -e 'b\{1'
+	errors_same -G $'a[\nb['
+}
+
+@test "regex errors: equal patterns in a file report the first one's line" {
+	fixture dup 'a[\na[\nb[\n'
+	errors_same -G -f dup
+	fixture k 'x\\\n'
+	errors_same -G -f k -e 'a\{1'
+}
+
+@test "regex errors: standard input as -f is named -" {
+	local loc
+	for loc in C C.UTF-8; do
+		printf 'ok\nx[\n' | LC_ALL=$loc "$GREP" -G -f - in 2>"$OUTD/g.err" >/dev/null || true
+		printf 'ok\nx[\n' | LC_ALL=$loc "$ACGREP" -G -f - in 2>"$OUTD/a.err" >/dev/null || true
+		assert_equal "$(prog_named "$OUTD/a.err")" "$(prog_named "$OUTD/g.err")"
+	done
+}
+
+@test "regex errors: grep's errors come before acgrep's refusal of another pattern" {
+	skip_if_grep
+	fixture g '1\n2[[\n'
+	run "$ACGREP" -E -e 'a*' -f g in
+	assert_failure 2
+	assert_output "acgrep: g:2: Unmatched [, [^, [:, [., or [="
+	run "$ACGREP" -E -e 'a*' in
+	assert_failure 2
+	assert_output --partial "is not supported"
+}
+
+@test "regex errors: a --tagged-file pattern's names its file and line" {
+	skip_if_grep
+	fixture t 'a\tx[\n# comment\n\nb\ty[\nc\tz\n'
+	run "$ACGREP" -G --tagged-file t in
+	assert_failure 2
+	assert_output $'acgrep: t:1: Invalid regular expression\nacgrep: t:4: Invalid regular expression'
+}
