@@ -186,7 +186,7 @@ struct shift_quad {
  * bits are shift_domain(p[0], p[1]) on this little-endian CPU).  With
  * `andn` (BMI1) one instruction loads and masks the index: the kernel
  * then costs 4 instructions a byte instead of 5 (words100's scan over
- * English 8% faster, docs/perf.md). */
+ * English 5% faster, docs/perf.md). */
 TARGET_SSE2 SIMD_INLINE __m128i shift_reach(const uint32_t *reach, const uint8_t *p, bool andn)
 {
 	uint64_t index;
