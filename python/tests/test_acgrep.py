@@ -248,6 +248,36 @@ def test_against_pyahocorasick(seed):
         (len(text[:a].encode()), len(text[:b].encode()), i) for a, b, i in theirs)
 
 
+def test_large_set_counts_as_it_finds():
+    """A set of 65,536 states and more over a text of 64 KiB and more is
+    counted run by run with a memo of repeated words (ac_runs.c): the same
+    counts as its matches, repeated and unique words, threads at once."""
+    rng = random.Random(11)
+    words = sorted({"".join(rng.choice("abcdefgh") for _ in range(rng.randint(1, 12)))
+                    for _ in range(30_000)})
+    vocab = ["".join(rng.choice("abcdefghAB") for _ in range(rng.randint(1, 20))) for _ in range(400)]
+    repeated = " ".join(rng.choice(vocab) for _ in range(30_000))
+    unique = " ".join("".join(rng.choice("abcdefghAB") for _ in range(rng.randint(4, 14)))
+                      for _ in range(30_000))
+    for kw in ({}, {"ignore_case": "ascii"}, {"overlapping": True}):
+        s = acgrep.Set(words, **kw)
+        for text in (repeated, unique, repeated.encode()):
+            assert len(text) > 64 << 10
+            want = sum(1 for _ in s.find_iter(text))
+            assert want > 0 and s.count(text) == want
+        results = [None] * 4
+
+        def work(k, s=s):
+            results[k] = s.count(repeated)
+
+        pool = [threading.Thread(target=work, args=(k,)) for k in range(4)]
+        for t in pool:
+            t.start()
+        for t in pool:
+            t.join()
+        assert results == [sum(1 for _ in s.find_iter(repeated))] * 4
+
+
 # ---- threads: scans share one Set, without the GIL ----
 
 def test_threads_scan_one_set_at_once():

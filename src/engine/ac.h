@@ -163,6 +163,22 @@ int ac_scan_overlapping(const ac_automaton *ac, const uint8_t *buf, size_t len, 
  * without a call per match.  Never allocates. */
 size_t ac_count_overlapping(const ac_automaton *ac, const uint8_t *buf, size_t len, size_t from);
 
+/* The bytes of memo ac_count_runs wants for len bytes of text: 0 where
+ * counting by runs does not apply (a set under AC_LARGE_STATES states, or
+ * with a byte in no pattern missing, or with the empty pattern) or does not
+ * pay (text under 64 KiB). */
+size_t ac_run_memo_bytes(const ac_automaton *ac, size_t len);
+
+/* ac_count_overlapping(ac, buf, len, 0) where `overlapping`, else
+ * ac_count_leftmost(ac, buf, len, 0), counted run by run between the bytes
+ * in no pattern, with repeated runs counted once (ac_runs.c).  memo:
+ * memo_bytes of zeroed memory aligned for uint64_t, memo_bytes as
+ * ac_run_memo_bytes gave (any size counts right; a set it gives 0 for, or
+ * fewer bytes than one entry, count without the memo).  Writes only the
+ * memo; never allocates. */
+size_t ac_count_runs(const ac_automaton *ac, const uint8_t *buf, size_t len, bool overlapping,
+		     void *memo, size_t memo_bytes);
+
 /* The id a match of exactly the bytes p[0..len) reports (as the automaton
  * compares bytes: with AC_FOLD_ASCII, ignoring ASCII case): the first
  * pattern added that equals them.  False when no pattern does.  Steps the

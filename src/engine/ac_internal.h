@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* ac_internal.h - the compiled automaton's layout, shared by ac_build.c
- * (which fills it) and ac_scan.c (which reads it).  Not for other modules.
+ * (which fills it) and ac_scan.c and ac_runs.c (which read it).  Not for
+ * other modules.
  *
  * States are numbered in breadth-first order, so low ids are shallow and the
  * children of a state have consecutive ids.  The first n_dense states own a
@@ -264,5 +265,12 @@ size_t ac_pair_next_block(const ac_automaton *ac, const uint8_t *buf, size_t len
  * returns len (ac_blocks.c). */
 size_t ac_rare_next_block(const ac_automaton *ac, const uint8_t *buf, size_t len, size_t pos,
 			  uint64_t *mask);
+
+/* ac_count_leftmost (overlap false) or ac_count_overlapping (true) of
+ * buf[from..len), stepping every byte without asking the prefilter: for a
+ * span of bytes that are all in patterns (ac_runs.c's runs), where every
+ * byte is a candidate.  Never allocates. */
+size_t ac_count_stepped(const ac_automaton *ac, const uint8_t *buf, size_t len, size_t from,
+			bool overlap);
 
 #endif

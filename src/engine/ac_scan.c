@@ -400,12 +400,11 @@ int ac_scan_leftmost(const ac_automaton *ac, const uint8_t *buf, size_t len, siz
 /* ac_scan_leftmost's matches, counted in one loop: no call or match record
  * per match (a dictionary over English matches every few bytes).  The steps
  * are leftmost_longest's, with class0_step inline. */
-size_t ac_count_leftmost(const ac_automaton *ac, const uint8_t *buf, size_t len, size_t from)
+HOT_INLINE size_t count_leftmost(const ac_automaton *ac, const uint8_t *buf, size_t len,
+				 size_t from, struct scan sc)
 {
-	struct scan sc;
 	ac_match m;
 	size_t n = 0;
-	scan_init(ac, &sc, len);
 	if (ac->has_empty) {
 		while (find_from(ac, buf, len, from, AC_LEFTMOST_LONGEST, &m, &sc)) {
 			n += m.end > m.start;
@@ -431,19 +430,24 @@ size_t ac_count_leftmost(const ac_automaton *ac, const uint8_t *buf, size_t len,
 	return n;
 }
 
+size_t ac_count_leftmost(const ac_automaton *ac, const uint8_t *buf, size_t len, size_t from)
+{
+	struct scan sc;
+	scan_init(ac, &sc, len);
+	return count_leftmost(ac, buf, len, from, sc);
+}
+
 /* ac_scan_overlapping's work, inline so that ac_count_overlapping's
  * callback compiles into the loop. */
 HOT_INLINE int overlapping(const ac_automaton *ac, const uint8_t *buf, size_t len, size_t from,
-			   ac_match_fn cb, void *ctx)
+			   ac_match_fn cb, void *ctx, struct scan sc)
 {
 	uint32_t s = AC_ROOT, found;
 	size_t pos = from;
 	int rc;
 	ac_match m;
-	struct scan sc;
 	if (from > len)
 		return 0;
-	scan_init(ac, &sc, len);
 	if (ac->has_empty) { /* empty matches at every position, longest-first per end */
 		m.pattern = ac->empty_id;
 		m.start = m.end = from;
@@ -493,7 +497,9 @@ HOT_INLINE int overlapping(const ac_automaton *ac, const uint8_t *buf, size_t le
 int ac_scan_overlapping(const ac_automaton *ac, const uint8_t *buf, size_t len, size_t from,
 			ac_match_fn cb, void *ctx)
 {
-	return overlapping(ac, buf, len, from, cb, ctx);
+	struct scan sc;
+	scan_init(ac, &sc, len);
+	return overlapping(ac, buf, len, from, cb, ctx, sc);
 }
 
 HOT_INLINE int count_one(const ac_match *m, void *ctx)
@@ -505,8 +511,23 @@ HOT_INLINE int count_one(const ac_match *m, void *ctx)
 
 size_t ac_count_overlapping(const ac_automaton *ac, const uint8_t *buf, size_t len, size_t from)
 {
+	struct scan sc;
 	size_t n = 0;
-	overlapping(ac, buf, len, from, count_one, &n);
+	scan_init(ac, &sc, len);
+	overlapping(ac, buf, len, from, count_one, &n, sc);
+	return n;
+}
+
+size_t ac_count_stepped(const ac_automaton *ac, const uint8_t *buf, size_t len, size_t from,
+			bool overlap)
+{
+	struct scan sc;
+	size_t n = 0;
+	scan_init(ac, &sc, len);
+	sc.direct_until = len;
+	if (!overlap)
+		return count_leftmost(ac, buf, len, from, sc);
+	overlapping(ac, buf, len, from, count_one, &n, sc);
 	return n;
 }
 

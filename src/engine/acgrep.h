@@ -86,8 +86,12 @@ int acgrep_scan(const acgrep_set *set, const void *buf, size_t len, int mode,
  * buf[0..len) in `mode`, without calling anything for each (faster where
  * matches are many).  Returns 0, or -1 with errno EINVAL, *count
  * unchanged, when set is not compiled, mode is unknown, count is NULL, or
- * buf is NULL while len > 0.  Never allocates; safe on one set from many
- * threads.  Since version 0.3 of the library. */
+ * buf is NULL while len > 0.  A large set (65,536 automaton states and
+ * more, about 20,000 words) over 64 KiB and more counts run by run with a
+ * memo of repeated words: up to 1.5 MiB, allocated and freed within the
+ * call (where that fails, the same count without it); otherwise never
+ * allocates.  Safe on one set from many threads.  Since version 0.3 of the
+ * library. */
 int acgrep_count_matches(const acgrep_set *set, const void *buf, size_t len, int mode,
 			 size_t *count);
 

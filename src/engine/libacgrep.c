@@ -144,6 +144,15 @@ int acgrep_count_matches(const acgrep_set *set, const void *buf, size_t len, int
 	*count = 0;
 	if (set->count == 0)
 		return 0;
+	size_t memo_bytes = ac_run_memo_bytes(set->ac, len);
+	int was = errno;
+	void *memo = memo_bytes ? calloc(1, memo_bytes) : NULL;
+	errno = was;
+	if (memo) { /* else counted below, without one */
+		*count = ac_count_runs(set->ac, text, len, mode == ACGREP_OVERLAPPING, memo, memo_bytes);
+		free(memo);
+		return 0;
+	}
 	if (mode == ACGREP_OVERLAPPING) {
 		*count = ac_count_overlapping(set->ac, text, len, 0);
 		return 0;

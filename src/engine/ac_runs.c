@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: MIT */
+/* ac_runs.c - a large set's matches counted run by run, with a memo of the
+ * runs already counted.
+ *
+ * Owns: ac_count_runs, ac_run_memo_bytes, the memo's layout and its rules
+ * for replacing an entry and for giving up.  Where ac->class0_skip the
+ * bytes of class 0 are in no pattern: no match spans one, and every scan
+ * is back in the start state past one.  So the text splits into runs of
+ * the other bytes, and the matches inside a run, leftmost-longest or
+ * overlapping, depend on the run's bytes alone.  Text repeats its words
+ * (95% of English's runs against a dictionary are in a memo of 65,536), and
+ * a large set's steps cost a cache miss or a mispredicted branch every few
+ * bytes: a run seen before costs a hash and one compare instead.  Runs of
+ * up to RUN_KEY_BYTES are kept, longer ones always stepped.  Where few runs
+ * repeat, the memo is given up and the rest of the text counted in one
+ * call, as without it.
+ */
+#include "ac_internal.h"
+
+#include <string.h>
+
+/* The longest run the memo keeps: two 64-bit words of key. */
+#define RUN_KEY_BYTES 16
+/* Runs of each look at the hit rate ... */
+#define RUN_WINDOW 16384u
+/* ... and the hits in that window under which the memo is given up: a
+ * hit saves the steps, a miss costs its hash and look (a quarter of them
+ * hits is where English's long tail of rare words still gains). */
+#define RUN_MIN_HITS (RUN_WINDOW / 4)
+/* Text below this size is counted without a memo: zeroing it would cost
+ * more than the hits save. */
+#define RUN_MIN_TEXT (64u << 10)
+/* The memo's entries: one per RUN_TEXT_PER_ENTRY bytes of text, a power
+ * of two from RUN_MIN_ENTRIES to RUN_MAX_ENTRIES (1.5 MiB, an L2 cache and
+ * more: 2^17 entries hit 1% more runs of English and scan no faster). */
+#define RUN_TEXT_PER_ENTRY 256u
+#define RUN_MIN_ENTRIES 1024u
+#define RUN_MAX_ENTRIES 65536u
+
+/* A counted run: its bytes zero-padded to RUN_KEY_BYTES (len 0: empty). */
+struct run_entry {
+	uint64_t key[2];
+	uint32_t count;
+	uint8_t len;
+	uint8_t credit; /* hits since placed, saturating: misses on the slot spend it */
+};
+
+size_t ac_run_memo_bytes(const ac_automaton *ac, size_t len)
+{
+	if (!ac->class0_skip || ac->has_empty || len < RUN_MIN_TEXT)
+		return 0;
+	size_t entries = RUN_MIN_ENTRIES;
+	while (entries < RUN_MAX_ENTRIES && entries * RUN_TEXT_PER_ENTRY < len)
+		entries *= 2;
+	return entries * sizeof(struct run_entry);
+}
+
+/* The key of the run buf[a..a+n), 1 <= n <= RUN_KEY_BYTES, a + n <= len:
+ * its bytes in memory order, zero after them (on any byte order). */
+static void run_key(const uint8_t *buf, size_t len, size_t a, size_t n, uint64_t key[2])
+{
+	static const uint8_t keep[2 * RUN_KEY_BYTES] = {
+		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+		0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff,
+	};
+	uint64_t mask[2];
+	if (len - a >= RUN_KEY_BYTES) { /* one fixed-size load: no call */
+		memcpy(key, buf + a, RUN_KEY_BYTES);
+	} else {
+		uint8_t tail[RUN_KEY_BYTES] = { 0 };
+		memcpy(tail, buf + a, n);
+		memcpy(key, tail, RUN_KEY_BYTES);
+	}
+	memcpy(mask, keep + RUN_KEY_BYTES - n, RUN_KEY_BYTES);
+	key[0] &= mask[0];
+	key[1] &= mask[1];
+}
+
+static size_t run_slot(const uint64_t key[2], size_t n, unsigned bits)
+{
+	uint64_t h = (key[0] ^ (key[1] * UINT64_C(0xC2B2AE3D27D4EB4F)) ^ n) * UINT64_C(0x9E3779B97F4A7C15);
+	return bits ? (size_t)(h >> (64 - bits)) : 0;
+}
+
+
+/* The count from `from`, a run's start or 0, to the end without the memo. */
+static size_t count_rest(const ac_automaton *ac, const uint8_t *buf, size_t len, size_t from,
+			 bool overlapping)
+{
+	return overlapping ? ac_count_overlapping(ac, buf, len, from) : ac_count_leftmost(ac, buf, len, from);
+}
+
+size_t ac_count_runs(const ac_automaton *ac, const uint8_t *buf, size_t len, bool overlapping,
+		     void *memo, size_t memo_bytes)
+{
+	struct run_entry *table = memo;
+	unsigned bits = 0;
+	if (!ac->class0_skip || ac->has_empty || memo_bytes < sizeof *table)
+		return count_rest(ac, buf, len, 0, overlapping);
+	while (((size_t)2 << bits) * sizeof *table <= memo_bytes)
+		bits++;
+	const uint8_t *cls = ac->cls;
+	size_t n = 0, pos = 0, runs = 0, hits = 0;
+	while (pos < len) {
+		while (pos < len && cls[buf[pos]] == 0)
+			pos++;
+		size_t a = pos;
+		while (pos < len && cls[buf[pos]] != 0)
+			pos++;
+		size_t run = pos - a;
+		if (run == 0)
+			break;
+		if (run > RUN_KEY_BYTES) {
+			n += ac_count_stepped(ac, buf, pos, a, overlapping);
+			continue;
+		}
+		if (++runs == RUN_WINDOW) {
+			if (hits < RUN_MIN_HITS) /* a is a run's start: the start state */
+				return n + count_rest(ac, buf, len, a, overlapping);
+			runs = hits = 0;
+		}
+		uint64_t key[2];
+		run_key(buf, len, a, run, key);
+		struct run_entry *e = &table[run_slot(key, run, bits)];
+		if (e->len == run && e->key[0] == key[0] && e->key[1] == key[1]) {
+			n += e->count;
+			hits++;
+			e->credit += e->credit < UINT8_MAX;
+			continue;
+		}
+		size_t counted = ac_count_stepped(ac, buf, pos, a, overlapping);
+		n += counted;
+		if (e->credit)
+			e->credit--;
+		else
+			*e = (struct run_entry){ .key = { key[0], key[1] }, .count = (uint32_t)counted,
+						 .len = (uint8_t)run, .credit = 1 };
+	}
+	return n;
+}
