@@ -16,6 +16,7 @@
  * call, as without it.
  */
 #include "ac_internal.h"
+#include "bits.h"
 
 #include <string.h>
 
@@ -83,6 +84,45 @@ static size_t run_slot(const uint64_t key[2], size_t n, unsigned bits)
 }
 
 
+/* The bytes of class 0 (in no pattern) in buf[at..at+64) as bits, bit k
+ * for buf[at + k], and every bit from len on: a run ends there.  Without
+ * a branch: a loop over the bytes mispredicted twice a run. */
+static uint64_t class0_bits(const uint8_t *cls, const uint8_t *buf, size_t len, size_t at)
+{
+	size_t n = len - at < 64 ? len - at : 64;
+	uint64_t bits = n < 64 ? ~UINT64_C(0) << n : 0;
+	for (size_t k = 0; k < n; k++)
+		bits |= (uint64_t)(cls[buf[at + k]] == 0) << k;
+	return bits;
+}
+
+/* The block of the text the search for runs is in: 64 bytes from `at`, and
+ * their class0_bits. */
+struct blocks {
+	size_t at;
+	uint64_t zero;
+};
+
+/* The first run at or after pos, pos in bk's block: its start in *a, and
+ * its end returned; that end and *a both len where none is left. */
+static size_t next_run(const uint8_t *cls, const uint8_t *buf, size_t len, struct blocks *bk,
+		       size_t pos, size_t *a)
+{
+	uint64_t m = ~bk->zero & (~UINT64_C(0) << (pos - bk->at));
+	while (!m) {
+		if ((bk->at += 64) >= len) {
+			*a = len;
+			return len;
+		}
+		m = ~(bk->zero = class0_bits(cls, buf, len, bk->at));
+	}
+	*a = bk->at + ctz64(m);
+	m = bk->zero & (~UINT64_C(0) << (*a - bk->at));
+	while (!m) /* ends by len: its bits are set */
+		m = bk->zero = class0_bits(cls, buf, len, bk->at += 64);
+	return bk->at + ctz64(m);
+}
+
 /* The count from `from`, a run's start or 0, to the end without the memo. */
 static size_t count_rest(const ac_automaton *ac, const uint8_t *buf, size_t len, size_t from,
 			 bool overlapping)
@@ -99,17 +139,10 @@ size_t ac_count_runs(const ac_automaton *ac, const uint8_t *buf, size_t len, boo
 		return count_rest(ac, buf, len, 0, overlapping);
 	while (((size_t)2 << bits) * sizeof *table <= memo_bytes)
 		bits++;
-	const uint8_t *cls = ac->cls;
-	size_t n = 0, pos = 0, runs = 0, hits = 0;
-	while (pos < len) {
-		while (pos < len && cls[buf[pos]] == 0)
-			pos++;
-		size_t a = pos;
-		while (pos < len && cls[buf[pos]] != 0)
-			pos++;
+	struct blocks bk = { .at = 0, .zero = class0_bits(ac->cls, buf, len, 0) };
+	size_t n = 0, pos = 0, runs = 0, hits = 0, a;
+	while ((pos = next_run(ac->cls, buf, len, &bk, pos, &a)) > a) {
 		size_t run = pos - a;
-		if (run == 0)
-			break;
 		if (run > RUN_KEY_BYTES) {
 			n += ac_count_stepped(ac, buf, pos, a, overlapping);
 			continue;
