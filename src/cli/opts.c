@@ -425,7 +425,9 @@ static int finish(int argc, char **argv, struct config *cfg, struct parse_state 
 	}
 
 	cfg->utf8_locale = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
-	status = opts_patterns_check_regex(cfg, &st->pb);
+	/* grep 3.8 exits on -m 0 before it compiles (no syntax error then) */
+	bool stops_at_once = cfg->max_count == 0 && cfg->list != LIST_NONMATCHING && !cfg->save_compiled;
+	status = stops_at_once ? -1 : opts_patterns_check_regex(cfg, &st->pb);
 	if (status >= 0)
 		return status;
 	status = opts_compiled_finish(cfg, st->have_keys, st->matcher);

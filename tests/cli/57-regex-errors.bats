@@ -83,3 +83,20 @@ errors_same() {
 	assert_failure 2
 	assert_output $'acgrep: t:1: Invalid regular expression\nacgrep: t:4: Invalid regular expression'
 }
+
+@test "regex errors: none with -m 0, which stops before compiling (not with -L)" {
+	fixture in 'abc\n'
+	local loc args gs as
+	for loc in C C.UTF-8; do
+		for args in "-m 0 -E (" "-m 0 -c -G a\\{1 in" "-m 0 -E a.*b in" "-m0 -v -E -e x -e ( in"; do
+			gs=0 as=0
+			# shellcheck disable=SC2086 # the options split on purpose
+			LC_ALL=$loc "$GREP" $args </dev/null >"$OUTD/g.out" 2>"$OUTD/g.err" || gs=$?
+			# shellcheck disable=SC2086
+			LC_ALL=$loc "$ACGREP" $args </dev/null >"$OUTD/a.out" 2>"$OUTD/a.err" || as=$?
+			[[ $gs == 1 && $as == 1 && ! -s $OUTD/a.out && ! -s $OUTD/a.err ]] ||
+				{ echo "LC_ALL=$loc $args: grep $gs, acgrep $as"; cat "$OUTD/a.err"; return 1; }
+		done
+	done
+	errors_same -m 0 -L -E '(' in
+}
