@@ -8,6 +8,8 @@
 # expression"; a '-' after a range that starts no range is "Invalid range
 # end"; and only a bracket that starts and ends with ':', holds another
 # character and no range or class is taken for a misplaced [:space:].
+# Under -i, [:upper:] and [:lower:] are [:alpha:] (grep's DFA and glibc's
+# regex both rewrite them), so in C.UTF-8 they hold CJK characters too.
 
 load helpers
 
@@ -72,4 +74,16 @@ bracket_same() {
 	LC_ALL=C.UTF-8 run "$ACGREP" -E '[^a-b-c]' in
 	assert_failure 2
 	assert_output "acgrep: Invalid range end"
+}
+
+@test "regex brackets: under -i, [:upper:] and [:lower:] are [:alpha:], as grep's" {
+	fixture in 'A\na\n中\nß\nİ\nǅ\n1\n_\n'
+	local p o
+	for p in '[[:upper:]]' '[[:lower:]]' '[[:upper:][:digit:]]' 'x|[[:lower:]]'; do
+		for o in -i "-i -o" "-i -w" ""; do
+			# shellcheck disable=SC2086
+			in_both_locales note_case "-E -e '$p' $o" same_as_grep_each_pre \
+				"--threads=1 --no-mmap" "--mmap" -- $o -E -e "$p" in || return 1
+		done
+	done
 }

@@ -206,7 +206,9 @@ static uint32_t bracket_item(struct parser *ps, struct members *m, size_t at, ui
 		if (n < sizeof name) {
 			memcpy(name, ps->p + open, n);
 			name[n] = '\0';
-			wt = wctype(name);
+			/* grep's DFA and glibc's regex alike: either case is a letter */
+			bool cased = strcmp(name, "upper") == 0 || strcmp(name, "lower") == 0;
+			wt = wctype(cased && ps->o->ignore_case ? "alpha" : name);
 		}
 		if (!wt)
 			return bracket_syntax(ps, "Invalid character class name");
