@@ -8,6 +8,8 @@
 # expression"; a '-' after a range that starts no range is "Invalid range
 # end"; and only a bracket that starts and ends with ':', holds another
 # character and no range or class is taken for a misplaced [:space:].
+# In C.UTF-8 a range from or to a character past ASCII is "Invalid
+# collation character" (glibc's, a locale without collation rules).
 # Under -i, [:upper:] and [:lower:] are [:alpha:] (grep's DFA and glibc's
 # regex both rewrite them), so in C.UTF-8 they hold CJK characters too.
 
@@ -47,7 +49,8 @@ bracket_same() {
 	local p m
 	for m in -E -G; do
 		for p in '[' 'a[' '[^' 'x\|[' '([' '[a' '[^a' 'a[1-3-5]c' '[a-b-]' '[a-z--]' '[[:alpha:]-z]' \
-			'[^a-b-c]' '[^:x:]' '[:a:]' '[:space:]'; do
+			'[^a-b-c]' '[^:x:]' '[:a:]' '[:space:]' '[a-é]' '[é-ü]' '[α-ω]' '[~-é]' '[é-a]' \
+			'x\|[a-é]'; do
 			in_both_locales note_case "$m -e '$p'" same_as_grep_each_pre \
 				"--threads=1" -- "$m" -e "$p" in || return 1
 		done

@@ -5,8 +5,10 @@
  * Owns: a bracket's syntax ([]...], [^...], ranges, [:class:], [=c=] and
  * [.c.] of one character) and grep's errors for it; its members: bytes in
  * a single-byte locale (ranges by byte value, classes by the locale's
- * ctype), code points in UTF-8 (ranges by code point, as glibc in
- * C.UTF-8; classes by iswctype), never the line end (a class such as
+ * ctype), code points in UTF-8 (ranges by code point; classes by
+ * iswctype; a range from or to a character past ASCII is glibc's "Invalid
+ * collation character" in a locale without collation rules, such as
+ * C.UTF-8), never the line end (a class such as
  * [:space:] holds it, no line does).  A negated bracket is the complement
  * over bytes, its members taken in both cases under
  * -i; in UTF-8 it, like ., is over a million characters and refused.
@@ -14,6 +16,7 @@
 #include "regex_parse.h"
 
 #include <ctype.h>
+#include <langinfo.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -242,6 +245,18 @@ static char item_at(const struct parser *ps)
 /* The range from lo (a character, or the item lo_item read it from) to
  * the member after the '-' at ps->i, added to m.  False, with *node
  * NO_NODE and the error or refusal set, when it is none. */
+/* Whether glibc's regex refuses a range with a multibyte end here: the
+ * locale's collation has no rules (C.UTF-8 has none), so only single bytes
+ * have a collation sequence.  Elsewhere acgrep ranges by code point. */
+static bool multibyte_range_invalid(void)
+{
+#ifdef __GLIBC__
+	return (uintptr_t)nl_langinfo(_NL_COLLATE_NRULES) == 0;
+#else
+	return false;
+#endif
+}
+
 static bool bracket_range(struct parser *ps, struct members *m, size_t at, uint32_t lo, char lo_item,
 			  uint32_t *node)
 {
@@ -260,6 +275,11 @@ static bool bracket_range(struct parser *ps, struct members *m, size_t at, uint3
 		hi = regex_take_char(ps);
 	else if (bracket_item(ps, m, at, &hi, &is_char) == NO_NODE)
 		return false;
+	bool multibyte = (lo >= 0x80 && !(lo & RAW_BYTE)) || (hi >= 0x80 && !(hi & RAW_BYTE));
+	if (ps->o->utf8 && multibyte && multibyte_range_invalid()) {
+		bracket_syntax(ps, "Invalid collation character");
+		return false;
+	}
 	if ((lo | hi) & RAW_BYTE) {
 		regex_refuse(ps, at, "a range of bytes that are not characters", REFUSE_CHARACTERS);
 		return false;
