@@ -12,6 +12,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#ifdef __GLIBC__
+#include <regex.h> /* glibc's, beside acgrep's regex/regex.h */
+#endif
 
 #include "bits.h"
 #include "hash64.h"
@@ -252,9 +255,35 @@ static bool seen_before(const struct pattern_set *ps, size_t i, uint32_t *slots,
 	}
 }
 
+/* Whether glibc's regex finds a syntax error in pattern p, compiled as
+ * grep 3.8 compiles every pattern before anything else (its -E or -G
+ * syntax bits, RE_ICASE under -i, the locale): then *err holds glibc's
+ * message, grep's.  For a pattern regex_parse refused: its parse stopped
+ * at the refused construct, but grep reports an error after it ('a.*\)'
+ * is "Unmatched ) or \)").  Where libc is not glibc the refusal stands. */
+static bool glibc_syntax_error(struct pattern p, const struct regex_options *o, struct regex_error *err)
+{
+#ifdef __GLIBC__
+	reg_syntax_t bits = o->syntax == REGEX_EXTENDED ? RE_SYNTAX_EGREP : RE_SYNTAX_GREP;
+	struct re_pattern_buffer re = { .translate = NULL };
+	reg_syntax_t was = re_set_syntax(bits | (o->ignore_case ? RE_ICASE : 0));
+	const char *msg = re_compile_pattern(p.bytes, p.len, &re);
+	re_set_syntax(was);
+	regfree(&re);
+	if (!msg)
+		return false;
+	snprintf(err->text, sizeof err->text, "%s", msg);
+	err->syntax = true;
+	return true;
+#else
+	(void)p, (void)o, (void)err;
+	return false;
+#endif
+}
+
 /* Prints grep's message for each distinct pattern of ps (the first of
  * equal ones, as grep drops the others) with a syntax error, in order,
- * each after its origin.  Returns how many, or -1 when out of memory. */
+ * each after its origin; a refused pattern's is glibc's.  Returns how many, or -1 when out of memory. */
 static long syntax_errors(const struct pattern_set *ps, const struct regex_options *o,
 			  const struct pat_builder *pb)
 {
@@ -271,7 +300,8 @@ static long syntax_errors(const struct pattern_set *ps, const struct regex_optio
 		uint64_t count, bytes;
 		struct regex_tree *t = regex_parse(p.bytes, p.len, o, &count, &bytes, &err);
 		regex_tree_free(t);
-		if (t || !err.syntax || seen_before(ps, i, slots, n_slots))
+		if (t || !(err.syntax || glibc_syntax_error(p, o, &err)) ||
+		    seen_before(ps, i, slots, n_slots))
 			continue;
 		char where[PATH_MAX + 32];
 		fprintf(stderr, PROG ": %s%s\n", origin(pb, i, where, sizeof where), err.text);

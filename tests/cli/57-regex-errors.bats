@@ -5,7 +5,9 @@
 # the order the patterns were given, "FILE:LINE: " before those from a -f
 # file ("-" for standard input), none before -e and operand patterns;
 # every one before acgrep's refusal of another pattern.  A --tagged-file
-# pattern's error names its file and line too.
+# pattern's error names its file and line too.  A pattern acgrep refuses
+# (unbounded, say) reports grep's syntax error where glibc's regex finds
+# one after the refused construct.
 
 load helpers
 
@@ -99,4 +101,13 @@ errors_same() {
 		done
 	done
 	errors_same -m 0 -L -E '(' in
+}
+
+@test "regex errors: a refused pattern's later syntax error is grep's (glibc's regex)" {
+	errors_same -G 'a.*\)'
+	errors_same -E 'a.*('
+	errors_same -G 'a*\{1'
+	errors_same -G -e x -e 'a.*['
+	errors_same -i -G '.*\('
+	errors_same -E -e '.*[[:foo:]]' -e 'b('
 }
