@@ -16,12 +16,14 @@
 #include "regex_parse.h"
 
 #include <ctype.h>
-#include <langinfo.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <wchar.h>
 #include <wctype.h>
+#ifdef __GLIBC__
+#include <regex.h> /* glibc's, beside acgrep's regex.h */
+#endif
 
 #include "grow.h"
 
@@ -245,13 +247,14 @@ static char item_at(const struct parser *ps)
 /* The range from lo (a character, or the item lo_item read it from) to
  * the member after the '-' at ps->i, added to m.  False, with *node
  * NO_NODE and the error or refusal set, when it is none. */
-/* Whether glibc's regex refuses a range with a multibyte end here: the
- * locale's collation has no rules (C.UTF-8 has none), so only single bytes
- * have a collation sequence.  Elsewhere acgrep ranges by code point. */
+/* Whether glibc's regex refuses a range with a multibyte end here (a
+ * locale without collation rules, such as C.UTF-8), asked of it. */
 static bool multibyte_range_invalid(void)
 {
 #ifdef __GLIBC__
-	return (uintptr_t)nl_langinfo(_NL_COLLATE_NRULES) == 0;
+	regex_t re;
+	int rc = regcomp(&re, "[\xc3\xa9-\xc3\xa9]", REG_EXTENDED | REG_NOSUB); /* [é-é] */
+	return rc == 0 ? (regfree(&re), false) : rc == REG_ECOLLATE;
 #else
 	return false;
 #endif
