@@ -260,10 +260,17 @@ static bool seen_before(const struct pattern_set *ps, size_t i, uint32_t *slots,
  * syntax bits, RE_ICASE under -i, the locale): then *err holds glibc's
  * message, grep's.  For a pattern regex_parse refused: its parse stopped
  * at the refused construct, but grep reports an error after it ('a.*\)'
- * is "Unmatched ) or \)").  Where libc is not glibc the refusal stands. */
+ * is "Unmatched ) or \)").  Where libc is not glibc the refusal stands,
+ * and where glibc's compile is not bounded: past GLIBC_JUDGE_MAX bytes
+ * (60,000 alternatives after a .* took it past 24 GiB; 50,000 nested
+ * groups overflow its stack) or with an interval, which it copies out
+ * ('(a{0,32767}){0,32767}' is a billion nodes). */
+#define GLIBC_JUDGE_MAX 1024
 static bool glibc_syntax_error(struct pattern p, const struct regex_options *o, struct regex_error *err)
 {
 #ifdef __GLIBC__
+	if (p.len > GLIBC_JUDGE_MAX || memchr(p.bytes, '{', p.len))
+		return false;
 	reg_syntax_t bits = o->syntax == REGEX_EXTENDED ? RE_SYNTAX_EGREP : RE_SYNTAX_GREP;
 	struct re_pattern_buffer re = { .translate = NULL };
 	reg_syntax_t was = re_set_syntax(bits | (o->ignore_case ? RE_ICASE : 0));
