@@ -25,9 +25,11 @@
 /* Runs of each look at the hit rate ... */
 #define RUN_WINDOW 16384u
 /* ... and the hits in that window under which the memo is given up: a
- * hit saves the steps, a miss costs its hash and look (a quarter of them
- * hits is where English's long tail of rare words still gains). */
-#define RUN_MIN_HITS (RUN_WINDOW / 4)
+ * hit saves the steps, a miss costs its hash and look (dictionary words
+ * drawn uniformly, about half of them hits, count as fast as without a
+ * memo: docs/perf.md "Counting by runs"; English's first window hits
+ * more). */
+#define RUN_MIN_HITS (RUN_WINDOW / 2)
 /* Text below this size is counted without a memo: zeroing it would cost
  * more than the hits save. */
 #define RUN_MIN_TEXT (64u << 10)
@@ -82,7 +84,6 @@ static size_t run_slot(const uint64_t key[2], size_t n, unsigned bits)
 	uint64_t h = (key[0] ^ (key[1] * UINT64_C(0xC2B2AE3D27D4EB4F)) ^ n) * UINT64_C(0x9E3779B97F4A7C15);
 	return bits ? (size_t)(h >> (64 - bits)) : 0;
 }
-
 
 /* The bytes of class 0 (in no pattern) in buf[at..at+64) as bits, bit k
  * for buf[at + k], and every bit from len on: a run ends there.  Without
