@@ -290,7 +290,8 @@ static bool glibc_syntax_error(struct pattern p, const struct regex_options *o, 
 
 /* Prints grep's message for each distinct pattern of ps (the first of
  * equal ones, as grep drops the others) with a syntax error, in order,
- * each after its origin; a refused pattern's is glibc's.  Returns how many, or -1 when out of memory. */
+ * each after its origin; a refused pattern's is glibc's.  Returns how
+ * many, or -1 when out of memory. */
 static long syntax_errors(const struct pattern_set *ps, const struct regex_options *o,
 			  const struct pat_builder *pb)
 {

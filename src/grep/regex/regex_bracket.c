@@ -244,9 +244,6 @@ static char item_at(const struct parser *ps)
 	return kind == ':' || kind == '=' || kind == '.' ? kind : 0;
 }
 
-/* The range from lo (a character, or the item lo_item read it from) to
- * the member after the '-' at ps->i, added to m.  False, with *node
- * NO_NODE and the error or refusal set, when it is none. */
 /* Whether glibc's regex refuses a range with a multibyte end here (a
  * locale without collation rules, such as C.UTF-8), asked of it. */
 static bool multibyte_range_invalid(void)
@@ -260,6 +257,9 @@ static bool multibyte_range_invalid(void)
 #endif
 }
 
+/* The range from lo (a character, or the item lo_item read it from) to
+ * the member after the '-' at ps->i, added to m.  False, with *node
+ * NO_NODE and the error or refusal set, when it is none. */
 static bool bracket_range(struct parser *ps, struct members *m, size_t at, uint32_t lo, char lo_item,
 			  uint32_t *node)
 {
