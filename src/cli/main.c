@@ -229,6 +229,7 @@ static void hold_closed_outputs(void)
 static void run_free(struct run *r, struct matcher *m, struct pattern_keys *keys)
 {
 	tally_free(r->searcher.tally);
+	matcher_memo_free(r->searcher.memo);
 	tally_run_free(r->tally);
 	json_writer_free(r->json);
 	printer_free(&r->pr);

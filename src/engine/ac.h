@@ -179,6 +179,25 @@ size_t ac_run_memo_bytes(const ac_automaton *ac, size_t len);
 size_t ac_count_runs(const ac_automaton *ac, const uint8_t *buf, size_t len, bool overlapping,
 		     void *memo, size_t memo_bytes);
 
+/* A memo of counted runs kept across calls: one thread's, for one
+ * automaton and one `overlapping`, over many short texts (a search's
+ * lines).  table: table_bytes of zeroed memory aligned for uint64_t (at
+ * most ac_run_memo_bytes(ac, SIZE_MAX) are used); runs, hits and given_up
+ * are the give-up rule's state, zero at first and wherever a new input
+ * should be judged afresh. */
+struct ac_run_memo {
+	void *table;
+	size_t table_bytes;
+	uint32_t runs, hits; /* runs counted in the current window, and hits */
+	bool given_up;       /* too few hits: counted without the memo since */
+};
+
+/* ac_count_runs with a kept memo: the same count; what the memo learnt
+ * and where its give-up window stands carry over to the next call.
+ * Writes only *memo and its table; never allocates. */
+size_t ac_count_runs_kept(const ac_automaton *ac, const uint8_t *buf, size_t len, bool overlapping,
+			  struct ac_run_memo *memo);
+
 /* The id a match of exactly the bytes p[0..len) reports (as the automaton
  * compares bytes: with AC_FOLD_ASCII, ignoring ASCII case): the first
  * pattern added that equals them.  False when no pattern does.  Steps the

@@ -13,7 +13,9 @@
  * bytes: a run seen before costs a hash and one compare instead.  Runs of
  * up to RUN_KEY_BYTES are kept, longer ones always stepped.  Where few runs
  * repeat, the memo is given up and the rest of the text counted in one
- * call, as without it.
+ * call, as without it.  A kept memo (struct ac_run_memo) carries the
+ * runs learnt and the give-up window from call to call: a search's lines
+ * counted one at a time hit as one text would.
  */
 #include "ac_internal.h"
 #include "bits.h"
@@ -131,34 +133,36 @@ static size_t count_rest(const ac_automaton *ac, const uint8_t *buf, size_t len,
 	return overlapping ? ac_count_overlapping(ac, buf, len, from) : ac_count_leftmost(ac, buf, len, from);
 }
 
-size_t ac_count_runs(const ac_automaton *ac, const uint8_t *buf, size_t len, bool overlapping,
-		     void *memo, size_t memo_bytes)
+size_t ac_count_runs_kept(const ac_automaton *ac, const uint8_t *buf, size_t len, bool overlapping,
+			  struct ac_run_memo *memo)
 {
-	struct run_entry *table = memo;
+	struct run_entry *table = memo->table;
 	unsigned bits = 0;
-	if (!ac->class0_skip || ac->has_empty || memo_bytes < sizeof *table)
+	if (!ac->class0_skip || ac->has_empty || memo->given_up || memo->table_bytes < sizeof *table)
 		return count_rest(ac, buf, len, 0, overlapping);
-	while (((size_t)2 << bits) * sizeof *table <= memo_bytes)
+	while (((size_t)2 << bits) * sizeof *table <= memo->table_bytes)
 		bits++;
 	struct blocks bk = { .at = 0, .zero = class0_bits(ac->cls, buf, len, 0) };
-	size_t n = 0, pos = 0, runs = 0, hits = 0, a;
+	size_t n = 0, pos = 0, a;
 	while ((pos = next_run(ac->cls, buf, len, &bk, pos, &a)) > a) {
 		size_t run = pos - a;
 		if (run > RUN_KEY_BYTES) {
 			n += ac_count_stepped(ac, buf, pos, a, overlapping);
 			continue;
 		}
-		if (++runs == RUN_WINDOW) {
-			if (hits < RUN_MIN_HITS) /* a is a run's start: the start state */
+		if (++memo->runs == RUN_WINDOW) {
+			if (memo->hits < RUN_MIN_HITS) { /* a is a run's start: the start state */
+				memo->given_up = true;
 				return n + count_rest(ac, buf, len, a, overlapping);
-			runs = hits = 0;
+			}
+			memo->runs = memo->hits = 0;
 		}
 		uint64_t key[2];
 		run_key(buf, len, a, run, key);
 		struct run_entry *e = &table[run_slot(key, run, bits)];
 		if (e->len == run && e->key[0] == key[0] && e->key[1] == key[1]) {
 			n += e->count;
-			hits++;
+			memo->hits++;
 			e->credit += e->credit < UINT8_MAX;
 			continue;
 		}
@@ -171,4 +175,11 @@ size_t ac_count_runs(const ac_automaton *ac, const uint8_t *buf, size_t len, boo
 						 .len = (uint8_t)run, .credit = 1 };
 	}
 	return n;
+}
+
+size_t ac_count_runs(const ac_automaton *ac, const uint8_t *buf, size_t len, bool overlapping,
+		     void *memo, size_t memo_bytes)
+{
+	struct ac_run_memo kept = { .table = memo, .table_bytes = memo_bytes };
+	return ac_count_runs_kept(ac, buf, len, overlapping, &kept);
 }

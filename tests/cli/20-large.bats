@@ -54,14 +54,7 @@ load helpers
 	# 40,000 made-up words of common and rare letters: a set with sparse
 	# states, whose children are numbered by byte frequency; the text holds
 	# the words, their prefixes and extensions, in both cases
-	awk 'BEGIN {
-		srand(2026); L = "etaoinshrdlucmfwypvbgkjqxz"
-		for (i = 0; i < 40000; i++) {
-			n = 2 + int(rand() * 9); w = ""
-			for (j = 0; j < n; j++) w = w substr(L, 1 + int(rand() * rand() * 26), 1)
-			print w
-		}
-	}' >pats
+	made_up_words 2026 >pats
 	awk 'NR % 97 == 0 { printf "%s %ss %s, ", toupper($0), substr($0, 1, 3), $0 "ing" }
 	     NR % 13 == 0 { printf "the %s of it.\n", $0 }' pats >text
 	same_as_grep_each "" "--threads=1 --no-mmap" "--simd=scalar" -- -c -f pats text

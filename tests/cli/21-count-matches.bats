@@ -121,3 +121,37 @@ cm_with() {
 	cm_with --mmap -e xx -e ab big
 	cm_with --threads=3 -e xx -e ab big
 }
+
+@test "count-matches: a large set, counted with each thread's memo, as -o prints" {
+	# a set of over 65,536 states: counted by runs, a line at a time, with
+	# a memo per thread kept from file to file
+	made_up_words 7 >pats
+	# prose repeating the words (the memo hits), then unique words (the
+	# memo is given up), then the prose again (judged afresh)
+	awk 'NR % 37 == 0 { printf "%s %ss, %s-%s.\n", $0, substr($0, 1, 3), toupper($0), $0 "ing" }' pats >prose
+	for i in 1 2 3 4 5 6; do cat prose; done >repeated
+	awk 'BEGIN {
+		srand(11); L = "etaoinshrdlucmfwypvbgkjqxz"
+		for (i = 0; i < 60000; i++) {
+			w = ""
+			for (j = 0; j < 10; j++) w = w substr(L, 1 + int(rand() * 26), 1)
+			printf "%s%s", w, (i % 8 == 7 ? "\n" : " ")
+		}
+	}' >unique
+	cat repeated unique repeated >mixed
+	local opts
+	for opts in "" "--threads=1 --no-mmap" "--threads=2" "--threads=3 --mmap" "--simd=scalar"; do
+		note_case "$opts" cm_with "$opts" -f pats repeated || return 1
+		note_case "$opts mixed" cm_with "$opts" -f pats mixed || return 1
+		note_case "$opts -i" cm_with "$opts" -i -f pats mixed || return 1
+	done
+	# per file, each file's own count, on one thread and three
+	local a b c
+	a=$("$GREP" -F -o -f pats repeated | wc -l)
+	b=$("$GREP" -F -o -f pats unique | wc -l)
+	c=$("$GREP" -F -o -f pats mixed | wc -l)
+	for opts in --threads=1 --threads=3; do
+		run_ac --count-matches -F "$opts" -f pats repeated unique mixed repeated
+		expect_out 'repeated:%s\nunique:%s\nmixed:%s\nrepeated:%s\n' "$a" "$b" "$c" "$a" || return 1
+	done
+}

@@ -156,6 +156,20 @@ _fixture_lines() {
 	if (($#)); then printf '%s\n' "$@" >"$name"; else : >"$name"; fi
 }
 
+# made_up_words SEED: 40,000 made-up words of 2-10 letters, common letters
+# more often than rare ones (a set of over 65,536 states, mostly sparse),
+# the same for the same SEED, a line each on stdout.
+made_up_words() {
+	awk -v seed="$1" 'BEGIN {
+		srand(seed); L = "etaoinshrdlucmfwypvbgkjqxz"
+		for (i = 0; i < 40000; i++) {
+			n = 2 + int(rand() * 9); w = ""
+			for (j = 0; j < n; j++) w = w substr(L, 1 + int(rand() * rand() * 26), 1)
+			print w
+		}
+	}'
+}
+
 # same_bytes FILE1 FILE2: the two files hold the same bytes (cmp -s).  A
 # comparison is most of the processes a test starts, and most outputs are
 # short text: files both under 64 KiB without a NUL byte are read into

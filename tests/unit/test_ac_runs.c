@@ -94,6 +94,35 @@ static void compare(const ac_automaton *ac, const uint8_t *text, size_t len, con
 	}
 }
 
+/* Counted a piece at a time (pieces ending after a byte in no pattern,
+ * as a search's lines do) with one kept memo, restarted or not between
+ * texts: the sum is the whole text's count; the memo given up on the way
+ * where expect_given_up is 1 (unique words, folded: unfolded, their
+ * capitals cut them into short runs that repeat), kept where it is 0. */
+static void kept(const ac_automaton *ac, const uint8_t *text, size_t len, const char *what,
+		 struct ac_run_memo *memo, int expect_given_up)
+{
+	for (int over = 0; over < 2; over++) {
+		size_t want = over ? ac_count_overlapping(ac, text, len, 0) : ac_count_leftmost(ac, text, len, 0);
+		size_t got = 0, at = 0;
+		struct ac_run_memo fresh = { .table = memo->table, .table_bytes = memo->table_bytes };
+		*memo = fresh;
+		memset(memo->table, 0, memo->table_bytes);
+		while (at < len) {
+			size_t end = at + 1 + rnd(300);
+			while (end < len && !strchr(" \n,.-'", (char)text[end - 1]))
+				end++;
+			end = end < len ? end : len;
+			got += ac_count_runs_kept(ac, text + at, end - at, over, memo);
+			at = end;
+		}
+		CHECK(got == want, "%s, kept memo, %s: %zu, want %zu", what,
+		      over ? "overlapping" : "leftmost-longest", got, want);
+		CHECK(expect_given_up < 0 || memo->given_up == expect_given_up, "%s, kept memo, %s: given up %d", what,
+		      over ? "overlapping" : "leftmost-longest", memo->given_up);
+	}
+}
+
 static void texts(unsigned flags)
 {
 	ac_automaton *ac = large_set(flags);
@@ -101,8 +130,13 @@ static void texts(unsigned flags)
 	size_t len = make_text(text, TEXT_LEN, true, true);
 	CHECK(ac_run_memo_bytes(ac, len) > 0, "flags %u: a memo for %zu bytes", flags, len);
 	compare(ac, (const uint8_t *)text, len, flags ? "repeated, folded" : "repeated");
+	struct ac_run_memo memo = { .table_bytes = ac_run_memo_bytes(ac, SIZE_MAX) };
+	memo.table = calloc(1, memo.table_bytes);
+	kept(ac, (const uint8_t *)text, len, "repeated", &memo, 0);
 	len = make_text(text, TEXT_LEN, false, true);
 	compare(ac, (const uint8_t *)text, len, flags ? "unique, folded" : "unique");
+	kept(ac, (const uint8_t *)text, len, "unique", &memo, flags ? 1 : -1);
+	free(memo.table);
 	len = make_text(text, 20000, true, false);
 	compare(ac, (const uint8_t *)text, len, "no byte in no pattern");
 

@@ -60,6 +60,19 @@ struct match_options {
 
 struct matcher;
 
+/* One thread's memo for count_each: what counting a matcher's matches has
+ * learnt, kept from text to text (the lines of a search, and input to
+ * input).  A thread's slot starts NULL; count_each makes it where it
+ * pays; matcher_memo_restart at each input lets the memo be judged afresh
+ * there; matcher_memo_free frees it.  One matcher's per memo. */
+struct matcher_memo;
+
+/* Judges memo (NULL: nothing) afresh from here: a new input. */
+void matcher_memo_restart(struct matcher_memo *memo);
+
+/* Frees memo; NULL: nothing. */
+void matcher_memo_free(struct matcher_memo *memo);
+
 /* A pattern id no engine reports: the pattern is not known (PCRE2). */
 #define MATCHER_NO_PATTERN UINT32_MAX
 
@@ -108,8 +121,11 @@ struct matcher_ops {
 				matcher_match_fn cb, void *ctx);
 	/* The number of non-empty matches `each` reports from `from`, counted
 	 * without a call per match; -1 when this matcher counts them only
-	 * through `each` (the caller then does).  NULL: always -1. */
-	intmax_t (*count_each)(const struct matcher *m, const char *buf, size_t len, size_t from);
+	 * through `each` (the caller then does).  memo: NULL, or the calling
+	 * thread's (struct matcher_memo), which the matcher may make and fill
+	 * to count later texts faster.  NULL: always -1. */
+	intmax_t (*count_each)(const struct matcher *m, const char *buf, size_t len, size_t from,
+			       struct matcher_memo **memo);
 	/* The pattern id a match of exactly the text p[0..len) reports: true
 	 * and *id, or false when no pattern matches it whole (or the engine
 	 * cannot tell).  Linear in len. */
@@ -213,9 +229,9 @@ static inline int matcher_each(const struct matcher *m, const char *buf, size_t 
 }
 
 static inline intmax_t matcher_count_each(const struct matcher *m, const char *buf, size_t len,
-					  size_t from)
+					  size_t from, struct matcher_memo **memo)
 {
-	return m->ops->count_each ? m->ops->count_each(m, buf, len, from) : -1;
+	return m->ops->count_each ? m->ops->count_each(m, buf, len, from, memo) : -1;
 }
 
 static inline int matcher_each_overlapping(const struct matcher *m, const char *buf, size_t len,

@@ -443,11 +443,13 @@ static int ac_matcher_each(const struct matcher *base, const char *buf, size_t l
 }
 
 static intmax_t ac_matcher_count_each(const struct matcher *base, const char *buf, size_t len,
-				     size_t from)
+				     size_t from, struct matcher_memo **slot)
 {
 	const struct matcher_ac *m = (const struct matcher_ac *)base;
 	if (m->opt.word || m->opt.line || m->fold || m->anchor_first) /* as ac_matcher_each */
 		return -1;
+	if (slot && from == 0)
+		return (intmax_t)matcher_memo_count(m->ac, (const uint8_t *)buf, len, slot);
 	return (intmax_t)ac_count_leftmost(m->ac, (const uint8_t *)buf, len, from);
 }
 

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* matcher_ac_internal.h - what matcher_ac.c and matcher_fold.c share.
+/* matcher_ac_internal.h - what matcher_ac.c, matcher_fold.c and
+ * matcher_memo.c share.
  *
  * The Aho-Corasick matcher searches a view: the buffer itself, or a folded
  * window of it (-i in a UTF-8 locale, matcher_fold.c) whose offsets map
  * back to the buffer's.  Matches are reported in the buffer's offsets.
+ * matcher_memo.c counts for matcher_ac.c with a thread's memo.
  */
 #ifndef ACGREP_MATCHER_AC_INTERNAL_H
 #define ACGREP_MATCHER_AC_INTERNAL_H
@@ -176,5 +178,10 @@ bool fold_find(const struct matcher_ac *m, const char *buf, size_t len, size_t f
 bool fold_identify(const struct matcher_ac *m, const char *p, size_t len, uint32_t *id);
 
 void fold_state_free(struct fold_state *f);
+
+/* ac_count_leftmost(ac, buf, len, 0), counted with the thread's memo in
+ * *slot (matcher_memo.c): made there at the first call where it pays. */
+size_t matcher_memo_count(const ac_automaton *ac, const uint8_t *buf, size_t len,
+			  struct matcher_memo **slot);
 
 #endif

@@ -257,6 +257,7 @@ static void worker_free(struct worker *w)
 	printer_free(&w->pr);
 	outbuf_free(&w->out);
 	tally_free(w->searcher.tally);
+	matcher_memo_free(w->searcher.memo);
 	free(w);
 }
 
@@ -272,6 +273,7 @@ static bool start_worker(struct pool *p)
 	w->pool = p;
 	w->searcher = p->searcher;
 	w->searcher.tally = NULL; /* its own, made here */
+	w->searcher.memo = NULL;  /* its own, made at its first count */
 	if (outbuf_init(&w->out, opt->line_buffered) != 0 ||
 	    printer_init(&w->pr, &w->out, &p->run->pr.opt, p->searcher.matcher, p->searcher.keys) != 0 ||
 	    (p->searcher.tally && !(w->searcher.tally = tally_new(p->searcher.opt, p->searcher.keys)))) {

@@ -107,19 +107,19 @@ static inline int printed_matches_scan(const struct printed_line *pl, const char
 }
 
 /* The number of matches of line[0..len) that -o prints, counted by the
- * matcher without a call per match (matcher_count_each) where the rule
- * above reduces to "the non-empty ones": leftmost-longest matches, none
- * spanning the terminator or taking it.  -1 where it does not, or where
- * the matcher cannot count so: the caller then counts through
- * printed_matches_scan. */
+ * matcher without a call per match (matcher_count_each, with the thread's
+ * memo: NULL or its slot) where the rule above reduces to "the non-empty
+ * ones": leftmost-longest matches, none spanning the terminator or taking
+ * it.  -1 where it does not, or where the matcher cannot count so: the
+ * caller then counts through printed_matches_scan. */
 static inline intmax_t printed_matches_count(const struct printed_line *pl, const char *line,
-					     size_t len)
+					     size_t len, struct matcher_memo **memo)
 {
 	if (len == 0 || pl->matcher->matches_unseen)
 		return 0;
 	if (pl->overlapping || pl->matcher->match_takes_eol || pl->matcher->spans_eol)
 		return -1;
-	return matcher_count_each(pl->matcher, line, len, 0);
+	return matcher_count_each(pl->matcher, line, len, 0, memo);
 }
 
 /* Calls print for each match of line[0..len) that -o prints, in order,

@@ -118,7 +118,8 @@ static struct file_search *begin_search(struct searcher *s, struct input *in, co
 		.state = { .context = context_begin(opt), .stop_offset = UINT64_MAX, .used = s->used },
 	};
 	struct summary_hook stats = { .selected = f->counting ? search_stats_line : NULL, .ctx = f };
-	f->sum = summary_begin(opt, s->matcher, s->tally, stats, opt->reports_files || s->dev_null);
+	f->sum = summary_begin(opt, s->matcher, &s->memo, s->tally, stats,
+			       opt->reports_files || s->dev_null);
 	binary_begin(&f->bin, opt, quiet);
 	input_undo_keeps(&f->undo, &f->state, sizeof f->state);
 	/* first: only it may refuse */

@@ -32,6 +32,10 @@
 struct searcher {
 	const struct search_options *opt;
 	const struct matcher *matcher;
+	/* This thread's memo for counting matcher's matches (--count-matches),
+	 * NULL until the matcher makes one; its thread frees it
+	 * (matcher_memo_free). */
+	struct matcher_memo *memo;
 	const struct pattern_keys *keys; /* NULL unless pattern_keys_wanted */
 	struct tally *tally; /* this thread's per-key counts, NULL unless tally_wanted */
 	struct sink sink;  /* receives the events of every input searched */

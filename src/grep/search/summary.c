@@ -8,10 +8,14 @@
 #include "only_matching.h"
 
 struct summary summary_begin(const struct search_options *opt, const struct matcher *m,
-			     struct tally *tally, struct summary_hook stats, bool decides)
+			     struct matcher_memo **memo, struct tally *tally, struct summary_hook stats,
+			     bool decides)
 {
+	if (memo)
+		matcher_memo_restart(*memo);
 	return (struct summary){
 		.matcher = m,
+		.memo = memo,
 		.tally = tally,
 		.invert = opt->invert,
 		.count_matches = opt->count_matches && !opt->invert,
@@ -50,7 +54,7 @@ intmax_t summary_count_matches(const struct summary *s, const struct summary_lin
 		.line = printed_line_of(s->matcher, text, len, line->eol, s->overlapping),
 		.n = 0,
 	};
-	intmax_t counted = printed_matches_count(&c.line, text, len);
+	intmax_t counted = printed_matches_count(&c.line, text, len, s->memo);
 	if (counted >= 0)
 		return counted;
 	printed_matches_scan(&c.line, text, len, count_match, &c);

@@ -45,6 +45,7 @@ struct summary_hook {
 
 struct summary {
 	const struct matcher *matcher;
+	struct matcher_memo **memo; /* the thread's memo slot (matcher_count_each), or NULL */
 	struct tally *tally;        /* the thread's per-key counts, or NULL */
 	bool invert;                /* -v: a selected line holds no keys */
 	bool count_matches;         /* a selected line counts its matches (--count-matches, not -v) */
@@ -56,12 +57,15 @@ struct summary {
 	intmax_t saved_selected;    /* ... at summary_save */
 };
 
-/* The summary of an input searched with opt by matcher m: tally is the
- * thread's (NULL unless tally_wanted), stats the statistics' hook (its
- * .selected NULL unless opt->stats), decides whether the first selected
- * line settles the input. */
+/* The summary of an input searched with opt by matcher m: memo is the
+ * thread's memo slot for counting m's matches (NULL: none; judged afresh
+ * for this input), tally the thread's per-key counts (NULL unless
+ * tally_wanted), stats the statistics' hook (its .selected NULL unless
+ * opt->stats), decides whether the first selected line settles the
+ * input. */
 struct summary summary_begin(const struct search_options *opt, const struct matcher *m,
-			     struct tally *tally, struct summary_hook stats, bool decides);
+			     struct matcher_memo **memo, struct tally *tally,
+			     struct summary_hook stats, bool decides);
 
 /* --count-matches: the non-empty leftmost-longest matches of the line
  * (every occurrence with --overlapping). */
