@@ -233,17 +233,25 @@ static void each(const struct finder *f, struct transcript *t, const char *buf, 
 		struct each_ctx c = { .t = t, .len = len, .left = len - from + 1 };
 		if (matcher_each(f->m, buf, len, from, record_match, &c) != 0)
 			push(t, REC_EACH, false, SIZE_MAX, SIZE_MAX); /* never equal */
-		/* --count-matches' count, where the matcher has one: the
-		 * non-empty matches just recorded */
-		intmax_t counted = matcher_count_each(f->m, buf, len, from);
+		/* --count-matches' count, where the matcher has one, without
+		 * a memo and with one (counted twice: the second from what
+		 * the first taught it): the non-empty matches just recorded */
 		size_t non_empty = 0;
 		for (size_t k = before; k < t->n; k++)
 			non_empty += t->r[k].kind == REC_EACH && t->r[k].found && t->r[k].y > t->r[k].x;
-		if (counted >= 0 && (size_t)counted != non_empty) {
-			fprintf(stderr, "matcher_count_each from %zu: %jd, matcher_each's non-empty matches: %zu\n",
-				from, counted, non_empty);
-			push(t, REC_EACH, false, SIZE_MAX, SIZE_MAX); /* never equal */
-		}
+		struct matcher_memo *memo = NULL;
+		intmax_t counted[3] = {
+			matcher_count_each(f->m, buf, len, from, NULL),
+			matcher_count_each(f->m, buf, len, from, &memo),
+			matcher_count_each(f->m, buf, len, from, &memo),
+		};
+		matcher_memo_free(memo);
+		for (int k = 0; k < 3; k++)
+			if (counted[k] >= 0 && (size_t)counted[k] != non_empty) {
+				fprintf(stderr, "matcher_count_each from %zu (%s): %jd, matcher_each's non-empty matches: %zu\n",
+					from, k ? "memo" : "no memo", counted[k], non_empty);
+				push(t, REC_EACH, false, SIZE_MAX, SIZE_MAX); /* never equal */
+			}
 	} else {
 		size_t s, e; /* matcher_each's definition, over the oracle */
 		while (from <= len) {
