@@ -40,12 +40,16 @@ struct fill {
 
 /* Admits the pairs of classes c0 c1 at `lane` in `bucket`; their
  * frequency counts once, when the classes' first bytes were not admitted
- * there yet (a neighbour in the trie shares its first pair). */
+ * there yet (a neighbour in the trie shares its first pair).  A class no
+ * byte is in (an edge no text takes, which only a loaded set's tables
+ * can hold) has no pairs. */
 static void admit_pair(struct fill *f, uint8_t c0, uint8_t c1, unsigned lane, unsigned bucket)
 {
 	uint32_t bit = UINT32_C(1) << (8 * lane + bucket);
 	unsigned i0 = f->class_start[c0], i1 = f->class_start[c0 + 1];
 	unsigned j0 = f->class_start[c1], j1 = f->class_start[c1 + 1];
+	if (i0 == i1 || j0 == j1)
+		return;
 	if (f->ws->reach[shift_domain(f->by_class[i0], f->by_class[j0])] & bit)
 		f->lane_freq[bucket][lane] += f->class_freq[c0] * f->class_low5[c1];
 	for (unsigned i = i0; i < i1; i++)
