@@ -263,13 +263,19 @@ static bool seen_before(const struct pattern_set *ps, size_t i, uint32_t *slots,
  * is "Unmatched ) or \)").  Where libc is not glibc the refusal stands,
  * and where glibc's compile is not bounded: past GLIBC_JUDGE_MAX bytes
  * (60,000 alternatives after a .* took it past 24 GiB; 50,000 nested
- * groups overflow its stack) or with an interval, which it copies out
- * ('(a{0,32767}){0,32767}' is a billion nodes). */
+ * groups overflow its stack), with an interval, which it copies out
+ * ('(a{0,32767}){0,32767}' is a billion nodes), or with more than
+ * GLIBC_JUDGE_PLUSES '+', each of which copies what it repeats ('a'
+ * and 22 '+' take grep 3 GB; 8 after a 1,000-byte group, 56 MB). */
 #define GLIBC_JUDGE_MAX 1024
+#define GLIBC_JUDGE_PLUSES 8
 static bool glibc_syntax_error(struct pattern p, const struct regex_options *o, struct regex_error *err)
 {
 #ifdef __GLIBC__
-	if (p.len > GLIBC_JUDGE_MAX || memchr(p.bytes, '{', p.len))
+	size_t pluses = 0;
+	for (size_t k = 0; k < p.len && p.len <= GLIBC_JUDGE_MAX; k++)
+		pluses += p.bytes[k] == '+';
+	if (p.len > GLIBC_JUDGE_MAX || memchr(p.bytes, '{', p.len) || pluses > GLIBC_JUDGE_PLUSES)
 		return false;
 	reg_syntax_t bits = o->syntax == REGEX_EXTENDED ? RE_SYNTAX_EGREP : RE_SYNTAX_GREP;
 	struct re_pattern_buffer re = { .translate = NULL };

@@ -7,8 +7,9 @@
 # every one before acgrep's refusal of another pattern.  A --tagged-file
 # pattern's error names its file and line too.  A pattern acgrep refuses
 # (unbounded, say) reports grep's syntax error where glibc's regex finds
-# one after the refused construct (not past 1 KiB or with an interval,
-# where glibc's compile has no bound: there the refusal stands).
+# one after the refused construct (not past 1 KiB, with an interval or
+# with more than 8 '+', where glibc's compile has no bound: there the
+# refusal stands).
 
 load helpers
 
@@ -129,4 +130,11 @@ errors_same() {
 	run "$ACGREP" -E '(a{0,32767}){0,32767}' in
 	assert_failure 2
 	assert_output --partial 'is not supported'
+	# each + copies what it repeats: 40 of them, 2^40 copies
+	s=0
+	(ulimit -v "$vm" -t 20 && exec "$ACGREP" -E 'a++++++++++++++++++++++++++++++++++++++++' in) \
+		>"$OUTD/a.out" 2>"$OUTD/a.err" || s=$?
+	[[ $s == 2 ]] && grep -q 'is not supported' "$OUTD/a.err" || { echo "pluses: status $s"; cat "$OUTD/a.err"; return 1; }
+	# up to 8 still get glibc's judgement: grep's error after the refusal
+	errors_same -E 'a++++++++\)('
 }
