@@ -155,3 +155,21 @@ cm_with() {
 		expect_out 'repeated:%s\nunique:%s\nmixed:%s\nrepeated:%s\n' "$a" "$b" "$c" "$a" || return 1
 	done
 }
+
+@test "count-matches: -i, lines that folding leaves alone counted as they are, as -o prints" {
+	# lines of ASCII, lines with characters folding to ASCII (ſ, ı, the
+	# Kelvin sign) and lines with others (é, ß), for sets all ASCII, sets
+	# with other characters, and a large set (counted with the memo)
+	printf '%s\n' 'stop STOP Stop kelvin' 'ſtop ſTOP' 'ıi İI ii' 'K kelvin KELVIN' \
+		'café CAFÉ cafe' 'Straße STRASSE' 'plain words, stop and go' >text
+	for i in 1 2 3 4 5 6 7 8; do cat text; done >texts
+	printf '%s\n' stop kelvin ii caf e >ascii
+	printf '%s\n' café straße ſtop ii >other
+	made_up_words 3 >large
+	cat ascii other >>large
+	local pats
+	for pats in ascii other large; do
+		note_case "$pats" in_both_locales cm_check -i -f "$pats" texts || return 1
+		note_case "$pats 3 threads" cm_with "--threads=3" -i -f "$pats" texts || return 1
+	done
+}

@@ -446,7 +446,8 @@ static intmax_t ac_matcher_count_each(const struct matcher *base, const char *bu
 				     size_t from, struct matcher_memo **slot)
 {
 	const struct matcher_ac *m = (const struct matcher_ac *)base;
-	if (m->opt.word || m->opt.line || m->fold || m->anchor_first) /* as ac_matcher_each */
+	if (m->opt.word || m->opt.line || m->anchor_first || /* as ac_matcher_each */
+	    (m->fold && !fold_counts_as_is(m, buf + from, len - from)))
 		return -1;
 	if (slot && from == 0)
 		return (intmax_t)matcher_memo_count(m->ac, (const uint8_t *)buf, len, slot);

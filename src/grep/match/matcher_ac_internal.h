@@ -174,6 +174,13 @@ int fold_partials_setup(struct matcher_ac *m);
 bool fold_find(const struct matcher_ac *m, const char *buf, size_t len, size_t from, bool exact,
 	       struct matcher_hit *hit);
 
+/* Whether a matcher with m->fold finds in buf[0..len) what the automaton
+ * finds in it as it is, so that its matches may be counted there: no byte
+ * that folding may change (fold_skip: none of 0x80 or more, or for
+ * patterns all ASCII none of a character folding to ASCII), and no
+ * pattern empty or not valid UTF-8 (whose matches are filtered). */
+bool fold_counts_as_is(const struct matcher_ac *m, const char *buf, size_t len);
+
 /* matcher_identify for a matcher with m->fold: the folded text's id. */
 bool fold_identify(const struct matcher_ac *m, const char *p, size_t len, uint32_t *id);
 

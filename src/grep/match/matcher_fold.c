@@ -463,6 +463,12 @@ static bool ascii_find(const struct matcher_ac *m, const char *buf, size_t len, 
 	}
 }
 
+bool fold_counts_as_is(const struct matcher_ac *m, const char *buf, size_t len)
+{
+	const struct fold_state *f = m->fold;
+	return !f->filter && fold_skip(f->table, buf, len, f->ascii) == len;
+}
+
 bool fold_find(const struct matcher_ac *m, const char *buf, size_t len, size_t from, bool exact,
 	       struct matcher_hit *hit)
 {
