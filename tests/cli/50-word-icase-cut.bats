@@ -7,6 +7,8 @@
 # which such a tail matches byte for byte.  Alone such a pattern never
 # matches inside a character.  Compared with grep -F in C.UTF-8 and C,
 # default threads and --threads=1 --no-mmap, lines, -o, -c, -b and colour.
+# Also the empty pattern's match at the start of a line after a window
+# of whole lines searched as they are.
 
 load helpers
 
@@ -61,4 +63,12 @@ cut_same() {
 	in_both_locales cut_same '\xcf\x83a' $'\xce' $'\xcf\x83'
 	in_both_locales cut_same '\xcf\x83a\xcf\x82a\xcf\x83a\xcf\x82' $'\xce' $'\xcf\x83' $'\xcf\x82a'
 	in_both_locales cut_same 'x \xcf\x83a' $'\xcf\x83' $'\xce'
+}
+
+@test "-w -i: an empty match where a window of whole lines ends is the next line's" {
+	# the line before needs no folding and is searched as it is, alone:
+	# the empty pattern's match at the next line's start is judged there,
+	# where the space after it (grep's longest match there) is seen
+	in_both_locales cut_same 'a\n \xe2\x84\xaa' '' ' ' $'\xc4\xb1'
+	in_both_locales cut_same 'a\nb\n \xe2\x84\xaa\nc' ' ' '' $'\xc4\xb1'
 }

@@ -275,6 +275,12 @@ static int qualify_cb(const ac_match *am, void *ctx)
 	if (am->start >= v->own || !view_boundary(v, am->start))
 		return 0;
 	size_t s = view_to_buf(v, am->start), e = view_to_buf(v, am->end);
+	/* an empty match at the end of a window of whole lines that the
+	 * buffer goes on after is at the next line's start: the next window's
+	 * (here the matches after it, which grep's retries weigh, are out of
+	 * sight) */
+	if (am->start == v->len && s < q->len)
+		return 0;
 	/* Later lines cannot hold a better match, nor can matches ending
 	 * more than max_len past the best start (they start after it). */
 	if (q->found && (e > q->line_end || am->end - q->vstart > q->m->max_len))
