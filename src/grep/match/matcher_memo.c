@@ -9,6 +9,7 @@
  */
 #include "matcher_ac_internal.h"
 
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -45,10 +46,12 @@ static struct matcher_memo *memo_for(const ac_automaton *ac, struct matcher_memo
 	size_t bytes = ac_run_memo_bytes(ac, SIZE_MAX);
 	if (!bytes)
 		return NULL;
+	int was = errno; /* a memo it cannot have is no error of the search's */
 	struct matcher_memo *memo = malloc(sizeof *memo);
+	void *table = memo ? calloc(1, bytes) : NULL;
+	errno = was;
 	if (!memo)
 		return NULL;
-	void *table = calloc(1, bytes);
 	*memo = (struct matcher_memo){
 		.ac = ac, .runs = { .table = table, .table_bytes = table ? bytes : 0 },
 	};
