@@ -7,8 +7,8 @@
 # every one before acgrep's refusal of another pattern.  A --tagged-file
 # pattern's error names its file and line too.  A pattern acgrep refuses
 # (unbounded, say) reports grep's syntax error where glibc's regex finds
-# one after the refused construct (not past 1 KiB, with an interval or
-# with more than 8 '+', where glibc's compile has no bound: there the
+# one after the refused construct (not past 256 bytes, with an interval
+# or with more than 2 '+', where glibc's compile has no bound: there the
 # refusal stands).
 
 load helpers
@@ -135,6 +135,13 @@ errors_same() {
 	(ulimit -v "$vm" -t 20 && exec "$ACGREP" -E 'a++++++++++++++++++++++++++++++++++++++++' in) \
 		>"$OUTD/a.out" 2>"$OUTD/a.err" || s=$?
 	[[ $s == 2 ]] && grep -q 'is not supported' "$OUTD/a.err" || { echo "pluses: status $s"; cat "$OUTD/a.err"; return 1; }
-	# up to 8 still get glibc's judgement: grep's error after the refusal
-	errors_same -E 'a++++++++\)('
+	# closures past bound: stacked '?' and '+' (7 s in grep), a long group
+	(ulimit -v "$vm" -t 20 && exec "$ACGREP" -E 'n?????+++++++\)(' in) >"$OUTD/a.out" 2>"$OUTD/a.err" || s=$?
+	grep -q 'is not supported' "$OUTD/a.err" || { echo "stacked: status $s"; cat "$OUTD/a.err"; return 1; }
+	awk 'BEGIN { printf "("; for (i = 0; i < 150; i++) printf "n?"; print ")+\\)(" }' >group
+	run "$ACGREP" -E -f group in
+	assert_failure 2
+	assert_output --partial 'is not supported'
+	# up to 2 still get glibc's judgement: grep's error after the refusal
+	errors_same -E 'a++\)('
 }
