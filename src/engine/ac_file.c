@@ -59,6 +59,9 @@ _Static_assert(sizeof(struct file_meta) == 20 * 4 + 3 * 8 + 256 + 2 * TEDDY_MAX_
 #define T_RARE_NEAR SECFILE_TAG('A', 'C', 'r', 'n')
 /* RARE: rare_lead; a file without it steps from rare_reach bytes back */
 #define T_RARE_LEAD SECFILE_TAG('A', 'C', 'r', 'l')
+/* RARE: window_bits when rare_windowed; a file without it scans without
+ * the window test */
+#define T_RARE_WINDOW SECFILE_TAG('A', 'C', 'r', 'w')
 
 /* The RARE path's set in file_meta.rare_byte (rare_offset holds its
  * reach): the three bytes from the low one up, the count in the top one. */
@@ -114,6 +117,8 @@ int ac_save(const ac_automaton *ac, struct secfile_writer *w)
 		memcpy(near + 4, ac->rare_after, sizeof ac->rare_after);
 		rc |= secfile_add_copy(w, T_RARE_NEAR, near, sizeof near);
 		rc |= secfile_add(w, T_RARE_LEAD, ac->rare_lead, sizeof ac->rare_lead);
+		if (ac->rare_windowed)
+			rc |= secfile_add(w, T_RARE_WINDOW, ac->window_bits, sizeof ac->window_bits);
 	}
 	return rc ? -1 : 0;
 }
@@ -278,6 +283,10 @@ static const char *prefilter_load(const struct secfile *f, ac_automaton *ac)
 			memcpy(ac->rare_lead, lead, sizeof ac->rare_lead);
 		else
 			memset(ac->rare_lead, 0xff, sizeof ac->rare_lead);
+		const void *windows = secfile_section(f, T_RARE_WINDOW, sizeof ac->window_bits);
+		ac->rare_windowed = windows != NULL;
+		if (windows)
+			memcpy(ac->window_bits, windows, sizeof ac->window_bits);
 	}
 	return NULL;
 }

@@ -141,6 +141,9 @@ struct ac_automaton {
 	 * byte before it that is not one (next_candidate); empty on another
 	 * path */
 	uint64_t rare_lead[4];
+	/* RARE path: window_bits holds the windows around a rare-set byte that
+	 * patterns hold (rare_window.c); false when that test is off */
+	bool rare_windowed;
 	size_t memory;
 };
 
@@ -165,6 +168,30 @@ static inline uint64_t ac_window_bit(const uint64_t *bits, uint32_t load, uint32
 	unsigned h = ac_window_hash(load, mask, fold);
 	return (bits[h >> 6] >> (h & 63)) & 1;
 }
+
+/* The RARE path's window around a rare-set byte: the two bytes before it
+ * and the two after, as one word (the same on any byte order). */
+static inline uint32_t ac_rare_window_key(unsigned b2, unsigned b1, unsigned a1, unsigned a2)
+{
+	return b2 | b1 << 8 | a1 << 16 | (uint32_t)a2 << 24;
+}
+
+/* Whether a pattern's rare-set byte may be the one at c of buf[0..len):
+ * where the window test is on and c has two bytes each side, the window
+ * around it is one some pattern holds (hashed: others pass too). */
+static inline bool ac_rare_window_fits(const ac_automaton *ac, const uint8_t *buf, size_t len, size_t c)
+{
+	if (!ac->rare_windowed || c < 2 || len - c < 3)
+		return true;
+	uint32_t key = ac_rare_window_key(buf[c - 2], buf[c - 1], buf[c + 1], buf[c + 2]);
+	return ac_window_bit(ac->window_bits, key, UINT32_MAX, ac->window_fold);
+}
+
+/* Fills window_bits with the RARE path's windows (rare_window.c) and sets
+ * rare_windowed to whether the test is on: off (the table zero) when
+ * patterns leave too many windows open, or memory runs out.  After
+ * rare_set and the trie are final; returns rare_windowed. */
+bool ac_rare_window_fill(ac_automaton *ac);
 
 /* The vector kernels allowed by the CPU and by the cap `cap`
  * (ac_limit_simd's): the cap when this CPU runs it, else the CPU's widest

@@ -540,6 +540,7 @@ void ac_prefilter_build(ac_automaton *ac, enum ac_scan_path want)
 		ac->path = AC_PATH_MEMCHR;
 	} else if (rare_set) {
 		ac->path = AC_PATH_RARE;
+		ac_rare_window_fill(ac);
 	} else if (want == AC_PATH_AUTO || want == AC_PATH_TEDDY || want == AC_PATH_HASH) {
 		ac->path = hash_pick(ac, HASH_STRIDE_MAX) ? AC_PATH_HASH : AC_PATH_BITMAP;
 	} else {
@@ -551,6 +552,7 @@ void ac_prefilter_build(ac_automaton *ac, enum ac_scan_path want)
 		memset(ac->rare_before, 0, sizeof ac->rare_before);
 		memset(ac->rare_after, 0, sizeof ac->rare_after);
 		memset(ac->rare_lead, 0, sizeof ac->rare_lead);
+		ac->rare_windowed = false;
 	}
 	ac_path_derive(ac);
 }

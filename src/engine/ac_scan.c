@@ -192,11 +192,13 @@ static size_t next_candidate(const ac_automaton *ac, const uint8_t *buf, size_t 
 	case AC_PATH_RARE:
 		/* A match from pos on holds a rare byte at most rare_reach bytes
 		 * after its start, at c or later: it starts from c - rare_reach,
-		 * and by c only over c (not where no pattern has c's neighbours by
-		 * a rare byte) and over bytes a pattern holds before its first rare
-		 * byte.  Steps go on to c inclusive before the next look. */
+		 * and by c only over c (not where no pattern has c's neighbours, or
+		 * the window of two bytes each side, by a rare byte) and over bytes
+		 * a pattern holds before its first rare byte.  Steps go on to c
+		 * inclusive before the next look. */
 		while (c < len && !((c == 0 || ac_byte_in(ac->rare_before, buf[c - 1])) &&
-				    (c + 1 == len || ac_byte_in(ac->rare_after, buf[c + 1]))))
+				    (c + 1 == len || ac_byte_in(ac->rare_after, buf[c + 1])) &&
+				    ac_rare_window_fits(ac, buf, len, c)))
 			c = next_bit(ac, buf, len, pos = c + 1, sc);
 		if (c >= len)
 			return len;

@@ -4,7 +4,7 @@
 
 Generates random cases (pattern sets over small alphabets, texts with
 overlaps, prefixes, duplicates, empty patterns, CRLF, NUL and invalid UTF-8
-bytes, -w -i over a character that grep's retries cut (add_cut_shape),
+bytes, e-mail-like addresses (gen_mail), -w -i over a character that grep's retries cut (add_cut_shape),
 random option combinations, both locales), runs `grep -F` and
 `$ACGREP -F` on each and compares stdout bytes, exit status and stderr (with
 the program name normalised).  When ACGREP is not grep, each case also runs
@@ -170,6 +170,23 @@ def add_cut_shape(rng, texts, pats):
     pats.append(q.encode() + cb[:rng.randint(1, len(cb) - 1)])
 
 
+def gen_mail(rng, nfiles):
+    """E-mail-like addresses, '@' two or more bytes from each end (the
+    RARE path's window test is on), and lines holding them, near misses
+    and other bytes around '@'."""
+    part = lambda: gen_word(rng, ["a", "b", "A", ".", "-"], 2, 4)
+    pats = [part() + b"@" + part() for _ in range(rng.choice([1, 2, 3, 5]))]
+    texts = []
+    for _ in range(nfiles):
+        lines = []
+        for _ in range(rng.choice([1, 2, 4, 8])):
+            words = [rng.choice(pats) if rng.random() < 0.4 else
+                     gen_word(rng, ["a", "b", "B", "@", ".", " ", "x"], 1, 8) for _ in range(rng.randint(1, 4))]
+            lines.append(rng.choice([b" ", b"", b"<"]).join(words))
+        texts.append(b"\n".join(lines) + b"\n")
+    return texts, pats
+
+
 def gen_case(seed, index):
     rng = random.Random("%s:%d" % (seed, index))
     alpha = rng.choice(ALPHABETS)
@@ -194,6 +211,10 @@ def gen_case(seed, index):
         pats.append(p)
     if rng.random() < 0.15:
         pats.append(rng.choice(pats))
+    # a side generator, so that every other case stays as it was
+    side = random.Random("%s:%d:mail" % (seed, index))
+    if side.random() < 0.06:
+        texts, pats = gen_mail(side, len(texts))
     if odd and rng.random() < 0.2:
         pats.append(rng.choice(ODD_BYTES).replace(b"\0", b"\xff"))
     cut_shape = rng.random() < 0.05

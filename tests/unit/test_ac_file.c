@@ -10,7 +10,8 @@
  * SIMD capped or not, set sizes from one pattern to thousands) saved and
  * loaded find exactly what the compiled one finds with ac_find (both
  * semantics), ac_scan_leftmost, ac_scan_overlapping and ac_pattern_id,
- * and derive the same HASH sieve (some set has one on a VBMI CPU);
+ * and derive the same HASH sieve (some set has one on a VBMI CPU) and
+ * RARE window test (e-mail addresses);
  * one of more than 65,536 states too (the compiled automaton's multi-output
  * bitmap against the loaded one's dict[] walk).
  * Then the checks behind the checksum: words of the state tables and
@@ -312,6 +313,7 @@ static void round_trips(void)
 				      !memcmp(back->rare_before, ac->rare_before, sizeof ac->rare_before) &&
 				      !memcmp(back->rare_after, ac->rare_after, sizeof ac->rare_after) &&
 				      !memcmp(back->rare_lead, ac->rare_lead, sizeof ac->rare_lead) &&
+				      back->rare_windowed == ac->rare_windowed &&
 				      back->window_sieved == ac->window_sieved &&
 				      !memcmp(&back->window_sieve, &ac->window_sieve,
 					      ac->window_sieved ? sizeof ac->window_sieve : 0) &&
@@ -349,6 +351,25 @@ static void round_trips(void)
 		CHECK(sieved > 0, "some set saved and loaded with the HASH sieve");
 	if (simd_cpu_level() == SIMD_SSSE3 || (simd_cpu_level() == SIMD_AVX2 && simd_cpu_slow_gathers()))
 		CHECK(shifted > 0, "some set saved and loaded with the HASH shift-or filter");
+	/* e-mail addresses on RARE: the window test is saved and loaded */
+	static const char *const mail[] = { "jo@example.org", "ann@web.example", "x.y@z.example" };
+	ac_automaton *rare = ac_new(AC_FOLD_ASCII);
+	for (size_t i = 0; i < 3; i++)
+		ac_add(rare, mail[i], strlen(mail[i]));
+	CHECK(ac_compile(rare, AC_PATH_RARE) == 0 && rare->rare_windowed, "e-mail addresses: the window test");
+	size_t rare_size;
+	uint8_t *rare_img = saved(rare, &rare_size);
+	const char *rare_why = NULL;
+	ac_automaton *rare_back = loaded(rare_img, rare_size, SIMD_BEST, &rare_why);
+	CHECK(rare_back && rare_back->rare_windowed && rare_back->window_fold == rare->window_fold &&
+		      !memcmp(rare_back->window_bits, rare->window_bits, sizeof rare->window_bits),
+	      "e-mail addresses: the window test loaded: %s", rare_why ? rare_why : "");
+	static const char mail_text[] = "To: Jo@Example.org, ann@web.example; jo@ex, port@0, x.y@z.example\n";
+	if (rare_back)
+		same_scans(rare, rare_back, mail_text, sizeof mail_text - 1, "e-mail addresses");
+	ac_free(rare_back);
+	ac_free(rare);
+	free(rare_img);
 	/* a dictionary's first letters: Teddy's model rates its candidates as
 	 * dense as the bytes, and the loaded set derives that again */
 	ac_automaton *dict = ac_new(0);

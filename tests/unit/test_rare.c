@@ -24,13 +24,20 @@
  *   cases of a letter under folding, every byte where a pattern begins or
  *   ends with one; the lead set, the bytes before a pattern's first rare
  *   byte; nothing for another path.
+ * - Window test: on for e-mail addresses, passing the windows of two bytes
+ *   each side of '@' the patterns hold (any byte where one begins a byte
+ *   before it), both cases under folding, and a rare byte within two bytes
+ *   of the text's ends; turning others away; off where a pattern leaves
+ *   two bytes open next to its rare byte, and on another path.
  * - Scans: random sets whose patterns hold a rare byte at any offset (so
  *   that a match starts up to rare_reach bytes before the byte the
  *   prefilter finds), prefixes of each other, with and without folding,
  *   over random texts dense and sparse in rare bytes (next to bytes in no
  *   pattern too, which the neighbour test turns away and the lead set
- *   stops the step back at) and ending at a guard
- *   page: ac_scan_leftmost, ac_scan_overlapping and ac_find's first end
+ *   stops the step back at), half of them with rare bytes only two or
+ *   more bytes from a pattern's ends (so that the window test is on), each
+ *   text ending at a guard page or starting after one: ac_scan_leftmost,
+ *   ac_scan_overlapping and ac_find's first end
  *   from every offset on RARE (scalar and each kernel) equal the DFA's.
  */
 #include "ac.h"
@@ -260,20 +267,67 @@ static void check_neighbours(void)
 	ac_free(ac);
 }
 
+/* Whether the window test of ac lets a rare byte stand at c of text. */
+static bool window_fits(const ac_automaton *ac, const char *text, size_t c)
+{
+	return ac_rare_window_fits(ac, (const uint8_t *)text, strlen(text), c);
+}
+
+static void check_windows(const struct guard_page *g)
+{
+	static const char *const mail[] = { "jo@ex", "ann@web", "x@ex" };
+	ac_automaton *ac = compiled(mail, 3, 0, AC_PATH_RARE, SIMD_BEST);
+	CHECK(ac->rare_windowed, "e-mail addresses: the window test is on");
+	CHECK(window_fits(ac, "jo@ex", 2) && window_fits(ac, "ann@web", 3) && window_fits(ac, "-jo@ex-", 3),
+	      "e-mail addresses: the windows the patterns hold");
+	CHECK(window_fits(ac, "ax@ex", 2) && window_fits(ac, "?x@exz", 2),
+	      "a pattern beginning one byte before '@': any byte before it");
+	CHECK(!window_fits(ac, "zo@ex", 2) && !window_fits(ac, "jo@ey", 2) && !window_fits(ac, "nn@wxb", 2),
+	      "e-mail addresses: windows no pattern holds are turned away");
+	CHECK(window_fits(ac, "o@zz", 1) && window_fits(ac, "zz@z", 2), "within two bytes of the text's ends: passed");
+	memcpy(g->start, "o@ex", 4); /* any byte read outside the text faults */
+	memcpy(g->end - 4, "jo@e", 4);
+	CHECK(ac_rare_window_fits(ac, g->start, 4, 1) && ac_rare_window_fits(ac, g->end - 4, 4, 2),
+	      "at guard pages: passed, reading no byte outside the text");
+	ac_free(ac);
+	static const char *const folded[] = { "xAb=cDx" };
+	ac = compiled(folded, 1, AC_FOLD_ASCII, AC_PATH_RARE, SIMD_BEST);
+	CHECK(ac->rare_windowed && window_fits(ac, "aB=Cd", 2) && window_fits(ac, "ab=cd", 2) &&
+		      !window_fits(ac, "ab=ce", 2),
+	      "folded: both cases of the window");
+	ac_free(ac);
+	static const char *const open_two[][2] = { { "@Key", "jo@ex" }, { "jo@ex", "Val@" }, { "a@b", "jo@ex" } };
+	for (size_t i = 0; i < 3; i++) {
+		ac = compiled(open_two[i], 2, 0, AC_PATH_RARE, SIMD_BEST);
+		CHECK(ac_scan_path_used(ac) == AC_PATH_RARE && !ac->rare_windowed && window_fits(ac, "zz@zz", 2),
+		      "'%s': two bytes open next to '@' (65,536 windows): the test is off", open_two[i][0]);
+		ac_free(ac);
+	}
+	ac = compiled(mail, 3, 0, AC_PATH_DFA, SIMD_BEST);
+	CHECK(!ac->rare_windowed, "another path: the test is off");
+	ac_free(ac);
+}
+
 /* A random set over the alphabet "ab" plus the rare bytes '@', '=', ':'
  * (each pattern holding at least one, anywhere), and a text of len bytes
  * from the same alphabet with the given rare-byte density. */
-static size_t random_case(char pats[][24], const char **pp, char *text, size_t len)
+static size_t random_case(char pats[][24], const char **pp, char *text, size_t len, bool inner)
 {
 	static const char rare[] = "@=:";
 	size_t np = 1 + rnd(6);
 	unsigned n_rare = 1 + rnd(3);
 	for (size_t k = 0; k < np; k++) {
 		size_t l = 1 + rnd(20), at = rnd((unsigned)l);
-		for (size_t i = 0; i < l; i++)
-			pats[k][i] = (char)(i == at ? rare[rnd(n_rare)] : rnd(4) == 0 ? rare[rnd(n_rare)] : "abAB"[rnd(4)]);
+		if (inner) { /* rare bytes two or more from each end: the window test is on */
+			l = 5 + rnd(16);
+			at = 2 + rnd((unsigned)l - 4);
+		}
+		for (size_t i = 0; i < l; i++) {
+			bool may = !inner || (i >= 2 && i + 2 < l);
+			pats[k][i] = (char)(i == at || (may && rnd(4) == 0) ? rare[rnd(n_rare)] : "abAB"[rnd(4)]);
+		}
 		pats[k][l] = '\0';
-		if (k > 0 && rnd(4) == 0) /* a prefix of an earlier one, when it holds a rare byte */
+		if (k > 0 && !inner && rnd(4) == 0) /* a prefix of an earlier one, when it holds a rare byte */
 			for (size_t p = 1; p <= strlen(pats[k - 1]); p++)
 				if (strchr(rare, pats[k - 1][p - 1])) {
 					memcpy(pats[k], pats[k - 1], p);
@@ -310,23 +364,26 @@ static void scan_all(const ac_automaton *ac, const uint8_t *text, size_t len, st
 	}
 }
 
-static void check_scans(uint8_t *area_end)
+static void check_scans(const struct guard_page *g)
 {
 	static const enum simd_level caps[] = { SIMD_SCALAR, SIMD_SSSE3, SIMD_AVX2, SIMD_BEST };
 	static struct collect want[3], got[3];
 	char pats[6][24];
 	const char *pp[6];
-	size_t rare_cases = 0;
+	size_t rare_cases = 0, windowed = 0;
 	for (int round = 0; round < 400; round++) {
 		size_t len = 1 + rnd(300);
-		char *text = (char *)area_end - len; /* ends at the guard page */
-		size_t np = random_case(pats, pp, text, len);
+		/* ending at a guard page, or (the window's bytes before a rare
+		 * byte) starting after one */
+		char *text = round % 4 == 3 ? (char *)g->start : (char *)g->end - len;
+		size_t np = random_case(pats, pp, text, len, round % 2);
 		unsigned flags = rnd(2) ? AC_FOLD_ASCII : 0;
 		ac_automaton *ref = compiled(pp, np, flags, AC_PATH_DFA, SIMD_BEST);
 		scan_all(ref, (const uint8_t *)text, len, &want[0], &want[1], &want[2]);
 		for (size_t c = 0; c < sizeof caps / sizeof *caps; c++) {
 			ac_automaton *ac = compiled(pp, np, flags, AC_PATH_RARE, caps[c]);
 			rare_cases += ac_scan_path_used(ac) == AC_PATH_RARE;
+			windowed += ac->rare_windowed;
 			scan_all(ac, (const uint8_t *)text, len, &got[0], &got[1], &got[2]);
 			CHECK(same(&want[0], &got[0]) && same(&want[1], &got[1]) && same(&want[2], &got[2]),
 			      "round %d, cap %d, %zu patterns (first '%s'), text of %zu: leftmost %zu/%zu, "
@@ -338,6 +395,8 @@ static void check_scans(uint8_t *area_end)
 		ac_free(ref);
 	}
 	CHECK(rare_cases == 400 * sizeof caps / sizeof *caps, "RARE served %zu of the cases", rare_cases);
+	CHECK(windowed >= 200 * sizeof caps / sizeof *caps, "the window test was on in %zu of the cases",
+	      windowed);
 }
 
 int main(void)
@@ -361,7 +420,8 @@ int main(void)
 #endif
 	check_choice();
 	check_neighbours();
-	check_scans(g.end);
+	check_windows(&g);
+	check_scans(&g);
 	guard_page_free(&g);
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed != 0;
