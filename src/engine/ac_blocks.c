@@ -197,7 +197,9 @@ size_t ac_rare_next_block(const ac_automaton *ac, const uint8_t *buf, size_t len
 {
 	uint64_t m = 0;
 #if SIMD_X86
-	if (ac->simd == SIMD_AVX2 || ac->simd == SIMD_AVX512)
+	if (ac->simd == SIMD_AVX512)
+		pos = rare_scan_avx512(ac->rare_set, buf, len, pos, &m);
+	else if (ac->simd == SIMD_AVX2)
 		pos = rare_scan_avx2(ac->rare_set, buf, len, pos, &m);
 	else if (ac->simd != SIMD_SCALAR)
 		pos = rare_scan_sse2(ac->rare_set, buf, len, pos, &m);

@@ -53,11 +53,14 @@ size_t window_groups_avx2(const uint64_t *table, uint32_t wmask, uint32_t fold, 
 
 /* The RARE prefilter's bitmap (bit i set when the byte at block + i is
  * one of set[0..3)), over the blocks with 64 bytes readable: SSE2 compares
- * (any x86 level but SIMD_SCALAR), AVX2 ones (SIMD_AVX2 and up). */
+ * (any x86 level but SIMD_SCALAR), AVX2 ones (SIMD_AVX2), AVX-512BW ones
+ * into a mask register (SIMD_AVX512). */
 size_t rare_scan_sse2(const uint8_t set[3], const uint8_t *buf, size_t len, size_t pos,
 		      uint64_t *mask);
 size_t rare_scan_avx2(const uint8_t set[3], const uint8_t *buf, size_t len, size_t pos,
 		      uint64_t *mask);
+size_t rare_scan_avx512(const uint8_t set[3], const uint8_t *buf, size_t len, size_t pos,
+			uint64_t *mask);
 
 /* Two 1,024-bit summaries of a HASH table (2^AC_WINDOW_BITS bits) into
  * folds[0..64): bit h >> (AC_WINDOW_BITS - 10) of the first 32 words and

@@ -381,6 +381,21 @@ TARGET_AVX2 size_t rare_scan_avx2(const uint8_t set[3], const uint8_t *buf, size
 {
 	return simd_block_loop(rare_block_avx2, set, buf, len, pos, 64, mask);
 }
+
+SIMD_INLINE TARGET_AVX512 uint64_t rare_block_avx512(const void *kernel, const uint8_t *block)
+{
+	const uint8_t *set = kernel;
+	__m512i v = _mm512_loadu_si512((const void *)block);
+	return _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8((char)set[0])) |
+	       _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8((char)set[1])) |
+	       _mm512_cmpeq_epi8_mask(v, _mm512_set1_epi8((char)set[2]));
+}
+
+TARGET_AVX512 size_t rare_scan_avx512(const uint8_t set[3], const uint8_t *buf, size_t len, size_t pos,
+				      uint64_t *mask)
+{
+	return simd_block_loop(rare_block_avx512, set, buf, len, pos, 64, mask);
+}
 #else
 typedef int pair_simd_x86_not_built; /* ISO C wants something in every file */
 #endif

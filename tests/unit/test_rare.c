@@ -68,6 +68,7 @@ static const struct {
 } kernels[] = {
 	{ .name = "rare_scan_sse2", .level = SIMD_SSSE3, .scan = rare_scan_sse2 },
 	{ .name = "rare_scan_avx2", .level = SIMD_AVX2, .scan = rare_scan_avx2 },
+	{ .name = "rare_scan_avx512", .level = SIMD_AVX512, .scan = rare_scan_avx512 },
 };
 
 /* The definition: the first block with 64 bytes readable holding a byte
