@@ -99,7 +99,7 @@ static struct file_search *begin_search(struct searcher *s, struct input *in, co
 					bool binary_from_start, struct search_result *res)
 {
 	const struct search_options *opt = s->opt;
-	struct file_search *f = calloc(1, sizeof *f);
+	struct file_search *f = malloc(sizeof *f); /* tcache; filled whole below */
 	if (!f)
 		return NULL;
 	bool quiet = !opt->prints_lines || opt->count_per_pattern || s->dev_null;
