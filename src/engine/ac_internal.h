@@ -187,11 +187,11 @@ static inline bool ac_rare_window_fits(const ac_automaton *ac, const uint8_t *bu
 	return ac_window_bit(ac->window_bits, key, UINT32_MAX, ac->window_fold);
 }
 
-/* Fills window_bits with the RARE path's windows (rare_window.c) and sets
- * rare_windowed to whether the test is on: off (the table zero) when
- * patterns leave too many windows open, or memory runs out.  After
- * rare_set and the trie are final; returns rare_windowed. */
-bool ac_rare_window_fill(ac_automaton *ac);
+/* Fills window_bits, zero until then, with the RARE path's windows
+ * (rare_window.c) and sets rare_windowed to whether the test is on: off
+ * (the table zero again) when patterns leave too many windows open.  After
+ * rare_set and the trie are final. */
+void ac_rare_window_fill(ac_automaton *ac);
 
 /* The vector kernels allowed by the CPU and by the cap `cap`
  * (ac_limit_simd's): the cap when this CPU runs it, else the CPU's widest

@@ -85,7 +85,7 @@ static bool mark_after(ac_automaton *ac, uint32_t c, unsigned b2, unsigned b1, s
 }
 
 /* The table is zero here, as ac_new left it: one path fills it a compile. */
-bool ac_rare_window_fill(ac_automaton *ac)
+void ac_rare_window_fill(ac_automaton *ac)
 {
 	const struct ac_trie *t = &ac->trie;
 	const uint8_t *inbyte = t->inbyte;
@@ -119,5 +119,4 @@ bool ac_rare_window_fill(ac_automaton *ac)
 	if (!fits)
 		memset(ac->window_bits, 0, sizeof ac->window_bits);
 	ac->rare_windowed = fits;
-	return fits;
 }
