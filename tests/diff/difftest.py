@@ -4,8 +4,9 @@
 
 Generates random cases (pattern sets over small alphabets, texts with
 overlaps, prefixes, duplicates, empty patterns, CRLF, NUL and invalid UTF-8
-bytes, e-mail-like addresses (gen_mail), -w -i over a character that grep's retries cut (add_cut_shape),
-random option combinations, both locales), runs `grep -F` and
+bytes, e-mail-like addresses (gen_mail), -w -i over a character that
+grep's retries cut (add_cut_shape), random option combinations, both
+locales), runs `grep -F` and
 `$ACGREP -F` on each and compares stdout bytes, exit status and stderr (with
 the program name normalised).  When ACGREP is not grep, each case also runs
 in these variants of acgrep (the list `variants` in main), each compared
