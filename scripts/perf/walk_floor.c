@@ -11,7 +11,9 @@
  * --threads=1 does everything on one thread, as acgrep --threads=1 does.
  * Otherwise (default: one per CPU this process may run on, as acgrep) the
  * main thread walks and queues the files, and N workers take them oldest
- * first, as acgrep's pool does.  Each file is read in INPUT_GREP_BUFFER
+ * first, each a run of one directory's files at a time (POOL_RESERVE at
+ * most, a worker's share of the queue, none while a worker waits), as
+ * acgrep's pool claims them.  Each file is read in INPUT_GREP_BUFFER
  * pieces into one buffer per thread until its size at open is read or
  * read() returns 0.  Prints "FILES BYTES" (the files read and their bytes)
  * on stdout; a file or directory that cannot be read is named on stderr
@@ -21,6 +23,7 @@
 #include "input/dir_ref.h"
 #include "input/input.h"
 #include "input/walk.h"
+#include "run/pool.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -45,7 +48,7 @@ struct item {
  * the walk is as far ahead of the searches, and keeps as many directories
  * open for them.  A full queue wakes the walk when half of it is taken,
  * as pool_make_room waits for the job half the ring ahead. */
-#define QUEUE_MAX 256
+#define QUEUE_MAX POOL_RING
 
 /* The files the walk found and the workers have not taken, oldest first. */
 struct queue {
@@ -53,7 +56,8 @@ struct queue {
 	pthread_cond_t ready, room;
 	struct item *items;
 	size_t head, tail, cap;
-	bool done; /* the walk has ended */
+	unsigned threads, waiting; /* workers, and those waiting for a file */
+	bool done;                 /* the walk has ended */
 };
 
 static atomic_ullong files_read, bytes_read;
@@ -101,31 +105,40 @@ static char *thread_buffer(void)
 	return buf;
 }
 
-/* The next file to read into *it; false once the walk has ended and none
- * is left. */
-static bool queue_take(struct queue *q, struct item *it)
+/* Takes the next files to read into its[0..n), n returned: a run of one
+ * directory's, up to POOL_RESERVE and a worker's share of the queue, one
+ * alone while another worker waits; 0 once the walk has ended and none is
+ * left. */
+static size_t queue_take(struct queue *q, unsigned threads, struct item *its)
 {
 	pthread_mutex_lock(&q->lock);
-	while (q->head == q->tail && !q->done)
+	while (q->head == q->tail && !q->done) {
+		q->waiting++;
 		pthread_cond_wait(&q->ready, &q->lock);
-	bool got = q->head < q->tail;
-	if (got) {
-		*it = q->items[q->head++];
+		q->waiting--;
+	}
+	size_t n = 0, most = q->waiting ? 1 : 1 + (q->tail - q->head - 1) / threads;
+	while (n < most && n < POOL_RESERVE && q->head < q->tail &&
+	       (n == 0 || (its[0].dir && q->items[q->head].dir == its[0].dir))) {
+		its[n++] = q->items[q->head++];
 		if (q->tail - q->head == QUEUE_MAX / 2)
 			pthread_cond_signal(&q->room);
 	}
 	pthread_mutex_unlock(&q->lock);
-	return got;
+	return n;
 }
 
 static void *worker_main(void *arg)
 {
 	struct queue *q = arg;
 	char *buf = thread_buffer();
-	for (struct item it; queue_take(q, &it); free(it.path)) {
-		read_file(it.path, it.dir, it.plain, buf);
-		dir_ref_drop(it.dir);
-	}
+	struct item its[POOL_RESERVE];
+	for (size_t n; (n = queue_take(q, q->threads, its)) > 0;)
+		for (size_t i = 0; i < n; i++) {
+			read_file(its[i].path, its[i].dir, its[i].plain, buf);
+			dir_ref_drop(its[i].dir);
+			free(its[i].path);
+		}
 	free(buf);
 	return NULL;
 }
@@ -200,7 +213,7 @@ int main(int argc, char **argv)
 	}
 	struct walk_options opts = { .recurse = 1 };
 	struct queue q = { .lock = PTHREAD_MUTEX_INITIALIZER, .ready = PTHREAD_COND_INITIALIZER,
-			   .room = PTHREAD_COND_INITIALIZER };
+			   .room = PTHREAD_COND_INITIALIZER, .threads = threads };
 	pthread_t *workers = NULL;
 	if (threads > 1) {
 		workers = malloc(threads * sizeof *workers);

@@ -362,3 +362,25 @@ clones() {
 	same_as_grep_with "--threads=4 --segment-size=10" -r foo q
 	same_merged "--threads=4 --segment-size=10" -F -r -o -b foo q
 }
+
+# A worker claims a run of one directory's files at once (POOL_RESERVE): it
+# takes nothing later until the run is done, a worker out of work takes
+# from another's run, and a run over (-q, -l's settled file) is skipped.
+@test "threads: runs of one directory's files around a split file" {
+	skip_if_grep
+	mkdir -p r
+	awk 'BEGIN {
+		for (i = 1; i <= 60; i++) { f = "r/a" i; printf "foo %s\nx\n", i >f; close(f) }
+		for (i = 1; i <= 3000; i++) printf "foo line %s\n", i >"r/m-big"
+		for (i = 1; i <= 60; i++) { f = "r/z" i; printf "x\nfoo %s\n", i >f; close(f) }
+	}'
+	local t
+	for t in 2 3; do
+		same_as_grep_with "--threads=$t --segment-size=1000" -r foo r
+		same_as_grep_with "--threads=$t --segment-size=1000" -r -c foo r
+		same_as_grep_with "--threads=$t --segment-size=1000" -r -L x r
+		same_as_grep_with "--threads=$t" -r -q foo r
+		same_merged "--threads=$t --segment-size=100" -r -o -b foo r
+		same_merged "--threads=$t --segment-size=100" -r -m2 -n foo r
+	done
+}

@@ -3,7 +3,7 @@
  * of the files it found there.
  *
  * Owns: when such a descriptor is closed: at the last drop, by the walk
- * (done with the directory) or by a search that opened its file.  A file
+ * (done with the directory) or by the search of a file found there.  A file
  * is opened relative to its directory (openat), not by its whole name: the
  * kernel then looks up one name instead of every directory on the way.
  * Knows nothing of walking, opening files or threads beyond the count.

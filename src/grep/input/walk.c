@@ -314,7 +314,7 @@ static enum entry_kind classify(const struct walker *w, const char *name, unsign
 
 /* The directory on_file opens a file of level `up` from: up's own, unless
  * -R (which opens full names) or more than twice hold_max directories are
- * open (searches waiting to open their files keep theirs open): NULL, the
+ * open (searches not yet committed keep theirs open): NULL, the
  * file opened by its full name. */
 static struct dir_ref *file_dir(const struct walker *w, const struct level *up)
 {

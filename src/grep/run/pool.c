@@ -3,7 +3,8 @@
  * (see pool.h).
  *
  * The queue is a ring of jobs, one per input (or walk error), in the order
- * the walk met them.  A worker claims the oldest unopened job, opens it
+ * the walk met them.  A worker claims the oldest unopened job, with the
+ * files after it from the same directory (POOL_RESERVE, claim), opens it
  * (run_open) and, for a large regular file, cuts it at line ends into
  * segments; every segment, of any job, is then free for any worker, the
  * oldest first.  The main thread walks, queues and commits (pool_commit.c):
@@ -306,7 +307,7 @@ static void offer_work(struct pool *p, size_t n)
 		pthread_cond_signal(&p->work_cv);
 	else if (p->idle_workers && n > 1)
 		pthread_cond_broadcast(&p->work_cv);
-	size_t unclaimed = p->tail - p->claimed + p->free_segs;
+	size_t unclaimed = p->tail - p->claimed + p->free_segs + p->reserved;
 	while (p->started - p->busy < unclaimed && start_worker(p))
 		;
 }
@@ -322,8 +323,6 @@ static void open_job(struct worker *w, struct job *j)
 	struct pool *p = w->pool;
 	enum open_outcome outcome = run_open(p->run, j->path, j->dir, j->command_line, j->plain, &j->whole,
 					     &j->err);
-	dir_ref_drop(j->dir);
-	j->dir = NULL;
 	if (outcome == OPEN_SEARCH)
 		split_job(p, j);
 	j->outcome = outcome; /* read by others once READY, set under the lock */
@@ -346,31 +345,84 @@ static void open_job(struct worker *w, struct job *j)
 	run_segment(w, j, &j->segs[0]);
 }
 
-/* Under the lock: the oldest free segment of an opened job, else the
- * oldest unopened job (*open set).  False when there is none. */
-static bool claim(struct pool *p, struct job **jp, struct segment **sp, bool *open)
+/* Under the lock: reserves for worker w the jobs after job j (just
+ * claimed) that the walk found in j's directory, POOL_RESERVE - 1 at most
+ * and no more than a worker's share of the queue, and only while no
+ * worker is idle: a reservation never leaves another thread waiting. */
+static void reserve_after(struct pool *p, struct worker *w, const struct job *j)
 {
-	for (size_t k = p->head; p->free_segs > 0 && k < p->claimed; k++) {
+	w->resv_next = w->resv_end = p->claimed;
+	if (!j->dir || p->idle_workers > 0)
+		return;
+	size_t n = (p->tail - p->claimed) / p->n_threads;
+	for (n = n < POOL_RESERVE - 1 ? n : POOL_RESERVE - 1; n > 0; n--) {
+		const struct job *k = job_at(p, p->claimed);
+		if (k->walk_err || k->dir != j->dir)
+			break;
+		p->claimed++;
+		p->reserved++;
+	}
+	w->resv_end = p->claimed;
+}
+
+/* Under the lock: the oldest job still queued among worker w's reserved
+ * ones (mine) or any worker's, or NULL.  A reserved job taken by another
+ * worker, or skipped by the committer once the run is over, is no longer
+ * queued; one before the head is committed, and its slot may hold a later
+ * job already. */
+static struct job *take_reserved(struct pool *p, struct worker *w, bool mine)
+{
+	size_t k = mine ? w->resv_next : p->head, end = mine ? w->resv_end : p->claimed;
+	for (k = k > p->head ? k : p->head; p->reserved > 0 && k < end; k++) {
 		struct job *j = job_at(p, k);
-		if (j->state == JOB_READY && j->next_seg < j->n_segs) {
+		if (j->state == JOB_QUEUED) {
+			p->reserved--;
+			if (mine)
+				w->resv_next = k + 1;
+			return j;
+		}
+	}
+	if (mine)
+		w->resv_next = w->resv_end;
+	return NULL;
+}
+
+/* Under the lock: for worker w, the next job it reserved, else the oldest
+ * free segment of an opened job, else the oldest unclaimed job (reserving
+ * the ones after it), else the oldest one reserved by another worker
+ * (*open set for a job).  False when there is none.  A worker with a
+ * reservation holds nothing later than it (its own come first, it steals
+ * only with none left): the oldest job not committed is then always held
+ * by a worker that can go on, or the next one its worker opens. */
+static bool claim(struct pool *p, struct worker *w, struct job **jp, struct segment **sp, bool *open)
+{
+	struct job *j = take_reserved(p, w, true);
+	for (size_t k = p->head; !j && p->free_segs > 0 && k < p->claimed; k++) {
+		struct job *opened = job_at(p, k);
+		if (opened->state == JOB_READY && opened->next_seg < opened->n_segs) {
 			p->free_segs--;
-			*jp = j;
-			*sp = &j->segs[j->next_seg++];
+			*jp = opened;
+			*sp = &opened->segs[opened->next_seg++];
 			(*sp)->state = SEG_RUNNING;
 			*open = false;
 			return true;
 		}
 	}
-	while (p->claimed < p->tail) {
-		struct job *j = job_at(p, p->claimed++);
-		if (j->walk_err)
+	while (!j && p->claimed < p->tail) {
+		struct job *k = job_at(p, p->claimed++);
+		if (k->walk_err)
 			continue; /* nothing to search: READY when queued */
-		j->state = JOB_OPENING;
-		*jp = j;
-		*open = true;
-		return true;
+		reserve_after(p, w, k);
+		j = k;
 	}
-	return false;
+	if (!j)
+		j = take_reserved(p, w, false);
+	if (!j)
+		return false;
+	j->state = JOB_OPENING;
+	*jp = j;
+	*open = true;
+	return true;
 }
 
 static void *worker_main(void *arg)
@@ -382,7 +434,7 @@ static void *worker_main(void *arg)
 		struct job *j;
 		struct segment *sg = NULL;
 		bool open;
-		if (!claim(p, &j, &sg, &open)) {
+		if (!claim(p, w, &j, &sg, &open)) {
 			if (p->closing)
 				break;
 			p->idle_workers++;

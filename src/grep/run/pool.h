@@ -26,6 +26,16 @@
 #define POOL_SEGMENT_SIZE ((uint64_t)8 << 20)
 /* Output held for later inputs: at most this many segment sizes. */
 #define POOL_BUFFER_SEGMENTS 8
+/* Inputs queued at most: the walk runs this far ahead of the commits. */
+#define POOL_RING 256
+
+/* Most inputs one claim of a worker takes: a file and the files after it
+ * that the walk found in the same directory (a reservation, which a worker
+ * out of work may take from).  A run of one directory's files is then
+ * opened on one thread, one claim for them all: a file handed to another
+ * thread each time costs the lock and the directory's descriptor a cache
+ * line moving between CPUs (-r over the Linux tree: 7% more time). */
+#define POOL_RESERVE 16
 
 struct pool;
 

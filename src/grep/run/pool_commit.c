@@ -229,7 +229,9 @@ static void commit_job(struct pool *p, struct job *j, bool finished)
 		discard_job(p, j);
 	else
 		report_job(p, j, finished);
-	dir_ref_drop(j->dir); /* never opened: the run stopped first */
+	/* here, not in the worker that opened it: the count is then the main
+	 * thread's alone, no cache line shared per file */
+	dir_ref_drop(j->dir);
 	free(j->path);
 }
 
@@ -250,8 +252,12 @@ void pool_commit_head(struct pool *p)
 	struct job *j = job_at(p, p->head);
 	pthread_mutex_lock(&p->mu);
 	if (p->run->stop && j->state == JOB_QUEUED) {
-		/* unclaimed, so claims stand at it (they go in order): never open it */
-		p->claimed++;
+		/* never open it: unclaimed, so claims stand at it (they go in
+		 * order), or reserved, so its worker will skip it */
+		if (p->claimed == p->head)
+			p->claimed++;
+		else
+			p->reserved--;
 		j->state = JOB_READY;
 		j->outcome = OPEN_SKIP;
 	}

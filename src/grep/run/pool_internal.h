@@ -21,8 +21,6 @@
 #include "search/search.h"
 #include "tally_run.h"
 
-#define POOL_RING 256
-
 enum seg_state { SEG_FREE, SEG_RUNNING, SEG_DONE };
 
 struct segment {
@@ -35,11 +33,14 @@ struct segment {
 	struct search_result res;
 };
 
+/* JOB_QUEUED: not opened.  At or past `claimed`, free to claim; before it,
+ * reserved by a worker (POOL_RESERVE), which any worker out of work may
+ * take first (the reserving one skips it then). */
 enum job_state { JOB_QUEUED, JOB_OPENING, JOB_READY };
 
 struct job {
 	char *path;
-	struct dir_ref *dir;    /* walk_file_fn's, held until the job is opened */
+	struct dir_ref *dir;    /* walk_file_fn's, held until the job is committed */
 	bool command_line;
 	bool plain;             /* walk_file_fn's */
 	int walk_err;           /* non-zero: a walk error to report, no input */
@@ -69,6 +70,7 @@ struct pool {
 	unsigned idle_workers, turn_waiters;
 	unsigned busy;            /* workers holding a claimed job or segment */
 	size_t free_segs;         /* segments of opened jobs not yet claimed */
+	size_t reserved;          /* jobs reserved, still JOB_QUEUED */
 	struct job ring[POOL_RING];
 	size_t head, claimed, tail; /* counters: commit, open, add (mod POOL_RING) */
 	pthread_t threads[MAX_THREADS];
@@ -93,6 +95,7 @@ struct worker {
 	struct patterns_seen seen; /* the searcher's, when statistics are kept */
 	struct job *job;
 	struct segment *seg;
+	size_t resv_next, resv_end; /* its reservation: counters, as head */
 };
 
 static inline struct job *job_at(struct pool *p, size_t k)
