@@ -86,22 +86,78 @@ static uint64_t block_scalar(const struct teddy *t, const uint8_t *buf, size_t l
 	return m;
 }
 
-size_t teddy_next_block(const struct teddy *t, const uint8_t *buf, size_t len, size_t pos,
-			uint64_t *mask)
+/* The vector kernel of t's level, when it has one (*ran set). */
+static size_t kernel_scan(const struct teddy *t, const uint8_t *buf, size_t len, size_t pos, uint64_t *mask,
+			  bool *ran)
 {
-	uint64_t m = 0;
+	*ran = true;
 #if SIMD_X86
 	switch (t->level) {
-	case SIMD_AVX512: pos = teddy_scan_avx512(t, buf, len, pos, &m); break;
-	case SIMD_AVX2: pos = teddy_scan_avx2(t, buf, len, pos, &m); break;
-	case SIMD_SSSE3: pos = teddy_scan_ssse3(t, buf, len, pos, &m); break;
+	case SIMD_AVX512: return teddy_scan_avx512(t, buf, len, pos, mask);
+	case SIMD_AVX2: return teddy_scan_avx2(t, buf, len, pos, mask);
+	case SIMD_SSSE3: return teddy_scan_ssse3(t, buf, len, pos, mask);
 	case SIMD_NEON: case SIMD_SCALAR: case SIMD_BEST: break;
 	}
 #elif SIMD_ARM
 	if (t->level == SIMD_NEON)
-		pos = teddy_scan_neon(t, buf, len, pos, &m);
+		return teddy_scan_neon(t, buf, len, pos, mask);
 #endif
+	*ran = false;
+	return pos;
+}
+
+/* Bytes a vector kernel reads from a block's start: to the last start's
+ * fingerprint end, or its 4-byte second look (TEDDY_LOOK_SPAN). */
+static size_t kernel_span(const struct teddy *t)
+{
+	size_t span = 64 + (size_t)t->offset + t->width - 1;
+	return t->window.bits && span < TEDDY_LOOK_SPAN ? TEDDY_LOOK_SPAN : span;
+}
+
+/* The starts of buf[pos..len) that the kernel left, too few bytes for its
+ * block (every input's last bytes): the kernel over a copy padded with
+ * zeros, its bits for starts whose fingerprint would reach into the
+ * padding cleared.  The scalar loop's 30 instructions a byte made the last
+ * bytes of each small file cost more than a whole 4 KiB one.  Returns
+ * like teddy_next_block, or pos with no mask when the copy does not fit
+ * (a loaded set's offset far into its patterns). */
+static size_t padded_tail(const struct teddy *t, const uint8_t *buf, size_t len, size_t pos, uint64_t *mask)
+{
+	uint8_t pad[TEDDY_TAIL_PAD];
+	size_t fp_end = (size_t)t->offset + t->width, span = kernel_span(t);
+	if (pos > len || len - pos < fp_end) /* no start left (the caller may be past len) */
+		return len;
+	size_t starts = len - pos - fp_end + 1, blocks = (starts + 63) / 64;
+	size_t padded = (blocks - 1) * 64 + span;
+	if (padded > sizeof pad)
+		return pos;
+	memcpy(pad, buf + pos, len - pos);
+	memset(pad + (len - pos), 0, padded - (len - pos));
+	bool ran;
+	for (size_t at = 0; at < starts; at += 64) {
+		uint64_t m = 0;
+		at = kernel_scan(t, pad, padded, at, &m, &ran);
+		if (at < starts && starts - at < 64)
+			m &= (UINT64_C(1) << (starts - at)) - 1;
+		if (m) {
+			*mask = m;
+			return pos + at;
+		}
+	}
+	return len;
+}
+
+size_t teddy_next_block(const struct teddy *t, const uint8_t *buf, size_t len, size_t pos,
+			uint64_t *mask)
+{
+	uint64_t m = 0;
+	bool vector;
+	pos = kernel_scan(t, buf, len, pos, &m, &vector);
 	if (m) {
+		*mask = m;
+		return pos;
+	}
+	if (vector && (pos = padded_tail(t, buf, len, pos, &m)) < len && m) {
 		*mask = m;
 		return pos;
 	}

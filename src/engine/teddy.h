@@ -27,6 +27,13 @@
 #include "simd.h"
 
 #define TEDDY_MAX_WIDTH 3
+/* Bytes the second look (teddy_window) reads from a block's start: the
+ * 4-byte window of its last start. */
+#define TEDDY_LOOK_SPAN 67
+/* The stack copy that the last bytes of an input are scanned from: two
+ * blocks' starts with the look, or one block's up to an offset of 320
+ * (the builder's offsets stay below 256). */
+#define TEDDY_TAIL_PAD 384
 #define TEDDY_BUCKETS 8
 
 /* A second look the AVX-512 kernel gives its candidates, where the scan

@@ -238,7 +238,7 @@ TARGET_AVX512 size_t teddy_scan_avx512(const struct teddy *t, const uint8_t *buf
 {
 	size_t span = block_span(t);
 	if (t->window.bits) { /* every start's 4-byte window readable too */
-		span = span > 67 ? span : 67;
+		span = span > TEDDY_LOOK_SPAN ? span : TEDDY_LOOK_SPAN;
 		if (t->exact.on)
 			return LOOP_BY_WIDTH(block64el, t, buf, len, pos, span, mask);
 		return LOOP_BY_WIDTH(block64wl, t, buf, len, pos, span, mask);

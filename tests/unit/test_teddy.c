@@ -190,7 +190,7 @@ static void check_looked(const struct prints *f, const uint8_t *text, size_t len
 		look_bits[k] = (uint64_t)rnd(1u << 16) << 48 | (uint64_t)rnd(1u << 16) << 32 |
 			       (uint64_t)rnd(1u << 16) << 16 | rnd(1u << 16);
 	size_t span = 64 + f->offset + f->width - 1;
-	span = span > 67 ? span : 67;
+	span = span > TEDDY_LOOK_SPAN ? span : TEDDY_LOOK_SPAN;
 	for (size_t pos = 0; pos <= len; pos++) {
 		size_t wb = pos;
 		uint64_t want = 0;
@@ -206,6 +206,29 @@ static void check_looked(const struct prints *f, const uint8_t *text, size_t len
 		CHECK(gb == wb && got == want, "AVX-512BW with its second look, text %s: len %zu pos %zu: "
 		      "block %zu mask %llx, want %zu %llx", where, len, pos, gb, (unsigned long long)got, wb,
 		      (unsigned long long)want);
+		/* and teddy_next_block on to the end: the starts of the last
+		 * bytes, past the kernel's last whole block, get the look too,
+		 * over zeros past the end, when the copy of them fits
+		 * TEDDY_TAIL_PAD (else the scalar kernel's candidates) */
+		size_t stop = pos, fp_end = f->offset + f->width;
+		while (stop < len && len - stop >= span)
+			stop += 64;
+		size_t starts = len - stop >= fp_end ? len - stop - fp_end + 1 : 0;
+		bool tail_looked = starts == 0 || ((starts + 63) / 64 - 1) * 64 + span <= TEDDY_TAIL_PAD;
+		for (want = 0; wb < len; wb += 64) {
+			uint64_t m = 0;
+			if (teddy_next_block(&ref, text, len, wb, &m) != wb)
+				m = 0;
+			uint8_t padded[64 + TEDDY_LOOK_SPAN] = { 0 };
+			memcpy(padded, text + wb, len - wb < sizeof padded ? len - wb : sizeof padded);
+			if ((want = wb >= stop && !tail_looked ? m : looked(&vec.window, padded, m)) != 0)
+				break;
+		}
+		wb = wb < len ? wb : len;
+		gb = teddy_next_block(&vec, text, len, pos, &got);
+		CHECK(gb == wb && (gb == len || got == want), "AVX-512BW with its second look to the end, "
+		      "text %s: len %zu pos %zu: block %zu mask %llx, want %zu %llx", where, len, pos, gb,
+		      (unsigned long long)got, wb, (unsigned long long)want);
 	}
 #else
 	(void)f, (void)text, (void)len, (void)where;
@@ -263,13 +286,16 @@ int main(void)
 	if (!mapped)
 		return 1;
 	static const char alpha[] = "abcAB\n\x80\xff";
-	for (int iter = 0; iter < 400; iter++) {
-		struct prints f = { .width = 1 + rnd(TEDDY_MAX_WIDTH), .offset = rnd(5) };
+	for (int iter = 0; iter < 420; iter++) {
+		/* the last 20: offsets around TEDDY_TAIL_PAD's reach, past which
+		 * the last bytes are left to the scalar kernel */
+		bool far = iter >= 400;
+		struct prints f = { .width = 1 + rnd(TEDDY_MAX_WIDTH), .offset = far ? 300 + rnd(60) : rnd(5) };
 		f.n = iter % 4 == 1 ? 1 : 1 + rnd(iter % 4 == 0 ? 64 : 10);
 		f.fold = (int)rnd(2);
 		for (size_t k = 0; k < f.n * f.width; k++)
 			f.fp[k] = (uint8_t)alpha[rnd(sizeof alpha - 1)];
-		size_t len = rnd(300);
+		size_t len = far ? 300 + rnd(200) : rnd(300);
 		uint8_t *end_text = g.end - len, *start_text = g.start;
 		for (size_t i = 0; i < len; i++)
 			end_text[i] = (uint8_t)alpha[rnd(sizeof alpha - 1)];
