@@ -525,11 +525,13 @@ static bool add_job(struct pool *p, const char *path, struct dir_ref *dir, bool 
 {
 	while (p->tail - p->head == POOL_RING)
 		pool_make_room(p);
-	char *copy = strdup(path);
+	size_t size = strlen(path) + 1;
+	struct job *j = job_at(p, p->tail); /* no other thread reads past the tail */
+	char *copy = size <= sizeof j->path_inline ? j->path_inline : malloc(size);
 	if (!copy)
 		return false;
+	memcpy(copy, path, size);
 	pthread_mutex_lock(&p->mu);
-	struct job *j = job_at(p, p->tail);
 	j->path = copy;
 	j->dir = dir;
 	if (dir)

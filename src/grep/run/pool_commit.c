@@ -232,7 +232,8 @@ static void commit_job(struct pool *p, struct job *j, bool finished)
 	/* here, not in the worker that opened it: the count is then the main
 	 * thread's alone, no cache line shared per file */
 	dir_ref_drop(j->dir);
-	free(j->path);
+	if (j->path != j->path_inline)
+		free(j->path);
 }
 
 /* Under the lock: frees the committed head job's slot. */

@@ -38,8 +38,15 @@ struct segment {
  * take first (the reserving one skips it then). */
 enum job_state { JOB_QUEUED, JOB_OPENING, JOB_READY };
 
+/* Paths up to this long (with their NUL) are kept in their job, longer
+ * ones copied with malloc: most of a tree's fit, and a copy a file cost
+ * the walk's thread a malloc and a free (300 instructions; 256 paths in
+ * the ring are more than the allocator's per-thread cache holds). */
+#define JOB_PATH_INLINE 128
+
 struct job {
-	char *path;
+	char *path;             /* path_inline, or a copy to free */
+	char path_inline[JOB_PATH_INLINE];
 	struct dir_ref *dir;    /* walk_file_fn's, held until the job is committed */
 	bool command_line;
 	bool plain;             /* walk_file_fn's */
