@@ -86,24 +86,33 @@ static uint64_t block_scalar(const struct teddy *t, const uint8_t *buf, size_t l
 	return m;
 }
 
-/* The vector kernel of t's level, when it has one (*ran set). */
-static size_t kernel_scan(const struct teddy *t, const uint8_t *buf, size_t len, size_t pos, uint64_t *mask,
-			  bool *ran)
+/* Whether t's level has a vector kernel (kernel_scan's). */
+static bool has_kernel(const struct teddy *t)
 {
-	*ran = true;
 #if SIMD_X86
-	switch (t->level) {
-	case SIMD_AVX512: return teddy_scan_avx512(t, buf, len, pos, mask);
-	case SIMD_AVX2: return teddy_scan_avx2(t, buf, len, pos, mask);
-	case SIMD_SSSE3: return teddy_scan_ssse3(t, buf, len, pos, mask);
-	case SIMD_NEON: case SIMD_SCALAR: case SIMD_BEST: break;
-	}
+	return t->level == SIMD_AVX512 || t->level == SIMD_AVX2 || t->level == SIMD_SSSE3;
 #elif SIMD_ARM
-	if (t->level == SIMD_NEON)
-		return teddy_scan_neon(t, buf, len, pos, mask);
+	return t->level == SIMD_NEON;
+#else
+	return false;
 #endif
-	*ran = false;
+}
+
+/* The vector kernel of t's level (has_kernel). */
+static size_t kernel_scan(const struct teddy *t, const uint8_t *buf, size_t len, size_t pos, uint64_t *mask)
+{
+#if SIMD_X86
+	if (t->level == SIMD_AVX512)
+		return teddy_scan_avx512(t, buf, len, pos, mask);
+	if (t->level == SIMD_AVX2)
+		return teddy_scan_avx2(t, buf, len, pos, mask);
+	return teddy_scan_ssse3(t, buf, len, pos, mask);
+#elif SIMD_ARM
+	return teddy_scan_neon(t, buf, len, pos, mask);
+#else
+	(void)t, (void)buf, (void)len, (void)mask;
 	return pos;
+#endif
 }
 
 /* Bytes a vector kernel reads from a block's start: to the last start's
@@ -119,12 +128,13 @@ static size_t kernel_span(const struct teddy *t)
  * zeros, its bits for starts whose fingerprint would reach into the
  * padding cleared.  The scalar loop's 30 instructions a byte made the last
  * bytes of each small file cost more than a whole 4 KiB one.  Returns
- * like teddy_next_block, or pos with no mask when the copy does not fit
+ * like teddy_next_block, or pos with *mask 0 when the copy does not fit
  * (a loaded set's offset far into its patterns). */
 static size_t padded_tail(const struct teddy *t, const uint8_t *buf, size_t len, size_t pos, uint64_t *mask)
 {
 	uint8_t pad[TEDDY_TAIL_PAD];
 	size_t fp_end = (size_t)t->offset + t->width, span = kernel_span(t);
+	*mask = 0;
 	if (pos > len || len - pos < fp_end) /* no start left (the caller may be past len) */
 		return len;
 	size_t starts = len - pos - fp_end + 1, blocks = (starts + 63) / 64;
@@ -133,10 +143,9 @@ static size_t padded_tail(const struct teddy *t, const uint8_t *buf, size_t len,
 		return pos;
 	memcpy(pad, buf + pos, len - pos);
 	memset(pad + (len - pos), 0, padded - (len - pos));
-	bool ran;
 	for (size_t at = 0; at < starts; at += 64) {
 		uint64_t m = 0;
-		at = kernel_scan(t, pad, padded, at, &m, &ran);
+		at = kernel_scan(t, pad, padded, at, &m);
 		if (at < starts && starts - at < 64)
 			m &= (UINT64_C(1) << (starts - at)) - 1;
 		if (m) {
@@ -151,15 +160,14 @@ size_t teddy_next_block(const struct teddy *t, const uint8_t *buf, size_t len, s
 			uint64_t *mask)
 {
 	uint64_t m = 0;
-	bool vector;
-	pos = kernel_scan(t, buf, len, pos, &m, &vector);
-	if (m) {
-		*mask = m;
-		return pos;
-	}
-	if (vector && (pos = padded_tail(t, buf, len, pos, &m)) < len && m) {
-		*mask = m;
-		return pos;
+	if (has_kernel(t)) {
+		pos = kernel_scan(t, buf, len, pos, &m);
+		if (!m)
+			pos = padded_tail(t, buf, len, pos, &m);
+		if (m) {
+			*mask = m;
+			return pos;
+		}
 	}
 	for (; pos + t->offset + t->width <= len; pos += 64) {
 		if ((m = block_scalar(t, buf, len, pos)) != 0) {
