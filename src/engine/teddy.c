@@ -86,34 +86,8 @@ static uint64_t block_scalar(const struct teddy *t, const uint8_t *buf, size_t l
 	return m;
 }
 
-/* Whether t's level has a vector kernel (kernel_scan's). */
-static bool has_kernel(const struct teddy *t)
-{
-#if SIMD_X86
-	return t->level == SIMD_AVX512 || t->level == SIMD_AVX2 || t->level == SIMD_SSSE3;
-#elif SIMD_ARM
-	return t->level == SIMD_NEON;
-#else
-	return false;
-#endif
-}
-
-/* The vector kernel of t's level (has_kernel). */
-static size_t kernel_scan(const struct teddy *t, const uint8_t *buf, size_t len, size_t pos, uint64_t *mask)
-{
-#if SIMD_X86
-	if (t->level == SIMD_AVX512)
-		return teddy_scan_avx512(t, buf, len, pos, mask);
-	if (t->level == SIMD_AVX2)
-		return teddy_scan_avx2(t, buf, len, pos, mask);
-	return teddy_scan_ssse3(t, buf, len, pos, mask);
-#elif SIMD_ARM
-	return teddy_scan_neon(t, buf, len, pos, mask);
-#else
-	(void)t, (void)buf, (void)len, (void)mask;
-	return pos;
-#endif
-}
+typedef size_t teddy_kernel_fn(const struct teddy *t, const uint8_t *buf, size_t len, size_t pos,
+			       uint64_t *mask);
 
 /* Bytes a vector kernel reads from a block's start: to the last start's
  * fingerprint end, or its 4-byte second look (TEDDY_LOOK_SPAN). */
@@ -130,7 +104,8 @@ static size_t kernel_span(const struct teddy *t)
  * bytes of each small file cost more than a whole 4 KiB one.  Returns
  * like teddy_next_block, or pos with *mask 0 when the copy does not fit
  * (a loaded set's offset far into its patterns). */
-static size_t padded_tail(const struct teddy *t, const uint8_t *buf, size_t len, size_t pos, uint64_t *mask)
+static size_t padded_tail(const struct teddy *t, teddy_kernel_fn *scan, const uint8_t *buf, size_t len,
+			  size_t pos, uint64_t *mask)
 {
 	uint8_t pad[TEDDY_TAIL_PAD];
 	size_t fp_end = (size_t)t->offset + t->width, span = kernel_span(t);
@@ -145,7 +120,7 @@ static size_t padded_tail(const struct teddy *t, const uint8_t *buf, size_t len,
 	memset(pad + (len - pos), 0, padded - (len - pos));
 	for (size_t at = 0; at < starts; at += 64) {
 		uint64_t m = 0;
-		at = kernel_scan(t, pad, padded, at, &m);
+		at = scan(t, pad, padded, at, &m);
 		if (at < starts && starts - at < 64)
 			m &= (UINT64_C(1) << (starts - at)) - 1;
 		if (m) {
@@ -156,24 +131,47 @@ static size_t padded_tail(const struct teddy *t, const uint8_t *buf, size_t len,
 	return len;
 }
 
-size_t teddy_next_block(const struct teddy *t, const uint8_t *buf, size_t len, size_t pos,
-			uint64_t *mask)
+/* The scalar kernel from pos. */
+static size_t scalar_next(const struct teddy *t, const uint8_t *buf, size_t len, size_t pos, uint64_t *mask)
 {
-	uint64_t m = 0;
-	if (has_kernel(t)) {
-		pos = kernel_scan(t, buf, len, pos, &m);
-		if (!m)
-			pos = padded_tail(t, buf, len, pos, &m);
+	for (; pos + t->offset + t->width <= len; pos += 64) {
+		uint64_t m = block_scalar(t, buf, len, pos);
 		if (m) {
 			*mask = m;
 			return pos;
 		}
 	}
-	for (; pos + t->offset + t->width <= len; pos += 64) {
-		if ((m = block_scalar(t, buf, len, pos)) != 0) {
-			*mask = m;
-			return pos;
-		}
-	}
 	return len;
+}
+
+/* The vector kernel `scan` from pos, then the last bytes from a padded
+ * copy; the scalar kernel finishes where the copy does not fit.  Inlined
+ * with `scan` known: a direct call. */
+static inline size_t vector_next(const struct teddy *t, teddy_kernel_fn *scan, const uint8_t *buf, size_t len,
+				 size_t pos, uint64_t *mask)
+{
+	uint64_t m = 0;
+	pos = scan(t, buf, len, pos, &m);
+	if (!m)
+		pos = padded_tail(t, scan, buf, len, pos, &m);
+	if (m) {
+		*mask = m;
+		return pos;
+	}
+	return scalar_next(t, buf, len, pos, mask);
+}
+
+size_t teddy_next_block(const struct teddy *t, const uint8_t *buf, size_t len, size_t pos,
+			uint64_t *mask)
+{
+	switch (t->level) {
+#if SIMD_X86
+	case SIMD_AVX512: return vector_next(t, teddy_scan_avx512, buf, len, pos, mask);
+	case SIMD_AVX2: return vector_next(t, teddy_scan_avx2, buf, len, pos, mask);
+	case SIMD_SSSE3: return vector_next(t, teddy_scan_ssse3, buf, len, pos, mask);
+#elif SIMD_ARM
+	case SIMD_NEON: return vector_next(t, teddy_scan_neon, buf, len, pos, mask);
+#endif
+	default: return scalar_next(t, buf, len, pos, mask);
+	}
 }
