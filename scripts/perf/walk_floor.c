@@ -109,7 +109,7 @@ static char *thread_buffer(void)
  * directory's, up to POOL_RESERVE and a worker's share of the queue, one
  * alone while another worker waits; 0 once the walk has ended and none is
  * left. */
-static size_t queue_take(struct queue *q, unsigned threads, struct item *its)
+static size_t queue_take(struct queue *q, struct item *its)
 {
 	pthread_mutex_lock(&q->lock);
 	while (q->head == q->tail && !q->done) {
@@ -117,7 +117,7 @@ static size_t queue_take(struct queue *q, unsigned threads, struct item *its)
 		pthread_cond_wait(&q->ready, &q->lock);
 		q->waiting--;
 	}
-	size_t n = 0, most = q->waiting ? 1 : 1 + (q->tail - q->head - 1) / threads;
+	size_t n = 0, most = q->waiting ? 1 : 1 + (q->tail - q->head - 1) / q->threads;
 	while (n < most && n < POOL_RESERVE && q->head < q->tail &&
 	       (n == 0 || (its[0].dir && q->items[q->head].dir == its[0].dir))) {
 		its[n++] = q->items[q->head++];
@@ -133,7 +133,7 @@ static void *worker_main(void *arg)
 	struct queue *q = arg;
 	char *buf = thread_buffer();
 	struct item its[POOL_RESERVE];
-	for (size_t n; (n = queue_take(q, q->threads, its)) > 0;)
+	for (size_t n; (n = queue_take(q, its)) > 0;)
 		for (size_t i = 0; i < n; i++) {
 			read_file(its[i].path, its[i].dir, its[i].plain, buf);
 			dir_ref_drop(its[i].dir);
