@@ -4,7 +4,7 @@
  *
  * The queue is a ring of jobs, one per input (or walk error), in the order
  * the walk met them.  A worker claims the oldest unopened job, with the
- * files after it from the same directory (POOL_RESERVE, claim), opens it
+ * files after it from the same directory (pool_claim.c), opens it
  * (run_open) and, for a large regular file, cuts it at line ends into
  * segments; every segment, of any job, is then free for any worker, the
  * oldest first.  The main thread walks, queues and commits (pool_commit.c):
@@ -345,86 +345,6 @@ static void open_job(struct worker *w, struct job *j)
 	run_segment(w, j, &j->segs[0]);
 }
 
-/* Under the lock: reserves for worker w the jobs after job j (just
- * claimed) that the walk found in j's directory, POOL_RESERVE - 1 at most
- * and no more than a worker's share of the queue, and only while no
- * worker is idle: a reservation never leaves another thread waiting. */
-static void reserve_after(struct pool *p, struct worker *w, const struct job *j)
-{
-	w->resv_next = w->resv_end = p->claimed;
-	if (!j->dir || p->idle_workers > 0)
-		return;
-	size_t n = (p->tail - p->claimed) / p->n_threads;
-	for (n = n < POOL_RESERVE - 1 ? n : POOL_RESERVE - 1; n > 0; n--) {
-		const struct job *k = job_at(p, p->claimed);
-		if (k->walk_err || k->dir != j->dir)
-			break;
-		p->claimed++;
-		p->reserved++;
-	}
-	w->resv_end = p->claimed;
-}
-
-/* Under the lock: the oldest job still queued among worker w's reserved
- * ones (mine) or any worker's, or NULL.  A reserved job taken by another
- * worker, or skipped by the committer once the run is over, is no longer
- * queued; one before the head is committed, and its slot may hold a later
- * job already. */
-static struct job *take_reserved(struct pool *p, struct worker *w, bool mine)
-{
-	size_t k = mine ? w->resv_next : p->head, end = mine ? w->resv_end : p->claimed;
-	for (k = k > p->head ? k : p->head; p->reserved > 0 && k < end; k++) {
-		struct job *j = job_at(p, k);
-		if (j->state == JOB_QUEUED) {
-			p->reserved--;
-			if (mine)
-				w->resv_next = k + 1;
-			return j;
-		}
-	}
-	if (mine)
-		w->resv_next = w->resv_end;
-	return NULL;
-}
-
-/* Under the lock: for worker w, the next job it reserved, else the oldest
- * free segment of an opened job, else the oldest unclaimed job (reserving
- * the ones after it), else the oldest one reserved by another worker
- * (*open set for a job).  False when there is none.  A worker with a
- * reservation holds nothing later than it (its own come first, it steals
- * only with none left): the oldest job not committed is then always held
- * by a worker that can go on, or the next one its worker opens. */
-static bool claim(struct pool *p, struct worker *w, struct job **jp, struct segment **sp, bool *open)
-{
-	struct job *j = take_reserved(p, w, true);
-	for (size_t k = p->head; !j && p->free_segs > 0 && k < p->claimed; k++) {
-		struct job *opened = job_at(p, k);
-		if (opened->state == JOB_READY && opened->next_seg < opened->n_segs) {
-			p->free_segs--;
-			*jp = opened;
-			*sp = &opened->segs[opened->next_seg++];
-			(*sp)->state = SEG_RUNNING;
-			*open = false;
-			return true;
-		}
-	}
-	while (!j && p->claimed < p->tail) {
-		struct job *k = job_at(p, p->claimed++);
-		if (k->walk_err)
-			continue; /* nothing to search: READY when queued */
-		reserve_after(p, w, k);
-		j = k;
-	}
-	if (!j)
-		j = take_reserved(p, w, false);
-	if (!j)
-		return false;
-	j->state = JOB_OPENING;
-	*jp = j;
-	*open = true;
-	return true;
-}
-
 static void *worker_main(void *arg)
 {
 	struct worker *w = arg;
@@ -434,7 +354,7 @@ static void *worker_main(void *arg)
 		struct job *j;
 		struct segment *sg = NULL;
 		bool open;
-		if (!claim(p, w, &j, &sg, &open)) {
+		if (!pool_claim(p, w, &j, &sg, &open)) {
 			if (p->closing)
 				break;
 			p->idle_workers++;

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* pool_internal.h - what pool.c (the workers, the queue, the public
- * functions) and pool_commit.c (committing in order, on the main thread)
- * share: the pool, its jobs and segments, and the lock's wake-ups.
- * Nothing outside the pool includes it.
+ * functions), pool_claim.c (what a worker takes next) and pool_commit.c
+ * (committing in order, on the main thread) share: the pool, its jobs
+ * and segments, and the lock's wake-ups.  Nothing outside the pool
+ * includes it.
  */
 #ifndef ACGREP_POOL_INTERNAL_H
 #define ACGREP_POOL_INTERNAL_H
@@ -131,6 +132,17 @@ static inline void wake_turns(struct pool *p)
 	if (p->turn_waiters)
 		pthread_cond_broadcast(&p->turn_cv);
 }
+
+/* pool_claim.c, called by a worker with the lock held: for worker w, the
+ * next job it reserved, else the oldest free segment of an opened job
+ * (*sp, *open false), else the oldest unclaimed job (reserving the ones
+ * after it), else the oldest one reserved by another worker (*jp, *open
+ * true; the job is JOB_OPENING).  False when there is none.  A worker
+ * with a reservation holds nothing later than it (its own come first, it
+ * takes another's only with none left): the oldest job not committed is
+ * then always held by a worker that can go on, or the next its worker
+ * opens. */
+bool pool_claim(struct pool *p, struct worker *w, struct job **jp, struct segment **sp, bool *open);
 
 /* pool_commit.c, called by the main thread without the lock. */
 
