@@ -333,6 +333,7 @@ static void tables_free(ac_automaton *ac)
 	table_free(ac->dict);
 	free(ac->depth_start);
 	free(ac->multi_out);
+	ac_confirm_free(ac);
 	ac->depth_start = NULL;
 	ac->multi_out = NULL;
 	ac->dense = ac->first = ac->fail = ac->out_len = ac->out_id = ac->dict = NULL;
@@ -360,6 +361,7 @@ int ac_compile(ac_automaton *ac, enum ac_scan_path path)
 	memset(&ac->trie, 0, sizeof ac->trie);
 	if (links_and_tables_build(ac) != 0 || ac_depths_build(ac) != 0 || multi_out_build(ac) != 0)
 		goto out;
+	ac_confirm_build(ac);
 	ac->compiled = true;
 	rc = 0;
 out:

@@ -358,8 +358,10 @@ ac_automaton *ac_load(const struct secfile *f, enum simd_level cap, const char *
 	ac->dict = unconst(t.dict);
 	if (!(*why = prefilter_load(f, ac)) && ac_depths_build(ac) != 0)
 		*why = "memory exhausted";
-	if (!*why)
+	if (!*why) {
 		ac_window_kernel_derive(ac);
+		ac_confirm_build(ac);
+	}
 	if (*why) {
 		ac_free(ac);
 		return NULL;

@@ -32,7 +32,9 @@ int ac_save(const ac_automaton *ac, struct secfile_writer *w);
  * Teddy path runs its scalar kernel on a CPU without byte shuffles).
  * Returns the automaton, or NULL with *why a static message ("memory
  * exhausted", or what is corrupt: "automaton: failure links").  Reads
- * every state once; O(1) memory beyond the automaton. */
+ * every state once (a HASH set's, for its confirm table, three times more:
+ * ac_confirm.h); O(1) memory beyond the automaton (that table holds at
+ * most AC_CONFIRM_MAX_BYTES of pattern text). */
 ac_automaton *ac_load(const struct secfile *f, enum simd_level cap, const char **why);
 
 /* The number of patterns ac holds (its ids are below it), for a loader

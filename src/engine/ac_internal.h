@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "ac.h"
+#include "ac_confirm.h"
 #include "teddy.h"
 #include "window_shift.h"
 #include "window_sieve.h"
@@ -122,6 +123,8 @@ struct ac_automaton {
 	bool window_sieved;    /* HASH: the VBMI kernel runs window_sieve first
 				  (ac_window_kernel_derive) */
 	struct window_sieve window_sieve;
+	struct ac_confirm *confirm; /* HASH: candidates confirmed by comparing
+				       patterns, or NULL: by stepping (ac_confirm.h) */
 	struct shift_cell *shift_cell; /* HASH: where the shift-or filter a stride-1
 					  scan runs first is built, or NULL where
 					  none runs (ac_window_kernel_derive) */

@@ -105,7 +105,7 @@ HOT_INLINE uint32_t step_within(const ac_automaton *ac, uint32_t s, uint8_t byte
  * ac_scan_overlapping call, so reporting a match does not restart the
  * prefilter.  Positions may move backwards (leftmost-longest looks ahead
  * and resumes at the match end): a block is reused only when it covers pos
- * and was computed with the same buffer length. */
+ * and was computed for the same buffer length or a longer one. */
 struct scan {
 	size_t block;        /* start of the block `mask` describes, or SIZE_MAX */
 	size_t block_len;    /* the buffer length `mask` was computed for */
@@ -129,11 +129,13 @@ static void scan_init(const ac_automaton *ac, struct scan *sc, size_t len)
 	};
 }
 
-/* Next candidate bit at or after pos in the prefilter's bitmaps, or len. */
+/* Next candidate bit at or after pos in the prefilter's bitmaps, or len.
+ * A block computed for a longer buffer serves too (confirm_find's shorter
+ * look): its extra candidates are the caller's to drop. */
 static size_t next_bit(const ac_automaton *ac, const uint8_t *buf, size_t len, size_t pos,
 		       struct scan *sc)
 {
-	if (sc->block_len == len && pos - sc->block < 64) {
+	if (sc->block_len >= len && pos - sc->block < 64) {
 		uint64_t m = sc->mask & (~UINT64_C(0) << (pos - sc->block));
 		if (m)
 			return sc->block + ctz64(m);
@@ -350,6 +352,41 @@ static bool longest_at(const ac_automaton *ac, const uint8_t *buf, size_t len, s
 	return found;
 }
 
+/* find_from's work where ac->confirm compares the patterns at each
+ * candidate (ac_confirm.h): the leftmost candidate with a match, and the
+ * longest there; or the match that ends first, which starts at a candidate
+ * before that end less min_len (looked for only that far).  Returns 1
+ * with *m, 0 when none, or -1 at dense candidates, which hand the search
+ * from *from on to the automaton's stepping, as step_to_match's do. */
+static int confirm_find(const ac_automaton *ac, const uint8_t *buf, size_t len, size_t *from,
+			enum ac_semantics sem, ac_match *m, struct scan *sc)
+{
+	bool longest = sem == AC_LEFTMOST_LONGEST, found = false;
+	size_t limit = len; /* candidates are looked for in buf[0..limit) */
+	for (size_t pos = *from, c; (c = next_bit(ac, buf, limit, pos, sc)) < limit; pos = c + 1) {
+		if (found && c + ac->min_len >= m->end)
+			break;
+		sc->dense_run = c - pos < AC_DENSE_SKIP ? sc->dense_run + 1 : 0;
+		if (!found && sc->dense_run > sc->dense_limit) {
+			sc->direct_until = c + AC_DENSE_STRETCH;
+			sc->dense_run = 0;
+			*from = c;
+			return -1;
+		}
+		const struct ac_confirm_entry *e = confirm_at(ac->confirm, buf, len, c, longest);
+		if (!e || (found && c + e->len >= m->end))
+			continue;
+		*m = (ac_match){ .start = c, .end = c + e->len, .pattern = e->id };
+		found = true;
+		if (longest)
+			break;
+		/* an earlier end starts at a candidate whose window ends before
+		 * m->end: blocks past it are not looked at */
+		limit = m->end;
+	}
+	return found;
+}
+
 /* ac_find's work, continuing the scan sc over this buffer. */
 HOT_INLINE bool find_from(const ac_automaton *ac, const uint8_t *buf, size_t len, size_t from,
 			  enum ac_semantics sem, ac_match *m, struct scan *sc)
@@ -363,6 +400,10 @@ HOT_INLINE bool find_from(const ac_automaton *ac, const uint8_t *buf, size_t len
 			*m = (ac_match){ .start = from, .end = from, .pattern = ac->empty_id };
 		return true;
 	}
+	int confirmed;
+	if (ac->confirm && from >= sc->direct_until &&
+	    (confirmed = confirm_find(ac, buf, len, &from, sem, m, sc)) >= 0)
+		return confirmed;
 	if (sem == AC_LEFTMOST_LONGEST)
 		return leftmost_longest(ac, buf, len, from, m, sc);
 	uint32_t s = AC_ROOT;
@@ -407,7 +448,7 @@ HOT_INLINE size_t count_leftmost(const ac_automaton *ac, const uint8_t *buf, siz
 {
 	ac_match m;
 	size_t n = 0;
-	if (ac->has_empty) {
+	if (ac->has_empty || ac->confirm) { /* each match through find_from */
 		while (find_from(ac, buf, len, from, AC_LEFTMOST_LONGEST, &m, &sc)) {
 			n += m.end > m.start;
 			from = m.end > m.start ? m.end : m.end + 1;
