@@ -136,21 +136,19 @@ static bool worker_output_before(void *ctx)
 
 /* Where the window of a whole-file search that spans offset `boundary`
  * (a multiple of the read size) ends: just past the last eol in
- * [floor, boundary), or 0 when there is none there. */
+ * [floor, boundary), or 0 when there is none there.  Only the last 16 KiB
+ * before the boundary are read: a longer line there leaves the boundary
+ * uncut (one segment fewer, the same output), where reading back a whole
+ * read size for each boundary of a file with no line ends (100 MB of one
+ * line: 66 preads of 16 KiB) cost --count of it 3% over one thread. */
 static uint64_t window_start_before(int fd, uint64_t floor, uint64_t boundary, char eol)
 {
 	char buf[16384];
-	for (uint64_t end = boundary; end > floor;) {
-		size_t want = end - floor < sizeof buf ? (size_t)(end - floor) : sizeof buf;
-		ssize_t got = pread(fd, buf, want, (off_t)(end - want));
-		if (got != (ssize_t)want)
-			return 0;
-		const char *e = memrchr(buf, eol, want);
-		if (e)
-			return end - want + (uint64_t)(e - buf) + 1;
-		end -= want;
-	}
-	return 0;
+	size_t want = boundary - floor < sizeof buf ? (size_t)(boundary - floor) : sizeof buf;
+	if (pread(fd, buf, want, (off_t)(boundary - want)) != (ssize_t)want)
+		return 0;
+	const char *e = memrchr(buf, eol, want);
+	return e ? boundary - want + (uint64_t)(e - buf) + 1 : 0;
 }
 
 /* Where a segment that starts at `lo` may end so that the next one starts
