@@ -40,11 +40,12 @@ static uint32_t depth_of(const ac_automaton *ac, uint32_t s, uint32_t *d)
 	return *d;
 }
 
+/* The bucket of the pattern at p. */
 static uint32_t key_of(const struct ac_confirm *cf, const uint8_t *p)
 {
 	uint32_t load = 0;
 	memcpy(&load, p, cf->key_width);
-	return (((load & cf->key_mask) | cf->key_fold) * AC_WINDOW_MUL) >> cf->shift;
+	return confirm_key(cf, load);
 }
 
 /* Fills cf's bytes, first[] and entries from the states that end their

@@ -58,6 +58,14 @@ void ac_confirm_build(struct ac_automaton *ac);
 /* Frees ac->confirm (NULL is fine). */
 void ac_confirm_free(struct ac_automaton *ac);
 
+/* The bucket of a position whose first 4 bytes (fewer near the end,
+ * zero-filled: key_mask drops them) load as `load`: a multiplicative hash
+ * of its key_width bytes, folded as the patterns were. */
+static inline uint32_t confirm_key(const struct ac_confirm *cf, uint32_t load)
+{
+	return (((load & cf->key_mask) | cf->key_fold) * 0x9E3779B1u) >> cf->shift;
+}
+
 /* Whether the 8 bytes at t equal those at p where each t byte is OR-ed
  * with its m byte (0x20 folds a letter; 0xff matches the padding). */
 static inline bool confirm_eq8(const uint8_t *t, const uint8_t *p, const uint8_t *m)
@@ -103,7 +111,7 @@ static inline const struct ac_confirm_entry *confirm_at(const struct ac_confirm 
 			((uint8_t *)&load)[i] = buf[c + i];
 	else
 		return NULL;
-	uint32_t b = (((load & cf->key_mask) | cf->key_fold) * 0x9E3779B1u) >> cf->shift;
+	uint32_t b = confirm_key(cf, load);
 	uint32_t lo = cf->first[b], hi = cf->first[b + 1];
 	for (uint32_t k = lo; k < hi; k++) {
 		const struct ac_confirm_entry *e = &cf->entry[longest ? hi - 1 - (k - lo) : k];
