@@ -115,7 +115,8 @@ void ac_confirm_free(ac_automaton *ac)
 void ac_confirm_build(ac_automaton *ac)
 {
 	ac_confirm_free(ac);
-	if (ac->path != AC_PATH_HASH || ac->n_states >= AC_LARGE_STATES || ac->has_empty || !ac->min_len)
+	if (ac->path != AC_PATH_HASH || ac->n_states >= AC_LARGE_STATES || ac->has_empty || !ac->min_len ||
+	    ac->max_len > AC_CONFIRM_MAX_LEN)
 		return;
 	uint32_t n = 0, d = 0;
 	size_t bytes = 0;

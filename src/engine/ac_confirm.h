@@ -22,6 +22,13 @@
 
 /* Patterns one bucket may hold: a candidate compares each. */
 #define AC_CONFIRM_BUCKET_MAX 8
+/* The longest pattern a table may hold.  Comparing a candidate costs up to
+ * its bucket's lengths, where stepping shares its steps with the
+ * candidates after it: with patterns of 100 KB over text that repeats
+ * their start every 16 bytes, comparing is quadratic.  At 64 bytes a
+ * candidate costs at most 64 compares of 8 bytes, a few times the steps
+ * of the bytes to the next candidate (closer ones are dense: stepping). */
+#define AC_CONFIRM_MAX_LEN 64
 /* Bytes of pattern text (with padding) the table may hold. */
 #define AC_CONFIRM_MAX_BYTES (1u << 20)
 /* Padding after each pattern: an 8-byte compare reads past its end. */
@@ -50,8 +57,9 @@ struct ac_confirm {
 struct ac_automaton;
 
 /* Builds ac->confirm for a compiled or loaded HASH automaton whose
- * buckets hold at most AC_CONFIRM_BUCKET_MAX patterns and whose patterns
- * fit AC_CONFIRM_MAX_BYTES; leaves it NULL otherwise, also when out of
+ * buckets hold at most AC_CONFIRM_BUCKET_MAX patterns, none longer than
+ * AC_CONFIRM_MAX_LEN, all of them in AC_CONFIRM_MAX_BYTES; leaves it NULL
+ * otherwise, also when out of
  * memory (the scan then confirms with the automaton: the same matches). */
 void ac_confirm_build(struct ac_automaton *ac);
 

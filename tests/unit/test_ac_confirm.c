@@ -13,7 +13,8 @@
  * table taken away, and their ends the oracle's; every match
  * ac_scan_leftmost reports must be too.  The table must be built where
  * the buckets are small, not where one would hold more than
- * AC_CONFIRM_BUCKET_MAX patterns, and again by ac_load.
+ * AC_CONFIRM_BUCKET_MAX patterns or a pattern is longer than
+ * AC_CONFIRM_MAX_LEN, and again by ac_load.
  * Failures name the set, the cap and the text.
  */
 #include "ac_file.h"
@@ -237,6 +238,35 @@ static void crowded_bucket(void)
 	ac_free(ac);
 }
 
+/* A pattern longer than AC_CONFIRM_MAX_LEN: no table (comparing it at
+ * each candidate could cost its length every few bytes). */
+static void long_pattern(void)
+{
+	static uint8_t text[4096];
+	struct set s = { .n = 2 };
+	memcpy(s.pat[0], "abcd", 4);
+	s.len[0] = 4;
+	ac_automaton *ac = ac_new(0);
+	uint8_t longest[AC_CONFIRM_MAX_LEN + 1];
+	for (size_t i = 0; i < sizeof longest; i++)
+		longest[i] = "efgh"[i % 4];
+	ac_add(ac, s.pat[0], s.len[0]);
+	ac_add(ac, longest, sizeof longest);
+	CHECK(ac_compile(ac, AC_PATH_HASH) == 0 && ac_scan_path_used(ac) == AC_PATH_HASH && !ac->confirm,
+	      "a %zu-byte pattern builds no table", sizeof longest);
+	for (size_t i = 0; i < sizeof text; i++)
+		text[i] = "efgh"[i % 4];
+	memcpy(text + sizeof text - 4, "abcd", 4);
+	ac_match m;
+	CHECK(ac_find(ac, text, sizeof text, 1, AC_FIRST_END, &m) && m.start == 4 &&
+		      m.end == 4 + sizeof longest && m.pattern == 1,
+	      "stepping finds the long pattern first");
+	CHECK(ac_find(ac, text, sizeof text, sizeof text - 64, AC_LEFTMOST_LONGEST, &m) &&
+		      m.start == sizeof text - 4 && m.pattern == 0,
+	      "and abcd at the end");
+	ac_free(ac);
+}
+
 /* ac_load builds the same table from a compiled set's image. */
 static void loaded(void)
 {
@@ -282,6 +312,7 @@ int main(void)
 {
 	random_sets();
 	crowded_bucket();
+	long_pattern();
 	loaded();
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed != 0;
