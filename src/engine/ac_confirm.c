@@ -31,13 +31,14 @@ static void parents_fill(const ac_automaton *ac, uint32_t *parent)
 			parent[k] = s;
 }
 
-/* The depth of state s, called for ascending s with *d the last depth
- * returned: ids are breadth-first (depth_start, max_len + 2 entries). */
-static uint32_t depth_of(const ac_automaton *ac, uint32_t s, uint32_t *d)
+/* Whether state s ends its own pattern (its longest output is as long as
+ * it is deep), with *d its depth; called for ascending s, *d starting at
+ * 0: ids are breadth-first (depth_start, max_len + 2 entries). */
+static bool own_pattern(const ac_automaton *ac, uint32_t s, uint32_t *d)
 {
 	while (*d + 2 < ac->max_len + 2 && ac->depth_start[*d + 1] <= s)
 		++*d;
-	return *d;
+	return ac->out_len[s] == *d;
 }
 
 /* The bucket of the pattern at p. */
@@ -55,13 +56,13 @@ static bool entries_fill(const ac_automaton *ac, struct ac_confirm *cf, const ui
 {
 	uint8_t byte_of[257] = { 0 };
 	class_bytes(ac, byte_of);
-	uint32_t n_buckets = (1u << (32 - cf->shift)), at = 0, d = 0;
+	uint32_t n_buckets = (1u << cf->bits), at = 0, d = 0;
 	/* the patterns and the bucket sizes, then the entries: breadth-first
 	 * order is shortest first, and so is each bucket */
 	for (uint32_t s = 1; s < ac->n_states; s++) {
-		uint32_t depth = depth_of(ac, s, &d);
-		if (ac->out_len[s] != depth)
+		if (!own_pattern(ac, s, &d))
 			continue;
+		uint32_t depth = d;
 		uint8_t *p = cf->bytes + at;
 		uint32_t t = s, i = depth;
 		for (; t != AC_ROOT && i > 0; t = parent[t]) {
@@ -86,14 +87,11 @@ static bool entries_fill(const ac_automaton *ac, struct ac_confirm *cf, const ui
 		return false;
 	memcpy(fill, cf->first, (size_t)n_buckets * sizeof *fill);
 	for (uint32_t s = 1; s < ac->n_states; s++) {
-		uint32_t depth = depth_of(ac, s, &d);
-		if (ac->out_len[s] != depth)
+		if (!own_pattern(ac, s, &d))
 			continue;
 		uint32_t b = key_of(cf, cf->bytes + at);
-		cf->entry[fill[b]++] = (struct ac_confirm_entry){
-			.at = at, .len = depth, .id = ac->out_id[s],
-		};
-		at += depth + AC_CONFIRM_PAD;
+		cf->entry[fill[b]++] = (struct ac_confirm_entry){ .at = at, .len = d, .id = ac->out_id[s] };
+		at += d + AC_CONFIRM_PAD;
 	}
 	free(fill);
 	return true;
@@ -121,11 +119,10 @@ void ac_confirm_build(ac_automaton *ac)
 	uint32_t n = 0, d = 0;
 	size_t bytes = 0;
 	for (uint32_t s = 1; s < ac->n_states; s++) {
-		uint32_t depth = depth_of(ac, s, &d);
-		if (ac->out_len[s] != depth)
+		if (!own_pattern(ac, s, &d))
 			continue;
 		n++;
-		if ((bytes += depth + AC_CONFIRM_PAD) > AC_CONFIRM_MAX_BYTES)
+		if ((bytes += d + AC_CONFIRM_PAD) > AC_CONFIRM_MAX_BYTES)
 			return;
 	}
 	uint32_t bits = 6;
@@ -137,7 +134,7 @@ void ac_confirm_build(ac_automaton *ac)
 		goto fail;
 	*cf = (struct ac_confirm){
 		.key_width = ac->min_len < 4 ? (uint32_t)ac->min_len : 4,
-		.shift = 32 - bits,
+		.bits = bits,
 		.first = calloc((1u << bits) + 1, sizeof *cf->first),
 		.entry = malloc((size_t)n * sizeof *cf->entry),
 		.bytes = malloc(bytes),

@@ -20,6 +20,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "window_hash.h"
+
 /* Patterns one bucket may hold: a candidate compares each. */
 #define AC_CONFIRM_BUCKET_MAX 8
 /* The longest pattern a table may hold.  Comparing a candidate costs up to
@@ -44,7 +46,7 @@ struct ac_confirm {
 	uint32_t key_width; /* bytes hashed: the shortest pattern's, 4 at most */
 	uint32_t key_mask;  /* those bytes within a 32-bit load */
 	uint32_t key_fold;  /* 0x20 in those bytes under AC_FOLD_ASCII */
-	uint32_t shift;     /* 32 - log2(buckets) */
+	uint32_t bits;      /* log2(buckets) */
 	uint32_t *first;    /* bucket b's entries: first[b] .. first[b + 1] - 1,
 			       shortest first */
 	struct ac_confirm_entry *entry;
@@ -67,11 +69,11 @@ void ac_confirm_build(struct ac_automaton *ac);
 void ac_confirm_free(struct ac_automaton *ac);
 
 /* The bucket of a position whose first 4 bytes (fewer near the end,
- * zero-filled: key_mask drops them) load as `load`: a multiplicative hash
- * of its key_width bytes, folded as the patterns were. */
+ * zero-filled: key_mask drops them) load as `load`: the window hash
+ * (window_hash.h) of its key_width bytes, folded as the patterns were. */
 static inline uint32_t confirm_key(const struct ac_confirm *cf, uint32_t load)
 {
-	return (((load & cf->key_mask) | cf->key_fold) * 0x9E3779B1u) >> cf->shift;
+	return ac_mask_hash(load, cf->key_mask, cf->key_fold, cf->bits);
 }
 
 /* Whether the 8 bytes at t equal those at p where each t byte is OR-ed

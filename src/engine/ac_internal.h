@@ -22,6 +22,7 @@
 #include "ac.h"
 #include "ac_confirm.h"
 #include "teddy.h"
+#include "window_hash.h"
 #include "window_shift.h"
 #include "window_sieve.h"
 
@@ -34,10 +35,9 @@
 #define AC_NONE 0xffffffffu
 #define AC_ROOT 0u
 
-/* The HASH prefilter's table: 2^AC_WINDOW_BITS bits (32 KiB, an L1 cache),
- * and its hash multiplier (Knuth's golden-ratio constant). */
+/* The HASH prefilter's table: 2^AC_WINDOW_BITS bits (32 KiB, an L1
+ * cache), indexed by window_hash.h's hash. */
 #define AC_WINDOW_BITS 18
-#define AC_WINDOW_MUL 0x9E3779B1u
 
 /* What prefilter_build sees of the trie while ac_compile runs: views of
  * state tables (ac_trie.h) before they take their final form; not owned,
@@ -154,14 +154,11 @@ struct ac_automaton {
  * tables are built or ac_load's are checked): 0, or -1 when out of memory. */
 int ac_depths_build(ac_automaton *ac);
 
-/* The HASH prefilter's index of a window: the 4 bytes at a position as one
- * 32-bit load (memcpy, so byte order does not matter to the table),
- * masked to the window and OR-ed with the fold bits (which make every
- * letter lowercase, so text that matches ignoring case hashes alike), then
- * a multiplicative hash to AC_WINDOW_BITS bits. */
+/* The HASH prefilter's index of the window whose 4-byte load is `load`
+ * (window_hash.h), AC_WINDOW_BITS bits. */
 static inline unsigned ac_window_hash(uint32_t load, uint32_t mask, uint32_t fold)
 {
-	return (((load & mask) | fold) * AC_WINDOW_MUL) >> (32 - AC_WINDOW_BITS);
+	return ac_mask_hash(load, mask, fold, AC_WINDOW_BITS);
 }
 
 /* 1 when the window whose 4-byte load is `load` has its bit set in the

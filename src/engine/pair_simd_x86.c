@@ -13,7 +13,7 @@
  */
 #include "pair_simd.h"
 
-#include "ac_internal.h" /* AC_WINDOW_MUL */
+#include "ac_internal.h"
 #include "bits.h"
 
 #include <string.h>

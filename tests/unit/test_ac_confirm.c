@@ -292,8 +292,8 @@ static void loaded(void)
 	CHECK(back && back->confirm && ac->confirm, "the loaded set has its table: %s",
 	      lwhy ? lwhy : "");
 	if (back && back->confirm && ac->confirm) {
-		uint32_t buckets = (1u << (32 - ac->confirm->shift)) + 1;
-		CHECK(back->confirm->shift == ac->confirm->shift &&
+		uint32_t buckets = (1u << ac->confirm->bits) + 1;
+		CHECK(back->confirm->bits == ac->confirm->bits &&
 			      !memcmp(back->confirm->first, ac->confirm->first, buckets * 4),
 		      "the same buckets");
 		uint8_t text[300];
